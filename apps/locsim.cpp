@@ -1,0 +1,322 @@
+// locsim command-line front end: run / list / params / elaborate.
+// Exit codes: 0 success, 2 usage/config/input error (one line on stderr), 3 simulation failure.
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "model/params.h"
+#include "model/stats_report.h"
+#include "platforms/gpu_params.h"
+#include "platforms/gpu_platform.h"
+#include "stimuli/kernel.h"
+
+namespace po = boost::program_options;
+using namespace locsim;
+
+namespace {
+
+constexpr int kExitOk = 0, kExitUsage = 2, kExitSimFailure = 3;
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char* kUsage =
+    "usage: locsim <command> [options]\n"
+    "commands:\n"
+    "  run        --platform NAME --workload NAME [--set k=v]... [--config F]... [--stats-json F]\n"
+    "             [--stats-csv F] [--check-data] [--check-protocol] [--per-instance]\n"
+    "             [--quiet] [--progress]\n"
+    "  list       platforms | workloads\n"
+    "  params     [--platform NAME] [--set k=v]... [--config F]... [--markdown]\n"
+    "  elaborate  --platform NAME [--set k=v]... [--config F]...\n"
+    "  help       this text\n"
+    "workload parameters are set with --set workload.PARAM=VALUE (see 'locsim list workloads').\n";
+
+struct Common {
+  std::string platform;
+  std::vector<std::string> sets, configs;
+};
+
+void add_common(po::options_description& d, Common& c) {
+  d.add_options()("platform,p", po::value(&c.platform), "platform name (platforms/NAME.json)")(
+      "set,s", po::value(&c.sets)->composing(), "override a parameter: key=value")(
+      "config,c", po::value(&c.configs)->composing(), "JSON file of parameter values");
+}
+
+std::vector<std::string> parse(po::options_description& d, const std::vector<std::string>& args) {
+  po::variables_map vm;
+  po::parsed_options parsed = po::command_line_parser(args).options(d).run();
+  po::store(parsed, vm);
+  po::notify(vm);
+  return {};
+}
+
+// Builds the parameter set: defaults, platform file, config files, then --set (workload.* keys
+// are returned separately for the workload factory).
+void build_params(ParamRegistry& p, const Common& c, WorkloadArgs* wargs, bool need_platform) {
+  declare_gpu_params(p);
+  if (c.platform.empty()) {
+    if (need_platform) throw UsageError("missing --platform (known: see 'locsim list platforms')");
+  } else {
+    load_platform(p, c.platform);
+  }
+  for (const auto& f : c.configs) p.load_json_file(f);
+  for (const auto& s : c.sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--set '" + s + "': expected key=value");
+    std::string key = s.substr(0, eq);
+    if (key.rfind("workload.", 0) == 0) {
+      if (!wargs) throw UsageError("--set '" + s + "': workload parameters only apply to 'run'");
+      (*wargs)[key.substr(9)] = s.substr(eq + 1);
+    } else {
+      p.set(key, s.substr(eq + 1), "--set");
+    }
+  }
+}
+
+std::string fmt_rate(double v) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2);
+  if (v >= 1e6)
+    os << v / 1e6 << " M";
+  else if (v >= 1e3)
+    os << v / 1e3 << " k";
+  else
+    os << v << " ";
+  return os.str();
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+  Common c;
+  std::string workload, trace, json_out, csv_out;
+  bool check_data = false, check_protocol = false, quiet = false, progress = false,
+       per_instance = false;
+  po::options_description d("run options");
+  add_common(d, c);
+  d.add_options()("workload,w", po::value(&workload), "built-in workload")(
+      "trace,t", po::value(&trace), "Accel-Sim trace (kernelslist.g)")(
+      "stats-json", po::value(&json_out), "write statistics as JSON")(
+      "stats-csv", po::value(&csv_out), "write statistics as CSV")(
+      "check-data", po::bool_switch(&check_data), "data-integrity mode")(
+      "check-protocol", po::bool_switch(&check_protocol), "TLM protocol checkers on every link")(
+      "per-instance", po::bool_switch(&per_instance), "per-module statistics in the JSON")(
+      "quiet,q", po::bool_switch(&quiet), "no table, no progress")(
+      "progress", po::bool_switch(&progress), "progress line on stderr even if not a terminal");
+  parse(d, args);
+  if (!trace.empty())
+    throw UsageError("--trace: Accel-Sim trace import is not available in this version");
+  if (workload.empty()) throw UsageError("missing --workload (see 'locsim list workloads')");
+
+  ParamRegistry p;
+  WorkloadArgs wargs;
+  build_params(p, c, &wargs, true);
+  if (check_data) p.set("check.data", "true", "--check-data");
+  if (check_protocol) p.set("check.protocol", "true", "--check-protocol");
+  GpuConfig cfg = make_gpu_config(p);
+  std::unique_ptr<Workload> wl = make_workload(workload, wargs);
+  // Validate output paths before a long simulation.
+  for (const std::string* f : {&json_out, &csv_out})
+    if (!f->empty()) write_text_file(*f, "");
+
+  const auto t0 = std::chrono::steady_clock::now();
+  GpuPlatform gpu("gpu", cfg);
+  gpu.load(*wl);
+  const bool show_progress = !quiet && (progress || isatty(STDERR_FILENO));
+  auto last = t0;
+  bool printed = false;
+  if (show_progress)
+    gpu.set_progress(
+        [&](const GpuPlatform& g) {
+          auto now = std::chrono::steady_clock::now();
+          if (std::chrono::duration<double>(now - last).count() < 0.5 && !progress) return;
+          last = now;
+          double s = std::chrono::duration<double>(now - t0).count();
+          double wi = static_cast<double>(
+              const_cast<GpuPlatform&>(g).context().stats.total("sm", "warp_insts"));
+          std::fprintf(stderr, "\r[locsim] CTAs %u/%u | cycle %llu | %s warp-inst/s   ",
+                       g.ctas_completed(), g.ctas_total(),
+                       static_cast<unsigned long long>(g.now_cycles()),
+                       fmt_rate(s > 0 ? wi / s : 0).c_str());
+          printed = true;
+        },
+        100000);
+  RunOutcome o;
+  try {
+    o = gpu.simulate();
+  } catch (const sc_core::sc_report& r) {
+    o.ok = false;
+    o.failures.push_back(std::string("SystemC error: ") + r.what());
+    o.end = gpu.context().stats.snapshot();
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (printed) std::fprintf(stderr, "\n");
+
+  RunReport r;
+  r.platform = cfg.name;
+  r.workload = wl->name();
+  r.cycles = o.cycles;
+  r.end = o.end;
+  r.wall_s = wall;
+  r.peak_rss_mb = peak_rss_mb();
+  for (const auto& k : o.kernels) {
+    RunReport::KernelInterval ki;
+    ki.name = k.name;
+    ki.begin = k.begin;
+    ki.end = k.finish.counters.empty() ? o.end : k.finish;
+    ki.cycles = k.end > k.start ? k.end - k.start : 0;
+    r.kernels.push_back(std::move(ki));
+  }
+  r.extra["truncated"] = o.truncated;
+  r.extra["check_data"] = cfg.check_data;
+  r.extra["verified_words"] = o.verified_words;
+  r.extra["ok"] = o.ok;
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& info : p.list()) params[info.name] = info.value_text;
+  r.extra["config"] = params;
+  for (const auto& kv : wargs) r.extra["workload_args"][kv.first] = kv.second;
+
+  const StatRegistry& reg = gpu.context().stats;
+  if (!quiet) std::cout << report_table(reg, r);
+  if (!json_out.empty())
+    write_text_file(json_out, report_json(reg, r, per_instance).dump(2) + "\n");
+  if (!csv_out.empty()) write_text_file(csv_out, report_csv(reg, r));
+  if (o.truncated && !quiet)
+    std::cerr << "locsim: stopped at sim.max_cycles=" << cfg.max_cycles << "\n";
+  if (!o.ok) {
+    for (const auto& f : o.failures) std::cerr << "locsim: simulation failure: " << f << "\n";
+    return kExitSimFailure;
+  }
+  return kExitOk;
+}
+
+int cmd_list(const std::vector<std::string>& args) {
+  if (args.size() != 1) throw UsageError("usage: locsim list platforms|workloads");
+  if (args[0] == "platforms") {
+    for (const auto& n : platform_names()) {
+      ParamRegistry p;
+      declare_gpu_params(p);
+      load_platform(p, n);
+      std::cout << std::left << std::setw(12) << n << p.get_string("platform.description") << "\n";
+    }
+    return kExitOk;
+  }
+  if (args[0] == "workloads") {
+    std::cout << std::left << std::setw(14) << "name" << std::setw(12) << "suite" << std::setw(8)
+              << "CTAs" << std::setw(9) << "threads" << std::setw(26) << "default size"
+              << "description\n";
+    for (const auto& w : workload_registry()) {
+      auto inst = w.make({});
+      const Kernel& k = *inst->kernels().front();
+      std::uint64_t ctas = 0;
+      for (const auto& kk : inst->kernels()) ctas += kk->num_ctas();
+      std::cout << std::left << std::setw(14) << w.name << std::setw(12) << w.suite << std::setw(8)
+                << ctas << std::setw(9) << k.threads_per_cta() << std::setw(26) << w.default_size
+                << w.description << "\n";
+      for (const auto& prm : w.params)
+        std::cout << "    workload." << prm.first << " (default " << prm.second.first
+                  << "): " << prm.second.second << "\n";
+    }
+    return kExitOk;
+  }
+  throw UsageError("list: unknown category '" + args[0] + "' (known: platforms, workloads)");
+}
+
+int cmd_params(const std::vector<std::string>& args) {
+  Common c;
+  bool markdown = false;
+  po::options_description d("params options");
+  add_common(d, c);
+  d.add_options()("markdown", po::bool_switch(&markdown), "Markdown table (docs/config.md)");
+  parse(d, args);
+  ParamRegistry p;
+  build_params(p, c, nullptr, false);
+  make_gpu_config(p);  // validate the combination too
+  if (markdown) {
+    std::cout << "| key | type | default | unit | description |\n|---|---|---|---|---|\n";
+    for (const auto& i : p.list()) {
+      std::string desc = i.desc;
+      if (!i.choices.empty()) {
+        desc += " (one of:";
+        for (const auto& ch : i.choices) desc += " " + ch;
+        desc += ")";
+      }
+      std::cout << "| `" << i.name << "` | " << to_string(i.type) << " | `" << i.default_text
+                << "` | " << i.unit << " | " << desc << " |\n";
+    }
+    return kExitOk;
+  }
+  for (const auto& i : p.list()) {
+    std::cout << std::left << std::setw(32) << i.name << std::setw(22) << i.value_text
+              << std::setw(13) << i.unit << i.desc;
+    if (i.value_text != i.default_text)
+      std::cout << " [default " << i.default_text << ", from " << i.source << "]";
+    std::cout << "\n";
+  }
+  return kExitOk;
+}
+
+int cmd_elaborate(const std::vector<std::string>& args) {
+  Common c;
+  po::options_description d("elaborate options");
+  add_common(d, c);
+  parse(d, args);
+  ParamRegistry p;
+  build_params(p, c, nullptr, true);
+  GpuConfig cfg = make_gpu_config(p);
+  const auto t0 = std::chrono::steady_clock::now();
+  GpuPlatform gpu("gpu", cfg);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes elaboration and initialisation only
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << "platform        " << cfg.name << "\n"
+            << "SMs             " << cfg.num_sms << " (" << cfg.num_sms / cfg.sms_per_cluster
+            << " clusters)\n"
+            << "L2 banks        " << gpu.num_l2() << "\n"
+            << "modules         " << gpu.module_count() << "\n"
+            << "sockets         " << gpu.socket_count() << "\n"
+            << "elaboration     " << std::fixed << std::setprecision(3) << wall << " s\n"
+            << "peak RSS        " << std::setprecision(1) << peak_rss_mb() << " MB\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING,
+                                          sc_core::SC_DISPLAY | sc_core::SC_THROW);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kUsage;
+    return args.empty() ? kExitUsage : kExitOk;
+  }
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  try {
+    if (cmd == "run") return cmd_run(args);
+    if (cmd == "list") return cmd_list(args);
+    if (cmd == "params") return cmd_params(args);
+    if (cmd == "elaborate") return cmd_elaborate(args);
+    throw UsageError("unknown command '" + cmd + "' (try 'locsim help')");
+  } catch (const UsageError& e) {
+    std::cerr << "locsim: error: " << e.what() << "\n";
+  } catch (const ConfigError& e) {
+    std::cerr << "locsim: error: " << e.what() << "\n";
+  } catch (const po::error& e) {
+    std::cerr << "locsim: error: " << e.what() << "\n";
+  } catch (const sc_core::sc_report& e) {
+    std::cerr << "locsim: simulation failure: " << e.what() << "\n";
+    return kExitSimFailure;
+  } catch (const std::exception& e) {
+    std::cerr << "locsim: error: " << e.what() << "\n";
+  }
+  return kExitUsage;
+}

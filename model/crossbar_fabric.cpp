@@ -1,0 +1,76 @@
+#include "model/crossbar_fabric.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace locsim {
+
+CrossbarFabric::CrossbarFabric(const Config& c)
+    : cfg_(c),
+      inq_(c.inputs),
+      outq_(c.outputs),
+      in_free_(c.inputs, 0),
+      out_free_(c.outputs, 0),
+      rr_(c.outputs, 0),
+      in_busy_total_(c.inputs, 0),
+      out_busy_total_(c.outputs, 0) {
+  if (!c.inputs || !c.outputs || !c.input_buffer || !c.output_buffer)
+    throw std::invalid_argument("crossbar needs at least one input, output and buffer slot");
+}
+
+void CrossbarFabric::inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h) {
+  inq_[in].push_back(InPkt{out, flits ? flits : 1u, h});
+}
+
+void CrossbarFabric::arbitrate(Cycle now) {
+  const std::uint32_t n = cfg_.inputs;
+  for (std::uint32_t o = 0; o < cfg_.outputs; ++o) {
+    if (out_free_[o] > now || outq_[o].size() >= cfg_.output_buffer) continue;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      std::uint32_t i = (rr_[o] + k) % n;
+      if (inq_[i].empty() || in_free_[i] > now || inq_[i].front().out != o) continue;
+      InPkt p = inq_[i].front();
+      inq_[i].pop_front();
+      in_free_[i] = out_free_[o] = now + p.flits;
+      in_busy_total_[i] += p.flits;
+      out_busy_total_[o] += p.flits;
+      outq_[o].push_back(OutPkt{now + p.flits + cfg_.latency, p.h});
+      ++transfers_;
+      flits_ += p.flits;
+      rr_[o] = (i + 1) % n;
+      break;
+    }
+  }
+}
+
+CrossbarFabric::Handle CrossbarFabric::pop(std::uint32_t out) {
+  Handle h = outq_[out].front().h;
+  outq_[out].pop_front();
+  return h;
+}
+
+Cycle CrossbarFabric::next_event(Cycle now) const {
+  Cycle best = kNever;
+  // An output whose head is already ready waits for its consumer (which calls pop()), so only
+  // heads that become ready in the future are events.
+  for (std::uint32_t o = 0; o < cfg_.outputs; ++o)
+    if (!outq_[o].empty() && outq_[o].front().ready >= now)
+      best = std::min(best, outq_[o].front().ready);
+  for (std::uint32_t i = 0; i < cfg_.inputs; ++i) {
+    if (inq_[i].empty()) continue;
+    std::uint32_t o = inq_[i].front().out;
+    if (outq_[o].size() >= cfg_.output_buffer) continue;  // waits for a pop
+    best = std::min(best, std::max({now, in_free_[i], out_free_[o]}));
+  }
+  return best;
+}
+
+bool CrossbarFabric::idle() const {
+  for (auto& q : inq_)
+    if (!q.empty()) return false;
+  for (auto& q : outq_)
+    if (!q.empty()) return false;
+  return true;
+}
+
+}  // namespace locsim

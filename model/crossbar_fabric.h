@@ -1,0 +1,70 @@
+// An input-queued crossbar switch: packets of some flits wait in per-input FIFOs (head-of-line
+// blocking), each output grants one input per cycle round-robin, a transfer occupies the input and
+// the output link for one cycle per flit, and the packet reaches the output buffer `latency`
+// cycles after its last flit. Used twice per NoC: request and reply networks.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <vector>
+
+#include "model/types.h"
+
+namespace locsim {
+
+class CrossbarFabric {
+ public:
+  using Handle = void*;
+  static constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
+
+  struct Config {
+    std::uint32_t inputs = 1;
+    std::uint32_t outputs = 1;
+    std::uint32_t input_buffer = 8;   // packets per input FIFO
+    std::uint32_t output_buffer = 8;  // packets per output FIFO (in flight + waiting)
+    std::uint32_t latency = 1;        // cycles from last flit to output buffer
+  };
+
+  explicit CrossbarFabric(const Config& c);
+  const Config& config() const { return cfg_; }
+
+  bool can_inject(std::uint32_t in) const { return inq_[in].size() < cfg_.input_buffer; }
+  // Precondition: can_inject(in), flits >= 1.
+  void inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h);
+  // Grants and starts transfers for cycle `now`.
+  void arbitrate(Cycle now);
+  bool ready(std::uint32_t out, Cycle now) const {
+    return !outq_[out].empty() && outq_[out].front().ready <= now;
+  }
+  Handle front(std::uint32_t out) const { return outq_[out].front().h; }
+  Handle pop(std::uint32_t out);
+  // Earliest cycle >= now at which arbitrate() could start a transfer or an output head becomes
+  // ready; kNever when nothing can happen until an inject() or pop(). Heads that were already
+  // ready before `now` are the consumer's business (it is blocked and will pop later).
+  Cycle next_event(Cycle now) const;
+  bool idle() const;
+
+  std::uint64_t transfers() const { return transfers_; }
+  std::uint64_t flits() const { return flits_; }
+  std::uint64_t output_busy_cycles(std::uint32_t out) const { return out_busy_total_[out]; }
+  std::uint64_t input_busy_cycles(std::uint32_t in) const { return in_busy_total_[in]; }
+
+ private:
+  struct InPkt {
+    std::uint32_t out, flits;
+    Handle h;
+  };
+  struct OutPkt {
+    Cycle ready;
+    Handle h;
+  };
+  Config cfg_;
+  std::vector<std::deque<InPkt>> inq_;
+  std::vector<std::deque<OutPkt>> outq_;
+  std::vector<Cycle> in_free_, out_free_;
+  std::vector<std::uint32_t> rr_;
+  std::vector<std::uint64_t> in_busy_total_, out_busy_total_;
+  std::uint64_t transfers_ = 0, flits_ = 0;
+};
+
+}  // namespace locsim

@@ -1,0 +1,90 @@
+// One GDDR5 channel: per-bank state machines with the JEDEC-style timing constraints, a request
+// queue and an FR-FCFS scheduler (row hits first, then oldest). Times are in DRAM command clock
+// cycles. The owner asks when the next command can issue, sleeps until then, and calls issue().
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <vector>
+
+#include "model/types.h"
+
+namespace locsim {
+
+struct DramTiming {
+  std::uint32_t tCL = 12;   // RD -> first data
+  std::uint32_t tWL = 4;    // WR -> first data (write latency)
+  std::uint32_t tRP = 12;   // PRE -> ACT same bank
+  std::uint32_t tRC = 40;   // ACT -> ACT same bank
+  std::uint32_t tRAS = 28;  // ACT -> PRE same bank
+  std::uint32_t tRCD = 12;  // ACT -> RD/WR same bank
+  std::uint32_t tRRD = 6;   // ACT -> ACT different banks
+  std::uint32_t tCCD = 2;   // column command -> column command
+  std::uint32_t tWR = 12;   // end of write data -> PRE same bank
+  std::uint32_t tWTR = 5;   // end of write data -> RD
+  std::uint32_t tRTW = 2;   // extra bus turnaround RD -> WR
+  std::uint32_t burst_cycles = 2;  // data bus cycles per column access (BL8 on a DDR bus / 2... )
+  void validate() const;
+};
+
+struct DramRequest {
+  std::uint64_t id = 0;  // owner's handle
+  std::uint32_t bank = 0;
+  std::uint32_t row = 0;
+  std::uint32_t column = 0;
+  bool is_write = false;
+  Cycle arrival = 0;
+};
+
+enum class DramCommandType : std::uint8_t { Activate, Precharge, Read, Write };
+
+struct DramCommand {
+  DramCommandType type = DramCommandType::Activate;
+  std::uint32_t bank = 0;
+  std::uint32_t row = 0;
+  Cycle cycle = 0;
+  std::uint64_t request_id = 0;  // for Read/Write
+  bool row_hit = false;          // Read/Write served without an ACT of its own
+  Cycle data_done = 0;           // Read/Write: cycle the last data beat is on the bus
+};
+
+class DramChannelModel {
+ public:
+  static constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
+
+  DramChannelModel(const DramTiming& t, std::uint32_t banks, std::uint32_t queue_capacity);
+
+  bool can_accept() const { return queue_.size() < capacity_; }
+  std::size_t queued() const { return queue_.size(); }
+  // Precondition: can_accept().
+  void enqueue(const DramRequest& r);
+  // Earliest cycle >= now at which issue() will issue a command, or kNever if the queue is empty.
+  Cycle next_command_cycle(Cycle now) const;
+  // Issues the FR-FCFS-chosen command at cycle now if one is legal; returns false otherwise.
+  // A Read/Write command removes its request from the queue (completed at cmd.data_done).
+  bool issue(Cycle now, DramCommand& cmd);
+
+  std::uint64_t row_hits() const { return row_hits_; }
+  std::uint64_t activates() const { return activates_; }
+  std::uint64_t precharges() const { return precharges_; }
+
+ private:
+  struct Bank {
+    bool open = false;
+    std::uint32_t row = 0;
+    Cycle next_act = 0, next_pre = 0, next_rd = 0, next_wr = 0;
+    bool accessed_since_act = false;
+  };
+  // Earliest cycle the command needed next by request r can issue (given current state).
+  Cycle ready_cycle(const DramRequest& r, DramCommandType& type) const;
+  DramTiming t_;
+  std::vector<Bank> banks_;
+  std::deque<DramRequest> queue_;
+  std::uint32_t capacity_;
+  Cycle next_act_any_ = 0;   // tRRD
+  Cycle next_rd_any_ = 0;    // tCCD / tWTR / bus
+  Cycle next_wr_any_ = 0;    // tCCD / tRTW / bus
+  std::uint64_t row_hits_ = 0, activates_ = 0, precharges_ = 0;
+};
+
+}  // namespace locsim

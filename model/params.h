@@ -1,0 +1,99 @@
+// Typed configuration parameters with hierarchical names ("l1d.size"), defaults, units and
+// descriptions. Values come from defaults, then platform/config JSON files, then --set overrides.
+// Every error is a ConfigError with a one-line message that names the key (and file).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace locsim {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class ParamType {
+  Bool,       // true/false/1/0/yes/no/on/off
+  UInt,       // unsigned 64-bit integer, decimal or 0x hex
+  Int,        // signed 64-bit integer
+  Double,     // floating point
+  String,     // free text
+  Enum,       // one of a declared list of choices
+  Bytes,      // size: 4096, 16KiB, 16KB (=1000*16? no: KB and KiB both mean 1024), 3MiB, 1GiB
+  Frequency,  // 1.4GHz, 924MHz, 700000000 (Hz)
+  Time        // 10ns, 500ps, 1us, 2ms (stored as picoseconds)
+};
+
+const char* to_string(ParamType t);
+
+struct ParamInfo {
+  std::string name;
+  ParamType type = ParamType::String;
+  std::string default_text;   // default as written
+  std::string value_text;     // current value as written (after normalisation)
+  std::string unit;           // display unit ("bytes", "Hz", "cycles", "entries", ...)
+  std::string desc;
+  std::vector<std::string> choices;  // Enum
+  std::string source = "default";    // "default", a file path, or "--set"
+};
+
+class ParamRegistry {
+ public:
+  // Declarations. Redeclaring a name throws std::logic_error. Defaults are parsed immediately
+  // (a bad default is a logic_error: a programming mistake).
+  void declare(const std::string& name, ParamType type, const std::string& default_text,
+               const std::string& unit, const std::string& desc,
+               std::vector<std::string> choices = {});
+
+  bool has(const std::string& name) const;
+  // Sets from text; throws ConfigError "key 'NAME': ..." for unknown keys or ill-typed values.
+  void set(const std::string& name, const std::string& text, const std::string& source);
+  // "key=value" as given to --set.
+  void set_assignment(const std::string& assignment);
+  // Loads a JSON object; nested objects flatten to dotted names ({"l1d":{"size":"16KiB"}} ->
+  // l1d.size). Numbers/bools/strings accepted where the type allows. Throws ConfigError naming the
+  // file and key on unknown keys, bad types, unreadable files and JSON syntax errors.
+  void load_json_file(const std::string& path);
+  void load_json_text(const std::string& text, const std::string& source);
+
+  bool get_bool(const std::string& name) const;
+  std::uint64_t get_uint(const std::string& name) const;
+  std::int64_t get_int(const std::string& name) const;
+  double get_double(const std::string& name) const;
+  std::string get_string(const std::string& name) const;  // String and Enum
+  std::uint64_t get_bytes(const std::string& name) const;
+  double get_frequency_hz(const std::string& name) const;
+  std::uint64_t get_time_ps(const std::string& name) const;
+  // Convenience: a UInt checked to fit 32 bits and be within [lo, hi]; throws ConfigError.
+  std::uint32_t get_u32(const std::string& name, std::uint32_t lo = 0,
+                        std::uint32_t hi = 0xffffffffu) const;
+
+  // All parameters sorted by name.
+  std::vector<ParamInfo> list() const;
+  const ParamInfo& info(const std::string& name) const;
+
+ private:
+  struct Entry {
+    ParamInfo info;
+    // parsed value cache
+    bool b = false;
+    std::uint64_t u = 0;
+    std::int64_t i = 0;
+    double d = 0;
+  };
+  const Entry& entry(const std::string& name, ParamType expected) const;
+  void parse_into(Entry& e, const std::string& text) const;  // throws ConfigError
+  std::map<std::string, Entry> entries_;
+};
+
+// Parsers exposed for tests and the CLI. Each throws ConfigError with a message describing the
+// accepted forms (without a key name; callers prefix it).
+std::uint64_t parse_bytes(const std::string& text);
+double parse_frequency_hz(const std::string& text);
+std::uint64_t parse_time_ps(const std::string& text);
+bool parse_bool(const std::string& text);
+
+}  // namespace locsim

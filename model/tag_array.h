@@ -1,0 +1,101 @@
+// Set-associative tag array with LRU replacement, linear or XOR set indexing and optional sectors.
+// Used by L1D, L2 and (later) shadow tags; holds no data and knows nothing about timing.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/types.h"
+
+namespace locsim {
+
+enum class SetIndexing { Linear, Xor };
+
+struct CacheGeometry {
+  std::uint32_t sets = 32;
+  std::uint32_t ways = 4;
+  std::uint32_t line_bytes = 128;
+  std::uint32_t sector_bytes = 128;  // == line_bytes: not sectored
+  SetIndexing indexing = SetIndexing::Linear;
+
+  std::uint32_t sectors_per_line() const { return line_bytes / sector_bytes; }
+  std::uint32_t full_sector_mask() const { return (1u << sectors_per_line()) - 1u; }
+  std::uint64_t capacity_bytes() const { return std::uint64_t{sets} * ways * line_bytes; }
+  // Throws std::invalid_argument naming the problem (non power-of-two sets/line, sectors > 4 ...).
+  void validate() const;
+};
+
+struct TagLine {
+  Addr line_addr = 0;           // address of the first byte of the line
+  bool valid = false;           // holds a tag (possibly with no valid sector yet)
+  bool reserved = false;        // allocated on a miss, fill pending: cannot be evicted
+  std::uint32_t valid_sectors = 0;
+  std::uint32_t dirty_sectors = 0;
+  std::uint64_t last_use = 0;   // LRU stamp
+  std::uint8_t priority = 0;    // replacement priority (pinning, later issues); 0 = normal
+};
+
+// Outcome of a lookup that changes nothing.
+enum class ProbeResult {
+  Hit,          // tag present and every requested sector valid
+  HitReserved,  // tag present, requested sectors still being filled (an MSHR hit candidate)
+  SectorMiss,   // tag present (not reserved) but some requested sector invalid
+  Miss,         // tag absent, a victim way is available
+  MissNoVictim  // tag absent and every way of the set is reserved: reservation failure
+};
+
+struct Probe {
+  ProbeResult result = ProbeResult::Miss;
+  std::uint32_t set = 0;
+  int way = -1;  // way holding the tag (hits), or the victim (Miss), -1 otherwise
+};
+
+struct Eviction {
+  bool valid = false;  // a valid line was displaced
+  Addr line_addr = 0;
+  std::uint32_t dirty_sectors = 0;
+};
+
+class TagArray {
+ public:
+  explicit TagArray(const CacheGeometry& g);
+
+  const CacheGeometry& geometry() const { return geo_; }
+  Addr line_addr(Addr a) const { return a & ~Addr{geo_.line_bytes - 1}; }
+  std::uint32_t set_index(Addr a) const;
+  // Sectors of the line covered by [addr, addr+bytes).
+  std::uint32_t sectors_of(Addr addr, std::uint32_t bytes) const;
+
+  Probe probe(Addr addr, std::uint32_t sector_mask) const;
+  // Marks a way most-recently used.
+  void touch(std::uint32_t set, int way);
+  // Allocates the line for addr (way from probe()): evicts the victim, marks the line valid and
+  // reserved with no valid sector. Precondition: probe() returned Miss for addr.
+  Eviction allocate(Addr addr, const Probe& p);
+  // A fill arrived: sectors become valid, the reservation is released. No-op if the tag is gone.
+  void fill(Addr addr, std::uint32_t sector_mask);
+  // Marks a present line's sectors reserved again for a sector miss (tag kept).
+  void reserve_sectors(Addr addr);
+  // Marks sectors dirty (write-back caches). Returns false if the tag is absent.
+  bool mark_dirty(Addr addr, std::uint32_t sector_mask);
+  // Drops the line if present; returns what was displaced (dirty data for write-back caches).
+  Eviction invalidate(Addr addr);
+  // Drops every line (kernel-boundary L1 invalidation). Reserved lines stay.
+  void invalidate_all();
+
+  const TagLine& line(std::uint32_t set, int way) const { return lines_[set * geo_.ways + way]; }
+  TagLine& line(std::uint32_t set, int way) { return lines_[set * geo_.ways + way]; }
+  // Way of addr in its set or -1.
+  int find(Addr addr) const;
+  std::uint64_t valid_lines() const;
+
+ private:
+  int victim(std::uint32_t set) const;
+  CacheGeometry geo_;
+  unsigned line_shift_;
+  unsigned set_bits_;
+  std::vector<TagLine> lines_;
+  std::uint64_t stamp_ = 0;
+};
+
+}  // namespace locsim

@@ -1,0 +1,40 @@
+// Basic types shared by the microarchitectural models (no SystemC here).
+#pragma once
+#include <cstdint>
+
+namespace locsim {
+
+using Addr = std::uint64_t;
+using Cycle = std::uint64_t;
+
+// What a memory request does; travels with every transaction.
+enum class AccessKind : std::uint8_t { Load, Store, Atomic, Prefetch };
+
+const char* to_string(AccessKind k);
+
+// Byte mask of one cache line (lines are at most 128 B in every modelled GPU).
+struct ByteMask {
+  std::uint64_t w[2] = {0, 0};
+  void set(unsigned byte) { w[byte >> 6] |= (std::uint64_t{1} << (byte & 63)); }
+  bool test(unsigned byte) const { return (w[byte >> 6] >> (byte & 63)) & 1u; }
+  void set_range(unsigned first, unsigned count) {
+    for (unsigned b = first; b < first + count; ++b) set(b);
+  }
+  bool any() const { return (w[0] | w[1]) != 0; }
+  unsigned count() const {
+    return static_cast<unsigned>(__builtin_popcountll(w[0]) + __builtin_popcountll(w[1]));
+  }
+  ByteMask& operator|=(const ByteMask& o) {
+    w[0] |= o.w[0];
+    w[1] |= o.w[1];
+    return *this;
+  }
+  bool operator==(const ByteMask& o) const { return w[0] == o.w[0] && w[1] == o.w[1]; }
+  // Sectors (of sector_bytes each) that contain at least one set byte.
+  std::uint32_t sector_mask(unsigned sector_bytes) const;
+};
+
+inline bool is_pow2(std::uint64_t v) { return v && !(v & (v - 1)); }
+inline unsigned log2_floor(std::uint64_t v) { return 63u - static_cast<unsigned>(__builtin_clzll(v)); }
+
+}  // namespace locsim

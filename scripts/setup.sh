@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages locsim needs (only the missing ones), then configures and builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PKGS="build-essential cmake pkg-config libsystemc-dev libboost-program-options-dev catch2 libmetis-dev nlohmann-json3-dev"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "installing:$missing" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)"

@@ -1,0 +1,43 @@
+// A block's clock: converts between SystemC time and cycles and aligns events to edges. There is
+// no sc_clock: blocks compute the edge of their next decision and sleep until then.
+#pragma once
+#include <cstdint>
+#include <systemc>
+
+#include "model/types.h"
+
+namespace locsim {
+
+class ClockDomain {
+ public:
+  ClockDomain() = default;
+  explicit ClockDomain(sc_core::sc_time period) : period_(period), ps_(to_ps(period)) {}
+  static ClockDomain from_hz(double hz) {
+    return ClockDomain(sc_core::sc_time(1e12 / hz, sc_core::SC_PS));
+  }
+  const sc_core::sc_time& period() const { return period_; }
+  Cycle cycle(const sc_core::sc_time& t) const { return to_ps(t) / ps_; }
+  Cycle now() const { return cycle(sc_core::sc_time_stamp()); }
+  sc_core::sc_time at(Cycle c) const {
+    return sc_core::sc_time(static_cast<double>(c * ps_), sc_core::SC_PS);
+  }
+  // Time from now until the start of cycle c (zero if c is now or past).
+  sc_core::sc_time until(Cycle c) const {
+    std::uint64_t t = c * ps_, n = to_ps(sc_core::sc_time_stamp());
+    return t > n ? sc_core::sc_time(static_cast<double>(t - n), sc_core::SC_PS)
+                 : sc_core::SC_ZERO_TIME;
+  }
+  // First cycle whose edge is at or after now.
+  Cycle next_edge_cycle() const {
+    std::uint64_t n = to_ps(sc_core::sc_time_stamp());
+    return (n + ps_ - 1) / ps_;
+  }
+
+ private:
+  // locsim keeps SystemC's default 1 ps time resolution (checked at platform elaboration).
+  static std::uint64_t to_ps(const sc_core::sc_time& t) { return t.value(); }
+  sc_core::sc_time period_{1, sc_core::SC_NS};
+  std::uint64_t ps_ = 1000;
+};
+
+}  // namespace locsim

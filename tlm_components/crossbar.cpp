@@ -1,0 +1,213 @@
+#include "tlm_components/crossbar.h"
+
+#include <algorithm>
+#include <string>
+
+namespace locsim {
+
+namespace {
+std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) {
+  return (a + b - 1) / b;
+}
+}  // namespace
+
+Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, SimContext& ctx)
+    : sc_module(name),
+      in("in"),
+      out("out"),
+      cfg_(cfg),
+      ctx_(ctx),
+      clk_(ClockDomain::from_hz(cfg.clock_hz)),
+      decoder_(cfg.address_map),
+      ports_(ceil_div(cfg.sources, cfg.sources_per_port)),
+      targets_(decoder_.num_subpartitions()),
+      req_(CrossbarFabric::Config{ports_, targets_, cfg.input_buffer, cfg.output_buffer,
+                                  cfg.latency}),
+      rep_(CrossbarFabric::Config{targets_, ports_, cfg.input_buffer, cfg.response_fifo,
+                                  cfg.latency}),
+      port_accept_(ports_, ~Cycle{0}),
+      reply_accept_(targets_, ~Cycle{0}),
+      port_delivered_(ports_, ~Cycle{0}),
+      port_rr_(ports_, 0),
+#define NOC_STAT(n, u, d) ctx.stats.counter(this->name(), "noc", n, u, d)
+      requests_(NOC_STAT("requests", "packets", "request packets injected by SM ports")),
+      replies_(NOC_STAT("replies", "packets", "reply packets injected by L2 sub-partitions")),
+      req_flits_(NOC_STAT("request_flits", "flits", "flits carried by the request network")),
+      rep_flits_(NOC_STAT("reply_flits", "flits", "flits carried by the reply network")),
+      bytes_(NOC_STAT("bytes", "bytes", "header and data bytes carried by both networks")),
+#undef NOC_STAT
+      req_latency_(ctx.stats.distribution(this->name(), "noc", "request_latency", "cycles",
+                                          "NoC cycles from injection to delivery at the L2")),
+      rep_latency_(ctx.stats.distribution(this->name(), "noc", "reply_latency", "cycles",
+                                          "NoC cycles from injection to delivery at the SM")) {
+  in.register_nb_transport_fw(this, &Crossbar::nb_fw);
+  in.register_b_transport(this, &Crossbar::b_transport);
+  in.register_transport_dbg(this, &Crossbar::transport_dbg);
+  out.register_nb_transport_bw(this, &Crossbar::nb_bw);
+  for (std::uint32_t i = 0; i < cfg.sources; ++i) {
+    in_ports_.push_back(std::make_unique<TargetPort>("in_port"));
+    in_ports_.back()->bind(
+        [this, i](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+          return in[i]->nb_transport_bw(gp, ph, d);
+        },
+        [this, i](Payload& gp) { return on_request(i, gp, clk_.now()); }, [this]() { kick(); });
+  }
+  for (std::uint32_t t = 0; t < targets_; ++t) {
+    out_ports_.push_back(std::make_unique<InitiatorPort>("out_port"));
+    out_ports_.back()->bind(
+        [this, t](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+          return out[t]->nb_transport_fw(gp, ph, d);
+        },
+        [this, t](Payload& gp) { return on_reply(t, gp, clk_.now()); }, [this]() { kick(); });
+  }
+  for (std::uint32_t p = 0; p < ports_; ++p) {
+    std::string path = std::string(this->name()) + ".port" + std::to_string(p);
+    port_req_flits_.push_back(&ctx.stats.counter(path, "noc_port", "request_flits", "flits",
+                                                 "flits injected by this cluster port"));
+    port_rep_flits_.push_back(&ctx.stats.counter(path, "noc_port", "reply_flits", "flits",
+                                                 "flits delivered to this cluster port"));
+  }
+  SC_HAS_PROCESS(Crossbar);
+  SC_METHOD(step_method);
+  sensitive << step_ev_;
+  dont_initialize();
+}
+
+std::uint32_t Crossbar::request_flits(const Payload& gp) const {
+  const GpuExtension& e = const_cast<GpuExtension&>(gpu_ext(const_cast<Payload&>(gp)));
+  std::uint32_t bytes = cfg_.header_bytes;
+  if (e.kind == AccessKind::Store || e.kind == AccessKind::Atomic) bytes += e.bytes.count();
+  return ceil_div(bytes, cfg_.flit_bytes);
+}
+
+std::uint32_t Crossbar::reply_flits(const Payload& gp) const {
+  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
+  std::uint32_t bytes = cfg_.header_bytes;
+  if (e.kind == AccessKind::Load || e.kind == AccessKind::Prefetch) {
+    bytes += static_cast<std::uint32_t>(gp.get_data_length());
+    // Sector-granular fills carry only the sectors asked for.
+    const unsigned sectors = static_cast<unsigned>(__builtin_popcount(e.sector_mask));
+    if (sectors)
+      bytes = cfg_.header_bytes + std::min<std::uint32_t>(gp.get_data_length(), sectors * 32u);
+  } else if (e.kind == AccessKind::Atomic) {
+    bytes += e.bytes.count();
+  }
+  return ceil_div(bytes, cfg_.flit_bytes);
+}
+
+bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
+  const std::uint32_t p = src / cfg_.sources_per_port;
+  if (port_accept_[p] == now || !req_.can_inject(p) || sc_core::sc_time_stamp() != clk_.at(now)) {
+    step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now ? 1 : 0)));
+    return false;
+  }
+  port_accept_[p] = now;
+  const std::uint32_t flits = request_flits(gp);
+  const std::uint32_t dst = decoder_.subpartition(gp.get_address());
+  req_.inject(p, dst, flits, &gp);
+  ++requests_;
+  req_flits_ += flits;
+  bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
+  *port_req_flits_[p] += flits;
+  injected_[&gp] = now;
+  gpu_ext(gp).at(name());
+  step_ev_.notify(clk_.until(now + 1));
+  return true;
+}
+
+bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
+  if (reply_accept_[tgt] == now || !rep_.can_inject(tgt) ||
+      sc_core::sc_time_stamp() != clk_.at(now)) {
+    step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (reply_accept_[tgt] == now ? 1 : 0)));
+    return false;
+  }
+  reply_accept_[tgt] = now;
+  GpuExtension& e = gpu_ext(gp);
+  const std::uint32_t p = e.sm / cfg_.sources_per_port;
+  const std::uint32_t flits = reply_flits(gp);
+  rep_.inject(tgt, p, flits, &gp);
+  ++replies_;
+  rep_flits_ += flits;
+  bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
+  *port_rep_flits_[p] += flits;
+  injected_[&gp] = now;
+  e.at(name());
+  step_ev_.notify(clk_.until(now + 1));
+  return true;
+}
+
+void Crossbar::step_method() {
+  const Cycle now = clk_.now();
+  if (sc_core::sc_time_stamp() != clk_.at(now)) {
+    step_ev_.notify(clk_.until(now + 1));
+    return;
+  }
+  bool waiting_inputs = false;
+  if (now != last_step_) {
+    last_step_ = now;
+    // Requests held at SM ports (round-robin among the SMs of a cluster port).
+    for (std::uint32_t p = 0; p < ports_; ++p) {
+      const std::uint32_t first = p * cfg_.sources_per_port;
+      const std::uint32_t n = std::min(cfg_.sources_per_port, cfg_.sources - first);
+      for (std::uint32_t k = 0; k < n; ++k) {
+        std::uint32_t s = first + (port_rr_[p] + k) % n;
+        Payload* gp = in_ports_[s]->held_request();
+        if (!gp) continue;
+        if (on_request(s, *gp, now)) {
+          port_rr_[p] = (s - first + 1) % n;
+          in_ports_[s]->accept_request();
+        } else {
+          waiting_inputs = true;
+        }
+        break;
+      }
+    }
+    for (std::uint32_t t = 0; t < targets_; ++t) {
+      Payload* gp = out_ports_[t]->held_response();
+      if (!gp) continue;
+      if (on_reply(t, *gp, now))
+        out_ports_[t]->accept_response();
+      else
+        waiting_inputs = true;
+    }
+    req_.arbitrate(now);
+    rep_.arbitrate(now);
+  }
+  // Deliveries: requests to L2 ports, replies through each cluster's response FIFO (1 per cycle).
+  for (std::uint32_t t = 0; t < targets_; ++t) {
+    while (req_.ready(t, now) && !out_ports_[t]->busy()) {
+      Payload* gp = static_cast<Payload*>(req_.pop(t));
+      auto it = injected_.find(gp);
+      req_latency_.sample(now - it->second);
+      injected_.erase(it);
+      out_ports_[t]->send(*gp);
+    }
+  }
+  for (std::uint32_t p = 0; p < ports_; ++p) {
+    if (port_delivered_[p] == now || !rep_.ready(p, now)) continue;
+    Payload* gp = static_cast<Payload*>(rep_.front(p));
+    const std::uint32_t s = gpu_ext(*gp).sm;
+    if (in_ports_[s]->response_busy()) continue;
+    rep_.pop(p);
+    port_delivered_[p] = now;
+    auto it = injected_.find(gp);
+    rep_latency_.sample(now - it->second);
+    injected_.erase(it);
+    in_ports_[s]->respond(*gp);
+  }
+  Cycle next = std::min(req_.next_event(now + 1), rep_.next_event(now + 1));
+  for (std::uint32_t p = 0; p < ports_; ++p)
+    if (rep_.ready(p, now + 1) && port_delivered_[p] == now) next = std::min(next, now + 1);
+  if (waiting_inputs) next = std::min(next, now + 1);
+  if (next != CrossbarFabric::kNever) step_ev_.notify(clk_.until(next));
+}
+
+void Crossbar::b_transport(int, Payload& gp, sc_core::sc_time& d) {
+  out[decoder_.subpartition(gp.get_address())]->b_transport(gp, d);
+}
+
+unsigned int Crossbar::transport_dbg(int, Payload& gp) {
+  return out[decoder_.subpartition(gp.get_address())]->transport_dbg(gp);
+}
+
+}  // namespace locsim

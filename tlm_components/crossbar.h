@@ -1,0 +1,85 @@
+// The on-chip network between SMs and L2 sub-partitions: separate request and reply crossbars
+// (CrossbarFabric), 1 flit per NoC cycle per link, packets of header + data flits. The SMs of a
+// cluster share one injection port and one response FIFO (the reply network's output buffer).
+// Requests are routed to the L2 sub-partition chosen by the address decoder; replies to the SM
+// that issued the request.
+#pragma once
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <cstdint>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <unordered_map>
+#include <vector>
+
+#include "model/address_decoder.h"
+#include "model/crossbar_fabric.h"
+#include "tlm_components/at_ports.h"
+#include "tlm_components/clock_domain.h"
+#include "tlm_components/sim_context.h"
+
+namespace locsim {
+
+struct CrossbarConfig {
+  std::uint32_t sources = 15;          // SM-side bindings of `in`, in SM order
+  std::uint32_t sources_per_port = 1;  // SMs sharing one injection port (cluster size)
+  std::uint32_t flit_bytes = 32;
+  std::uint32_t header_bytes = 8;
+  std::uint32_t latency = 4;        // cycles through the switch after the last flit
+  std::uint32_t input_buffer = 8;   // packets per injection port / L2 reply port
+  std::uint32_t output_buffer = 8;  // packets per L2-side output
+  std::uint32_t response_fifo = 8;  // packets per cluster response FIFO
+  double clock_hz = 1.4e9;
+  AddressMapConfig address_map;
+};
+
+class Crossbar : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Crossbar> in;      // from L1s (SM order)
+  tlm_utils::multi_passthrough_initiator_socket<Crossbar> out;  // to L2 sub-partitions
+
+  Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, SimContext& ctx);
+  std::uint32_t ports() const { return ports_; }
+  std::uint32_t targets() const { return targets_; }
+
+ private:
+  std::uint32_t request_flits(const Payload& gp) const;
+  std::uint32_t reply_flits(const Payload& gp) const;
+  bool on_request(std::uint32_t src, Payload& gp, Cycle now);
+  bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now);
+  void step_method();
+  void kick() { step_ev_.notify(sc_core::SC_ZERO_TIME); }
+
+  tlm::tlm_sync_enum nb_fw(int id, Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    return in_ports_[id]->on_fw(gp, ph, d);
+  }
+  tlm::tlm_sync_enum nb_bw(int id, Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    return out_ports_[id]->on_bw(gp, ph, d);
+  }
+  void b_transport(int id, Payload& gp, sc_core::sc_time& d);
+  unsigned int transport_dbg(int id, Payload& gp);
+
+  CrossbarConfig cfg_;
+  SimContext& ctx_;
+  ClockDomain clk_;
+  AddressDecoder decoder_;
+  std::uint32_t ports_, targets_;
+  CrossbarFabric req_, rep_;
+  std::vector<std::unique_ptr<TargetPort>> in_ports_;
+  std::vector<std::unique_ptr<InitiatorPort>> out_ports_;
+  std::vector<Cycle> port_accept_;      // last cycle each injection port accepted a request
+  std::vector<Cycle> reply_accept_;     // last cycle each L2-side port accepted a reply
+  std::vector<Cycle> port_delivered_;   // last cycle each response FIFO delivered
+  std::vector<std::uint32_t> port_rr_;  // round-robin among the SMs of a port
+  std::unordered_map<const Payload*, Cycle> injected_;
+  Cycle last_step_ = ~Cycle{0};
+  sc_core::sc_event step_ev_;
+
+  Counter &requests_, &replies_, &req_flits_, &rep_flits_, &bytes_;
+  Distribution &req_latency_, &rep_latency_;
+  std::vector<Counter*> port_req_flits_, port_rep_flits_;
+};
+
+}  // namespace locsim

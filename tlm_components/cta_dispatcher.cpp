@@ -1,0 +1,141 @@
+#include "tlm_components/cta_dispatcher.h"
+
+#include <sstream>
+
+#include "model/params.h"
+
+namespace locsim {
+
+CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfig& cfg,
+                             SimContext& ctx)
+    : sc_module(name),
+      sms("sms"),
+      completion("completion"),
+      cfg_(cfg),
+      ctx_(ctx),
+      clk_(ClockDomain::from_hz(cfg.clock_hz)),
+      policy_(make_cta_policy(cfg.policy)),
+      launched_(ctx.stats.counter(this->name(), "dispatcher", "ctas_launched", "CTAs",
+                                  "CTAs handed to SMs")) {
+  completion.bind(*this);
+  SC_HAS_PROCESS(CtaDispatcher);
+  SC_METHOD(start_method);
+  sensitive << start_ev_;
+  SC_METHOD(issue_method);
+  sensitive << issue_ev_;
+  dont_initialize();
+}
+
+void CtaDispatcher::load(const Workload& w) {
+  for (const auto& k : w.kernels()) {
+    KernelRecord r;
+    r.name = k->name();
+    r.ctas = k->num_ctas();
+    CtaNeeds needs{k->threads_per_cta(), k->regs_per_thread(), k->shared_mem_bytes()};
+    r.max_ctas_per_sm = max_ctas_per_sm(cfg_.resources, needs, &r.occupancy_limiter);
+    if (r.max_ctas_per_sm == 0)
+      throw ConfigError("kernel '" + r.name + "' cannot run: one CTA exceeds the SM's " +
+                        r.occupancy_limiter + " limit");
+    total_ctas_ += r.ctas;
+    records_.push_back(r);
+    kernels_.push_back(k.get());
+  }
+}
+
+void CtaDispatcher::start_method() {
+  if (kernels_.empty()) {
+    finished_ = true;
+    sc_core::sc_stop();
+    return;
+  }
+  begin_kernel(0);
+}
+
+void CtaDispatcher::begin_kernel(std::uint32_t k) {
+  current_ = k;
+  done_in_kernel_ = 0;
+  KernelRecord& r = records_[k];
+  r.start = clk_.next_edge_cycle();
+  max_per_sm_ = r.max_ctas_per_sm;
+  if (on_kernel_begin) on_kernel_begin(k, *kernels_[k]);
+  policy_->begin_kernel(r.ctas, max_per_sm_, cfg_.topology);
+  issue_ev_.notify(clk_.until(r.start));
+}
+
+void CtaDispatcher::issue_method() {
+  if (finished_ || policy_->remaining() == 0) return;
+  const std::uint32_t n = static_cast<std::uint32_t>(sms.size());
+  views_.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint32_t res = sms[i]->resident_ctas();
+    views_[i] = SmView{i, res < max_per_sm_ ? max_per_sm_ - res : 0};
+  }
+  picks_.clear();
+  policy_->select(views_, picks_);
+  for (const CtaAssignment& a : picks_) {
+    sms[a.sm]->launch_cta(*kernels_[current_], static_cast<std::uint16_t>(current_), a.cta);
+    ++launched_;
+  }
+}
+
+void CtaDispatcher::cta_done(std::uint32_t sm, std::uint32_t cta) {
+  policy_->cta_finished(sm, cta);
+  ++completed_ctas_;
+  ++ctx_.progress;
+  const Cycle now = clk_.next_edge_cycle();
+  if (++done_in_kernel_ < records_[current_].ctas) {
+    if (policy_->remaining()) issue_ev_.notify(clk_.until(now + cfg_.launch_latency));
+    return;
+  }
+  records_[current_].end = now;
+  if (on_kernel_end) on_kernel_end(current_, *kernels_[current_]);
+  if (current_ + 1 < kernels_.size()) {
+    // The next kernel starts after the gap; begin_kernel runs from a timed notification.
+    const std::uint32_t next = current_ + 1;
+    current_ = next;
+    done_in_kernel_ = 0;
+    records_[next].start = now + cfg_.kernel_gap;
+    max_per_sm_ = records_[next].max_ctas_per_sm;
+    if (on_kernel_begin) on_kernel_begin(next, *kernels_[next]);
+    policy_->begin_kernel(records_[next].ctas, max_per_sm_, cfg_.topology);
+    issue_ev_.notify(clk_.until(records_[next].start + 1));
+  } else {
+    finished_ = true;
+    sc_core::sc_stop();
+  }
+}
+
+Watchdog::Watchdog(sc_core::sc_module_name name, SimContext& ctx, const ClockDomain& clk,
+                   std::uint64_t interval_cycles, std::uint64_t limit_cycles,
+                   std::function<bool()> finished, std::function<std::string()> describe)
+    : sc_module(name),
+      ctx_(ctx),
+      clk_(clk),
+      interval_(interval_cycles ? interval_cycles : 1),
+      limit_(limit_cycles),
+      finished_(std::move(finished)),
+      describe_(std::move(describe)) {
+  SC_HAS_PROCESS(Watchdog);
+  SC_METHOD(check_method);
+}
+
+void Watchdog::check_method() {
+  if (finished_()) return;
+  if (ctx_.progress != last_progress_) {
+    last_progress_ = ctx_.progress;
+    stalled_ = 0;
+  } else {
+    stalled_ += interval_;
+    if (limit_ && stalled_ >= limit_) {
+      std::ostringstream os;
+      os << "watchdog: no progress for " << stalled_ << " cycles at cycle " << clk_.now()
+         << "; in flight:\n"
+         << describe_();
+      ctx_.fail(os.str());
+      return;
+    }
+  }
+  next_trigger(clk_.period() * static_cast<double>(interval_));
+}
+
+}  // namespace locsim

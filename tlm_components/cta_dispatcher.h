@@ -1,0 +1,97 @@
+// The CTA dispatcher (GigaThread engine): launches the kernels of a workload one after the other,
+// hands CTAs to SMs as they have room according to a CtaSchedulingPolicy from model/, and reports
+// kernel boundaries to the platform (statistics snapshots, L1 invalidation, integrity checks).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "model/cta_policy.h"
+#include "stimuli/kernel.h"
+#include "tlm_components/clock_domain.h"
+#include "tlm_components/sim_context.h"
+
+namespace locsim {
+
+struct DispatcherConfig {
+  std::string policy = "rr";
+  std::uint32_t launch_latency = 1;  // core cycles from a free slot to the next CTA launch
+  std::uint32_t kernel_gap = 0;      // core cycles between a kernel's end and the next launch
+  double clock_hz = 1.4e9;
+  GpuTopology topology;
+  SmResources resources;
+};
+
+class CtaDispatcher : public sc_core::sc_module, public CtaCompletionIf {
+ public:
+  sc_core::sc_port<CtaLaunchIf, 0> sms;  // one binding per SM, in SM order
+  sc_core::sc_export<CtaCompletionIf> completion;
+
+  struct KernelRecord {
+    std::string name;
+    std::uint32_t ctas = 0;
+    std::uint32_t max_ctas_per_sm = 0;
+    std::string occupancy_limiter;
+    Cycle start = 0, end = 0;
+  };
+  // Platform hooks at kernel start (before the first CTA) and end (after the last CTA).
+  std::function<void(std::uint32_t seq, const Kernel&)> on_kernel_begin;
+  std::function<void(std::uint32_t seq, const Kernel&)> on_kernel_end;
+
+  CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfig& cfg, SimContext& ctx);
+
+  // Queues the workload's kernels; simulation starts them at time 0. Throws ConfigError if a
+  // kernel's CTA cannot fit on an SM.
+  void load(const Workload& w);
+  void cta_done(std::uint32_t sm, std::uint32_t cta) override;
+
+  bool finished() const { return finished_; }
+  std::uint32_t ctas_total() const { return total_ctas_; }
+  std::uint32_t ctas_completed() const { return completed_ctas_; }
+  const std::vector<KernelRecord>& kernels() const { return records_; }
+  const ClockDomain& clock() const { return clk_; }
+
+ private:
+  void start_method();
+  void issue_method();
+  void begin_kernel(std::uint32_t k);
+
+  DispatcherConfig cfg_;
+  SimContext& ctx_;
+  ClockDomain clk_;
+  std::unique_ptr<CtaSchedulingPolicy> policy_;
+  std::vector<const Kernel*> kernels_;
+  std::vector<KernelRecord> records_;
+  std::uint32_t current_ = 0;
+  std::uint32_t done_in_kernel_ = 0;
+  std::uint32_t max_per_sm_ = 0;
+  std::uint32_t total_ctas_ = 0, completed_ctas_ = 0;
+  bool finished_ = false;
+  std::vector<SmView> views_;
+  std::vector<CtaAssignment> picks_;
+  sc_core::sc_event start_ev_, issue_ev_;
+  Counter& launched_;
+};
+
+// Stops a run that makes no progress and names the transactions in flight and where they sit.
+class Watchdog : public sc_core::sc_module {
+ public:
+  Watchdog(sc_core::sc_module_name name, SimContext& ctx, const ClockDomain& clk,
+           std::uint64_t interval_cycles, std::uint64_t limit_cycles,
+           std::function<bool()> finished, std::function<std::string()> describe);
+
+ private:
+  void check_method();
+  SimContext& ctx_;
+  ClockDomain clk_;
+  std::uint64_t interval_, limit_;
+  std::function<bool()> finished_;
+  std::function<std::string()> describe_;
+  std::uint64_t last_progress_ = ~std::uint64_t{0};
+  std::uint64_t stalled_ = 0;
+};
+
+}  // namespace locsim

@@ -1,0 +1,59 @@
+// GPU metadata carried by every memory transaction (tlm_extension): who issued it, what it is,
+// which bytes it touches, and where it currently sits (for the watchdog).
+#pragma once
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "model/types.h"
+
+namespace locsim {
+
+struct GpuExtension : tlm::tlm_extension<GpuExtension> {
+  std::uint64_t id = 0;  // unique per run, assigned by the payload pool
+  std::uint16_t sm = 0;  // issuing SM (first requester for merged requests)
+  std::uint16_t cluster = 0;
+  std::uint16_t warp = 0;    // warp slot in the SM
+  std::uint32_t cta = 0;     // linear CTA id
+  std::uint16_t kernel = 0;  // kernel sequence number in the run
+  std::uint32_t pc = 0;
+  std::uint16_t data_structure = 0xffff;
+  AccessKind kind = AccessKind::Load;
+  std::uint32_t sector_mask = 0;
+  ByteMask bytes;                         // bytes of the line touched (authoritative)
+  std::vector<std::uint16_t> requesters;  // SMs served by this (possibly merged) request
+  std::uint8_t word_count[32] = {};       // atomics: lanes adding 1 to each 4-byte word of the line
+  std::uint64_t issue_ps = 0;             // when the SM issued the request (latency statistics)
+  const void* owner = nullptr;            // module that created the payload (routes its replies)
+  std::uintptr_t owner_tag = 0;           // owner's private handle
+  // Watchdog bookkeeping: current holder and since when.
+  const char* where = "pool";
+  sc_core::sc_time since = sc_core::SC_ZERO_TIME;
+
+  tlm::tlm_extension_base* clone() const override { return new GpuExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const GpuExtension&>(other);
+  }
+  void reset_fields(std::uint64_t new_id) {
+    std::vector<std::uint16_t> keep;
+    keep.swap(requesters);
+    *this = GpuExtension();
+    keep.clear();
+    requesters.swap(keep);  // keep the vector's capacity: no allocation on the hot path
+    id = new_id;
+  }
+  void at(const char* module) {
+    where = module;
+    since = sc_core::sc_time_stamp();
+  }
+};
+
+inline GpuExtension& gpu_ext(tlm::tlm_generic_payload& gp) {
+  GpuExtension* e = nullptr;
+  gp.get_extension(e);
+  sc_assert(e != nullptr);
+  return *e;
+}
+
+}  // namespace locsim

@@ -1,0 +1,342 @@
+#include "tlm_components/l2_cache_bank.h"
+
+#include <cstring>
+
+namespace locsim {
+
+namespace {
+constexpr std::uintptr_t kFillTag = 1, kWritebackTag = 2;
+
+ByteMask sectors_to_bytes(std::uint32_t sectors, std::uint32_t sector_bytes) {
+  ByteMask m;
+  for (unsigned s = 0; sectors >> s; ++s)
+    if ((sectors >> s) & 1u) m.set_range(s * sector_bytes, sector_bytes);
+  return m;
+}
+
+// Sectors every byte of which is in the mask.
+std::uint32_t fully_covered(const ByteMask& m, const CacheGeometry& g) {
+  std::uint32_t out = 0;
+  for (unsigned s = 0; s < g.sectors_per_line(); ++s) {
+    bool all = true;
+    for (unsigned b = s * g.sector_bytes; b < (s + 1) * g.sector_bytes && all; ++b) all = m.test(b);
+    if (all) out |= 1u << s;
+  }
+  return out;
+}
+}  // namespace
+
+L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx)
+    : sc_module(name),
+      noc("noc"),
+      dram("dram"),
+      cfg_(cfg),
+      ctx_(ctx),
+      clk_(ClockDomain::from_hz(cfg.clock_hz)),
+      up_("up"),
+      down_("down"),
+      tags_(cfg.geometry),
+      mshr_(cfg.mshr_entries, cfg.mshr_max_merge),
+      miss_queue_(cfg.miss_queue),
+#define L2_STAT(n, u, d) ctx.stats.counter(this->name(), "l2", n, u, d)
+      accesses_(L2_STAT("accesses", "accesses", "loads, stores and atomics received")),
+      hits_(L2_STAT("hits", "accesses", "accesses served without a DRAM access")),
+      misses_(L2_STAT("misses", "accesses", "accesses that needed a line or sector allocation")),
+      mshr_hits_(L2_STAT("mshr_hits", "accesses", "accesses merged into an in-flight fill")),
+      rf_(L2_STAT("reservation_fails", "cycles", "cycles the input was stalled for a resource")),
+      writebacks_(L2_STAT("writebacks", "lines", "dirty lines written back to DRAM")),
+      evictions_(L2_STAT("evictions", "lines", "valid lines displaced")),
+      stores_(L2_STAT("stores", "accesses", "store requests")),
+      atomics_(L2_STAT("atomics", "accesses", "atomic requests performed")),
+      fills_(L2_STAT("fills", "lines", "fills received from DRAM"))
+#undef L2_STAT
+{
+  if (ctx.check_data) data_.assign(cfg.geometry.capacity_bytes(), 0);
+  noc.register_nb_transport_fw(this, &L2CacheBank::nb_fw);
+  noc.register_b_transport(this, &L2CacheBank::b_transport);
+  noc.register_transport_dbg(this, &L2CacheBank::transport_dbg);
+  dram.register_nb_transport_bw(this, &L2CacheBank::nb_bw);
+  up_.bind([this](Payload& gp, tlm::tlm_phase& ph,
+                  sc_core::sc_time& d) { return noc->nb_transport_bw(gp, ph, d); },
+           [this](Payload& gp) { return on_request(gp); },
+           [this]() { resp_ev_.notify(sc_core::SC_ZERO_TIME); });
+  down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
+                    sc_core::sc_time& d) { return dram->nb_transport_fw(gp, ph, d); },
+             [this](Payload& gp) { return on_dram_response(gp); }, [this]() { send_down(); });
+  SC_HAS_PROCESS(L2CacheBank);
+  SC_METHOD(retry_method);
+  sensitive << retry_ev_;
+  dont_initialize();
+  SC_METHOD(response_method);
+  sensitive << resp_ev_;
+  dont_initialize();
+}
+
+std::uint8_t* L2CacheBank::line_data(Addr line) {
+  int way = tags_.find(line);
+  if (way < 0 || data_.empty()) return nullptr;
+  const CacheGeometry& g = tags_.geometry();
+  return &data_[(std::size_t(tags_.set_index(line)) * g.ways + way) * g.line_bytes];
+}
+
+bool L2CacheBank::on_request(Payload& gp) {
+  const Cycle now = clk_.now();
+  if (now == last_accept_ || sc_core::sc_time_stamp() != clk_.at(now)) {
+    retry_ev_.notify(clk_.until(clk_.next_edge_cycle() + (now == last_accept_ ? 1 : 0)));
+    held_cause_ = Fail::None;
+    return false;
+  }
+  Fail f = process(gp, now);
+  if (f == Fail::None) {
+    last_accept_ = now;
+    return true;
+  }
+  held_cause_ = f;
+  held_since_ = now;
+  return false;
+}
+
+void L2CacheBank::retry_method() {
+  Payload* gp = up_.held_request();
+  if (!gp) return;
+  const Cycle now = clk_.now();
+  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_accept_) {
+    retry_ev_.notify(clk_.until(now + 1));
+    return;
+  }
+  Fail f = process(*gp, now);
+  if (held_cause_ != Fail::None && now > held_since_) rf_ += now - held_since_;
+  held_cause_ = f;
+  held_since_ = now;
+  if (f == Fail::None) {
+    last_accept_ = now;
+    up_.accept_request();
+  }
+}
+
+void L2CacheBank::perform(Payload& gp, Addr line) {
+  GpuExtension& e = gpu_ext(gp);
+  const CacheGeometry& g = tags_.geometry();
+  std::uint8_t* d = line_data(line);
+  switch (e.kind) {
+    case AccessKind::Load:
+    case AccessKind::Prefetch:
+      if (d) copy_masked(gp.get_data_ptr(), d, e.bytes, g.line_bytes);
+      break;
+    case AccessKind::Store:
+      if (d) copy_masked(d, gp.get_data_ptr(), e.bytes, g.line_bytes);
+      tags_.mark_dirty(line, e.bytes.sector_mask(g.sector_bytes));
+      break;
+    case AccessKind::Atomic:
+      for (unsigned w = 0; w < g.line_bytes / 4; ++w) {
+        if (!e.word_count[w]) continue;
+        if (d) {
+          std::uint32_t old;
+          std::memcpy(&old, d + 4 * w, 4);
+          std::uint32_t nv = old + e.word_count[w];
+          std::memcpy(d + 4 * w, &nv, 4);
+          std::memcpy(gp.get_data_ptr() + 4 * w, &old, 4);
+        }
+      }
+      tags_.mark_dirty(line, e.bytes.sector_mask(g.sector_bytes));
+      break;
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data) {
+  if (!ev.valid) return;
+  ++evictions_;
+  if (!ev.dirty_sectors) return;
+  ++writebacks_;
+  const CacheGeometry& g = tags_.geometry();
+  Payload* wb = ctx_.pool.allocate();
+  GpuExtension& we = gpu_ext(*wb);
+  we.kind = AccessKind::Store;
+  we.sector_mask = ev.dirty_sectors;
+  we.bytes = sectors_to_bytes(ev.dirty_sectors, g.sector_bytes);
+  we.owner = this;
+  we.owner_tag = kWritebackTag;
+  we.at(name());
+  wb->set_command(tlm::TLM_WRITE_COMMAND);
+  wb->set_address(ev.line_addr);
+  wb->set_data_length(g.line_bytes);
+  wb->set_streaming_width(g.line_bytes);
+  if (data) std::memcpy(wb->get_data_ptr(), data, g.line_bytes);
+  miss_queue_.push(wb);
+}
+
+L2CacheBank::Fail L2CacheBank::process(Payload& gp, Cycle now) {
+  GpuExtension& e = gpu_ext(gp);
+  const CacheGeometry& g = tags_.geometry();
+  const Addr line = tags_.line_addr(gp.get_address());
+  const std::uint32_t need = e.bytes.sector_mask(g.sector_bytes);
+  const bool is_store = e.kind == AccessKind::Store;
+  const std::uint32_t covered = is_store ? fully_covered(e.bytes, g) : 0;
+  const Probe p = tags_.probe(line, need);
+
+  if (p.result == ProbeResult::MissNoVictim) return Fail::LineAlloc;
+  if (p.result == ProbeResult::HitReserved) {
+    auto it = inflight_sectors_.find(line);
+    const std::uint32_t inflight = it == inflight_sectors_.end() ? 0 : it->second;
+    // Stores that fully cover what is not in flight can wait behind the fill in order.
+    if ((need & ~inflight & ~covered) != 0 || !mshr_.can_merge(line)) return Fail::MshrMerge;
+    ++accesses_;
+    if (is_store) ++stores_;
+    if (e.kind == AccessKind::Atomic) ++atomics_;
+    ++mshr_hits_;
+    tags_.touch(p.set, p.way);
+    mshr_.merge(line, &gp);
+    e.at(name());
+    return Fail::None;
+  }
+  if (p.result == ProbeResult::Hit) {
+    ++accesses_;
+    ++hits_;
+    if (is_store) ++stores_;
+    if (e.kind == AccessKind::Atomic) ++atomics_;
+    tags_.touch(p.set, p.way);
+    perform(gp, line);
+    e.at(name());
+    responses_.push(now + cfg_.latency, &gp);
+    resp_ev_.notify(clk_.until(now + 1));
+    return Fail::None;
+  }
+  // Miss or sector miss.
+  const std::uint32_t valid =
+      p.result == ProbeResult::SectorMiss ? tags_.line(p.set, p.way).valid_sectors : 0;
+  const std::uint32_t missing = need & ~valid;
+  const bool no_fetch = is_store && (missing & ~covered) == 0;
+  const bool dirty_victim = p.result == ProbeResult::Miss && tags_.line(p.set, p.way).valid &&
+                            tags_.line(p.set, p.way).dirty_sectors != 0;
+  const std::size_t slots = (no_fetch ? 0u : 1u) + (dirty_victim ? 1u : 0u);
+  if (!no_fetch && (mshr_.full() || mshr_.has(line))) return Fail::MshrEntry;
+  if (miss_queue_.size() + slots > miss_queue_.capacity()) return Fail::MissQueue;
+
+  ++accesses_;
+  ++misses_;
+  if (is_store) ++stores_;
+  if (e.kind == AccessKind::Atomic) ++atomics_;
+  e.at(name());
+  if (p.result == ProbeResult::Miss) {
+    // Copy the victim's data before the frame is reused.
+    std::vector<std::uint8_t> victim;
+    if (dirty_victim && !data_.empty()) {
+      const std::uint8_t* vd = &data_[(std::size_t(p.set) * g.ways + p.way) * g.line_bytes];
+      victim.assign(vd, vd + g.line_bytes);
+    }
+    Eviction ev = tags_.allocate(line, p);
+    write_back(ev, victim.empty() ? nullptr : victim.data());
+  } else {
+    tags_.touch(p.set, p.way);
+  }
+  if (no_fetch) {
+    // Write-allocate without fetch: the store supplies every byte of the missing sectors.
+    tags_.fill(line, missing);
+    perform(gp, line);
+    responses_.push(now + cfg_.latency, &gp);
+    resp_ev_.notify(clk_.until(now + 1));
+    send_down();
+    return Fail::None;
+  }
+  if (p.result == ProbeResult::SectorMiss) tags_.reserve_sectors(line);
+  mshr_.allocate(line, &gp);
+  inflight_sectors_[line] = missing;
+  Payload* f = ctx_.pool.allocate();
+  GpuExtension& fe = gpu_ext(*f);
+  fe.sm = e.sm;
+  fe.kernel = e.kernel;
+  fe.data_structure = e.data_structure;
+  fe.kind = AccessKind::Load;
+  fe.sector_mask = missing;
+  fe.bytes = sectors_to_bytes(missing, g.sector_bytes);
+  fe.owner = this;
+  fe.owner_tag = kFillTag;
+  fe.at(name());
+  f->set_command(tlm::TLM_READ_COMMAND);
+  f->set_address(line);
+  f->set_data_length(g.line_bytes);
+  f->set_streaming_width(g.line_bytes);
+  miss_queue_.push(f);
+  send_down();
+  return Fail::None;
+}
+
+void L2CacheBank::send_down() {
+  bool popped = false;
+  while (!down_.busy() && !miss_queue_.empty()) {
+    down_.send(*miss_queue_.pop());
+    popped = true;
+  }
+  if (popped && up_.held_request()) retry_ev_.notify(clk_.until(clk_.next_edge_cycle() + 1));
+}
+
+bool L2CacheBank::on_dram_response(Payload& gp) {
+  GpuExtension& e = gpu_ext(gp);
+  const Cycle now = clk_.next_edge_cycle();
+  if (e.owner_tag == kWritebackTag) {
+    gp.release();
+    return true;
+  }
+  const Addr line = gp.get_address();
+  const CacheGeometry& g = tags_.geometry();
+  ++fills_;
+  if (std::uint8_t* d = line_data(line)) copy_masked(d, gp.get_data_ptr(), e.bytes, g.line_bytes);
+  tags_.fill(line, e.sector_mask);
+  inflight_sectors_.erase(line);
+  Cycle when = now + 1;
+  for (Payload* r : mshr_.release(line)) {
+    perform(*r, line);
+    gpu_ext(*r).at(name());
+    responses_.push(when, r);
+  }
+  gp.release();
+  resp_ev_.notify(clk_.until(now + 1));
+  if (up_.held_request()) retry_ev_.notify(clk_.until(now + 1));
+  return true;
+}
+
+void L2CacheBank::response_method() {
+  const Cycle now = clk_.now();
+  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_response_) {
+    resp_ev_.notify(clk_.until(now + 1));
+    return;
+  }
+  if (up_.response_busy()) return;  // END_RESP from the crossbar wakes us
+  if (responses_.ready(now)) {
+    last_response_ = now;
+    up_.respond(*responses_.pop());
+  }
+  if (!responses_.empty()) resp_ev_.notify(clk_.until(std::max(responses_.next_cycle(), now + 1)));
+}
+
+unsigned int L2CacheBank::transport_dbg(Payload& gp) {
+  // DRAM holds everything not dirty here; overlay (or update) the valid sectors of this bank.
+  unsigned n = dram->transport_dbg(gp);
+  if (data_.empty()) return n;
+  const CacheGeometry& g = tags_.geometry();
+  for (unsigned i = 0; i < gp.get_data_length(); ++i) {
+    Addr a = gp.get_address() + i;
+    Addr line = tags_.line_addr(a);
+    int way = tags_.find(line);
+    if (way < 0) continue;
+    const TagLine& tl = tags_.line(tags_.set_index(line), way);
+    unsigned off = static_cast<unsigned>(a - line);
+    if (!((tl.valid_sectors >> (off / g.sector_bytes)) & 1u)) continue;
+    std::uint8_t* d = line_data(line) + off;
+    if (gp.is_read())
+      gp.get_data_ptr()[i] = *d;
+    else
+      *d = gp.get_data_ptr()[i];
+  }
+  return n;
+}
+
+void L2CacheBank::b_transport(Payload& gp, sc_core::sc_time& d) {
+  // Loosely-timed functional access: coherent with this bank's contents, hit latency annotated.
+  transport_dbg(gp);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  d += clk_.period() * static_cast<double>(cfg_.latency);
+}
+
+}  // namespace locsim

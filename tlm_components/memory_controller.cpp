@@ -1,0 +1,172 @@
+#include "tlm_components/memory_controller.h"
+
+#include <algorithm>
+
+namespace locsim {
+
+MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryControllerConfig& cfg,
+                                   SimContext& ctx, FunctionalMemory* backing)
+    : sc_module(name),
+      in("in"),
+      cfg_(cfg),
+      ctx_(ctx),
+      backing_(backing),
+      clk_(ClockDomain::from_hz(cfg.clock_hz)),
+      decoder_(cfg.address_map),
+      dram_(cfg.timing, cfg.address_map.banks, cfg.queue),
+      ready_(cfg.sources),
+#define MC_STAT(n, u, d) ctx.stats.counter(this->name(), "dram", n, u, d)
+      reads_(MC_STAT("reads", "requests", "read requests (L2 fills)")),
+      writes_(MC_STAT("writes", "requests", "write requests (L2 write-backs)")),
+      read_bytes_(MC_STAT("read_bytes", "bytes", "bytes read from DRAM (whole atoms)")),
+      write_bytes_(MC_STAT("write_bytes", "bytes", "bytes written to DRAM (whole atoms)")),
+      atoms_(MC_STAT("column_accesses", "accesses", "RD/WR column commands issued")),
+      row_hits_(MC_STAT("row_hits", "accesses", "column accesses to an already open row")),
+      activates_(MC_STAT("activates", "commands", "ACT commands")),
+      precharges_(MC_STAT("precharges", "commands", "PRE commands")),
+      bus_cycles_(MC_STAT("data_bus_cycles", "DRAM cycles", "cycles the data bus carried data")),
+#undef MC_STAT
+      latency_(ctx.stats.distribution(this->name(), "dram", "latency", "DRAM cycles",
+                                      "cycles from acceptance to the last data beat")) {
+  in.register_nb_transport_fw(this, &MemoryController::nb_fw);
+  in.register_b_transport(this, &MemoryController::b_transport);
+  in.register_transport_dbg(this, &MemoryController::transport_dbg);
+  for (std::uint32_t s = 0; s < cfg.sources; ++s) {
+    ports_.push_back(std::make_unique<TargetPort>("port"));
+    ports_.back()->bind(
+        [this, s](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+          return in[s]->nb_transport_bw(gp, ph, d);
+        },
+        [this, s](Payload& gp) { return on_request(s, gp); },
+        [this]() { ev_.notify(sc_core::SC_ZERO_TIME); });
+  }
+  SC_HAS_PROCESS(MemoryController);
+  SC_METHOD(schedule_method);
+  sensitive << ev_;
+  dont_initialize();
+}
+
+bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
+  GpuExtension& e = gpu_ext(gp);
+  // Atoms: the distinct atom_bytes chunks of the line that hold a requested sector.
+  const std::uint32_t sectors_per_atom = std::max(1u, cfg_.atom_bytes / cfg_.sector_bytes);
+  std::uint32_t atom_mask = 0;
+  for (unsigned s = 0; e.sector_mask >> s; ++s)
+    if ((e.sector_mask >> s) & 1u) atom_mask |= 1u << (s / sectors_per_atom);
+  if (!atom_mask) atom_mask = 1;
+  const std::uint32_t n = static_cast<std::uint32_t>(__builtin_popcount(atom_mask));
+  if (dram_.queued() + n > cfg_.queue) return false;  // schedule_method retries after issuing
+
+  const Cycle now = clk_.next_edge_cycle();
+  const std::uint64_t id = next_id_++;
+  const bool wr = gp.is_write();
+  pending_[id] = Pending{&gp, src, n, now};
+  for (unsigned a = 0; atom_mask >> a; ++a) {
+    if (!((atom_mask >> a) & 1u)) continue;
+    DramCoord c = decoder_.decode(gp.get_address() + a * cfg_.atom_bytes);
+    dram_.enqueue(DramRequest{id, c.bank, c.row, c.column, wr, now});
+  }
+  if (wr) {
+    ++writes_;
+    write_bytes_ += static_cast<std::uint64_t>(n) * cfg_.atom_bytes;
+    // Posted into the backing store at acceptance; the response is the write's completion.
+    if (backing_)
+      backing_->write_masked(gp.get_address(), gp.get_data_ptr(), e.bytes, cfg_.line_bytes);
+  } else {
+    ++reads_;
+    read_bytes_ += static_cast<std::uint64_t>(n) * cfg_.atom_bytes;
+  }
+  e.at(name());
+  ev_.notify(clk_.until(now));
+  return true;
+}
+
+void MemoryController::schedule_method() {
+  const Cycle now = clk_.now();
+  if (sc_core::sc_time_stamp() != clk_.at(now)) {
+    ev_.notify(clk_.until(now + 1));
+    return;
+  }
+  if (now != last_cmd_) {
+    last_cmd_ = now;
+    DramCommand cmd;
+    if (dram_.issue(now, cmd)) {
+      switch (cmd.type) {
+        case DramCommandType::Activate:
+          ++activates_;
+          break;
+        case DramCommandType::Precharge:
+          ++precharges_;
+          break;
+        case DramCommandType::Read:
+        case DramCommandType::Write: {
+          ++atoms_;
+          if (cmd.row_hit) ++row_hits_;
+          bus_cycles_ += cfg_.timing.burst_cycles;
+          Pending& p = pending_.at(cmd.request_id);
+          if (--p.atoms_left == 0) done_.push(cmd.data_done, cmd.request_id);
+          break;
+        }
+      }
+      // Queue space may have freed: let held requests in.
+      for (auto& port : ports_)
+        if (port->held_request() &&
+            on_request(static_cast<std::uint32_t>(&port - &ports_[0]), *port->held_request()))
+          port->accept_request();
+    }
+  }
+  respond_ready(now);
+  Cycle next = dram_.next_command_cycle(now + 1);
+  if (!done_.empty()) next = std::min(next, std::max(done_.next_cycle(), now + 1));
+  for (auto& r : ready_)
+    if (!r.empty()) next = std::min(next, now + 1);
+  if (next != DramChannelModel::kNever) ev_.notify(clk_.until(next));
+}
+
+void MemoryController::respond_ready(Cycle now) {
+  while (done_.ready(now)) {
+    std::uint64_t id = done_.pop();
+    ready_[pending_.at(id).source].push_back(id);
+  }
+  for (std::uint32_t s = 0; s < cfg_.sources; ++s) {
+    auto& q = ready_[s];
+    while (!q.empty() && !ports_[s]->response_busy()) {
+      auto it = pending_.find(q.front());
+      q.erase(q.begin());
+      Payload* gp = it->second.gp;
+      latency_.sample(now - it->second.arrival);
+      pending_.erase(it);
+      GpuExtension& e = gpu_ext(*gp);
+      if (backing_ && gp->is_read())
+        backing_->read(gp->get_address(), gp->get_data_ptr(), cfg_.line_bytes);
+      (void)e;
+      gp->set_response_status(tlm::TLM_OK_RESPONSE);
+      ports_[s]->respond(*gp);
+    }
+  }
+}
+
+void MemoryController::b_transport(int id, Payload& gp, sc_core::sc_time& d) {
+  transport_dbg(id, gp);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  d += clk_.period() * static_cast<double>(cfg_.timing.tRCD + cfg_.timing.tCL);
+}
+
+unsigned int MemoryController::transport_dbg(int, Payload& gp) {
+  const unsigned n = gp.get_data_length();
+  if (gp.is_read()) {
+    if (backing_)
+      backing_->read(gp.get_address(), gp.get_data_ptr(), n);
+    else
+      for (unsigned i = 0; i < n; i += 4) {
+        std::uint32_t w = initial_word((gp.get_address() + i) & ~Addr{3});
+        for (unsigned b = 0; b < 4 && i + b < n; ++b)
+          gp.get_data_ptr()[i + b] = static_cast<std::uint8_t>(w >> (8 * b));
+      }
+  } else if (backing_) {
+    backing_->write(gp.get_address(), gp.get_data_ptr(), n);
+  }
+  return n;
+}
+
+}  // namespace locsim

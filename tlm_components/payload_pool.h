@@ -1,0 +1,56 @@
+// Pooled generic payloads (tlm_mm_interface): every payload owns a line-sized data buffer, a
+// byte-enable buffer and a GpuExtension, allocated once and recycled. The pool also knows which
+// payloads are in flight, which the watchdog and the end-of-run conservation check use.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "tlm_components/gpu_extension.h"
+
+namespace locsim {
+
+class PayloadPool : public tlm::tlm_mm_interface {
+ public:
+  static constexpr unsigned kMaxBytes = 128;
+
+  PayloadPool() = default;
+  ~PayloadPool() override;
+  PayloadPool(const PayloadPool&) = delete;
+  PayloadPool& operator=(const PayloadPool&) = delete;
+
+  // A fresh payload with reference count 1 (the caller's), data/byte-enable buffers attached and
+  // a reset extension with a new id.
+  tlm::tlm_generic_payload* allocate();
+  void free(tlm::tlm_generic_payload* gp) override;
+
+  std::uint64_t in_use() const { return in_use_; }
+  std::uint64_t allocated_total() const { return next_id_; }
+  std::size_t pool_size() const { return all_.size(); }
+  // The byte-enable buffer (kMaxBytes) that belongs to a payload from this pool.
+  static std::uint8_t* byte_enables(tlm::tlm_generic_payload* gp) {
+    return static_cast<Slot*>(gp)->byte_enable;
+  }
+  // Payloads currently in flight (for diagnostics).
+  std::vector<tlm::tlm_generic_payload*> live() const;
+
+ private:
+  struct Slot : tlm::tlm_generic_payload {
+    explicit Slot(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
+    std::uint8_t data[kMaxBytes];
+    std::uint8_t byte_enable[kMaxBytes];
+    GpuExtension* ext = nullptr;
+    bool busy = false;
+  };
+  std::vector<std::unique_ptr<Slot>> all_;
+  std::vector<Slot*> free_;
+  std::uint64_t in_use_ = 0;
+  std::uint64_t next_id_ = 0;
+};
+
+// Copies line data bytes selected by a mask between payload buffers.
+void copy_masked(std::uint8_t* dst, const std::uint8_t* src, const ByteMask& m, unsigned n);
+
+}  // namespace locsim

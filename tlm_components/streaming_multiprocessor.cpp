@@ -1,0 +1,382 @@
+#include "tlm_components/streaming_multiprocessor.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+namespace locsim {
+
+namespace {
+constexpr Cycle kNeverCycle = ~Cycle{0};
+bool is_global_mem(WarpOp op) {
+  return op == WarpOp::Load || op == WarpOp::Store || op == WarpOp::Atomic;
+}
+bool is_shared_mem(WarpOp op) {
+  return op == WarpOp::SharedLoad || op == WarpOp::SharedStore;
+}
+}  // namespace
+
+StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, const SmConfig& cfg,
+                                                 SimContext& ctx)
+    : sc_module(name),
+      mem("mem"),
+      launch("launch"),
+      done("done"),
+      cfg_(cfg),
+      ctx_(ctx),
+      clk_(ClockDomain::from_hz(cfg.clock_hz)),
+      port_("mem_port"),
+      warps_(cfg.resources.max_warps),
+      ctas_(cfg.resources.max_ctas),
+      last_issued_(cfg.schedulers, -1),
+      warp_insts_(ctx.stats.counter(this->name(), "sm", "warp_insts", "instructions",
+                                    "warp instructions issued")),
+      thread_insts_(ctx.stats.counter(this->name(), "sm", "thread_insts", "instructions",
+                                      "thread instructions issued (active lanes)")),
+      active_cycles_(ctx.stats.counter(this->name(), "sm", "issue_cycles", "cycles",
+                                       "core cycles in which at least one warp issued")),
+      mem_insts_(ctx.stats.counter(this->name(), "sm", "global_mem_insts", "instructions",
+                                   "global load/store/atomic warp instructions")),
+      line_requests_(ctx.stats.counter(this->name(), "sm", "line_requests", "requests",
+                                       "line requests after intra-warp coalescing")),
+      shared_insts_(ctx.stats.counter(this->name(), "sm", "shared_mem_insts", "instructions",
+                                      "shared-memory warp instructions")),
+      shared_conflict_cycles_(ctx.stats.counter(this->name(), "sm", "shared_conflict_cycles",
+                                                "cycles", "extra cycles from bank conflicts")),
+      ldst_stall_(ctx.stats.counter(this->name(), "sm", "ldst_full_events", "events",
+                                    "times the load/store queue filled (memory back-pressure)")),
+      ctas_done_(ctx.stats.counter(this->name(), "sm", "ctas_completed", "CTAs",
+                                   "CTAs that ran to completion")),
+      load_latency_(ctx.stats.distribution(this->name(), "sm", "load_latency", "ps",
+                                           "SM-observed latency of a global load line request")) {
+  launch.bind(*this);
+  mem.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
+  port_.bind([this](Payload& gp, tlm::tlm_phase& ph,
+                    sc_core::sc_time& d) { return mem->nb_transport_fw(gp, ph, d); },
+             [this](Payload& gp) { return on_response(gp); }, [this]() { send_requests(); });
+  SC_HAS_PROCESS(StreamingMultiprocessor);
+  SC_METHOD(cycle_method);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+void StreamingMultiprocessor::schedule_wake(Cycle c) {
+  if (c >= wake_at_) return;
+  wake_at_ = c;
+  wake_.notify(clk_.until(c));
+}
+
+void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_seq,
+                                         std::uint32_t cta) {
+  std::uint32_t slot = 0;
+  while (slot < ctas_.size() && ctas_[slot].active) ++slot;
+  sc_assert(slot < ctas_.size());
+  CtaSlot& c = ctas_[slot];
+  c = CtaSlot();
+  c.active = true;
+  c.cta = cta;
+  c.kernel_seq = kernel_seq;
+  c.kernel = &k;
+  const std::uint32_t nw = k.warps_per_cta();
+  Cycle now = clk_.next_edge_cycle();
+  std::uint32_t wi = 0;
+  for (std::uint32_t w = 0; w < nw; ++w) {
+    while (wi < warps_.size() && warps_[wi].active) ++wi;
+    sc_assert(wi < warps_.size());
+    Warp& wp = warps_[wi];
+    wp = Warp();
+    wp.active = true;
+    wp.cta_slot = slot;
+    wp.warp_in_cta = w;
+    wp.age = age_counter_++;
+    wp.stream = k.warp_stream(cta, w);
+    wp.ready_at = now + 1;
+    fetch(wp);
+  }
+  c.live_warps = nw;
+  ++resident_;
+  schedule_wake(now + 1);
+}
+
+void StreamingMultiprocessor::fetch(Warp& w) {
+  w.have_inst = w.stream->next(w.inst);
+  if (!w.have_inst) {
+    // A stream that ends without Exit is treated as an implicit Exit.
+    w.inst = WarpInst();
+    w.inst.op = WarpOp::Exit;
+    w.have_inst = true;
+  }
+  if (w.inst.op == WarpOp::Compute) w.compute_left = std::max<std::uint32_t>(1, w.inst.count);
+}
+
+bool StreamingMultiprocessor::can_issue(const Warp& w, Cycle now) const {
+  if (!w.active || w.exited || w.at_barrier || w.pending_loads || !w.have_inst) return false;
+  if (w.ready_at > now) return false;
+  if (is_global_mem(w.inst.op)) return ldst_free_at_ <= now && ldst_queue_.size() < cfg_.ldst_queue;
+  if (is_shared_mem(w.inst.op)) return shared_free_at_ <= now;
+  return true;
+}
+
+int StreamingMultiprocessor::pick(std::uint32_t s, Cycle now) {
+  const std::uint32_t S = cfg_.schedulers, n = static_cast<std::uint32_t>(warps_.size());
+  if (cfg_.policy == WarpSchedulerPolicy::Gto) {
+    int last = last_issued_[s];
+    if (last >= 0 && can_issue(warps_[last], now)) return last;
+    int best = -1;
+    for (std::uint32_t i = s; i < n; i += S)
+      if (can_issue(warps_[i], now) && (best < 0 || warps_[i].age < warps_[best].age))
+        best = static_cast<int>(i);
+    return best;
+  }
+  // Loose round-robin: the next issuable warp after the last one issued.
+  std::uint32_t slots = (n - s + S - 1) / S;
+  std::uint32_t start =
+      last_issued_[s] < 0 ? 0 : (static_cast<std::uint32_t>(last_issued_[s]) - s) / S + 1;
+  for (std::uint32_t k = 0; k < slots; ++k) {
+    std::uint32_t i = s + ((start + k) % slots) * S;
+    if (can_issue(warps_[i], now)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void StreamingMultiprocessor::cycle_method() {
+  wake_at_ = kNeverCycle;
+  const Cycle now = clk_.now();
+  if (sc_core::sc_time_stamp() != clk_.at(now)) {  // not on our edge: run at the next one
+    schedule_wake(now + 1);
+    return;
+  }
+  if (now != last_cycle_) {
+    last_cycle_ = now;
+    bool issued = false;
+    for (std::uint32_t s = 0; s < cfg_.schedulers; ++s) {
+      int w = pick(s, now);
+      if (w < 0) continue;
+      issue(static_cast<std::uint32_t>(w), now);
+      last_issued_[s] = w;
+      issued = true;
+    }
+    if (issued) ++active_cycles_;
+  }
+  // Sleep until the first cycle at which some warp can issue (responses and launches wake us).
+  Cycle next = kNeverCycle;
+  const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
+  for (const Warp& w : warps_) {
+    if (!w.active || w.exited || w.at_barrier || w.pending_loads || !w.have_inst) continue;
+    Cycle r = std::max(w.ready_at, now + 1);
+    if (is_global_mem(w.inst.op)) {
+      if (ldst_full) continue;
+      r = std::max(r, ldst_free_at_);
+    } else if (is_shared_mem(w.inst.op)) {
+      r = std::max(r, shared_free_at_);
+    }
+    next = std::min(next, r);
+  }
+  if (next != kNeverCycle) schedule_wake(next);
+}
+
+void StreamingMultiprocessor::issue(std::uint32_t wi, Cycle now) {
+  Warp& w = warps_[wi];
+  CtaSlot& c = ctas_[w.cta_slot];
+  const WarpInst& in = w.inst;
+  ++warp_insts_;
+  thread_insts_ += static_cast<std::uint64_t>(__builtin_popcount(in.active_mask));
+  ++ctx_.progress;
+  switch (in.op) {
+    case WarpOp::Compute:
+      if (--w.compute_left == 0) {
+        w.ready_at = now + std::max<Cycle>(1, in.latency);
+        fetch(w);
+      } else {
+        w.ready_at = now + 1;
+      }
+      return;
+    case WarpOp::Load:
+    case WarpOp::Store:
+    case WarpOp::Atomic:
+      issue_memory(wi, now);
+      return;
+    case WarpOp::SharedLoad:
+    case WarpOp::SharedStore: {
+      ++shared_insts_;
+      std::uint32_t degree = std::max<std::uint32_t>(
+          1, shared_bank_conflict_degree(in.addr, in.active_mask, cfg_.shared_banks, 4));
+      shared_conflict_cycles_ += degree - 1;
+      shared_free_at_ = now + degree;
+      w.ready_at = now + cfg_.shared_latency + degree - 1;
+      fetch(w);
+      return;
+    }
+    case WarpOp::Barrier:
+      w.at_barrier = true;
+      ++c.at_barrier;
+      w.ready_at = now + 1;
+      fetch(w);
+      if (c.at_barrier == c.live_warps) release_barrier(w.cta_slot);
+      return;
+    case WarpOp::Exit:
+      w.exited = true;
+      w.active = false;
+      w.stream.reset();
+      --c.live_warps;
+      if (c.live_warps && c.at_barrier == c.live_warps) release_barrier(w.cta_slot);
+      check_cta_done(w.cta_slot);
+      return;
+  }
+}
+
+void StreamingMultiprocessor::release_barrier(std::uint32_t slot) {
+  for (Warp& w : warps_)
+    if (w.active && w.cta_slot == slot && w.at_barrier) w.at_barrier = false;
+  ctas_[slot].at_barrier = 0;
+}
+
+void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
+  Warp& w = warps_[wi];
+  CtaSlot& c = ctas_[w.cta_slot];
+  const WarpInst& in = w.inst;
+  ++mem_insts_;
+  coalesce(in.addr, in.active_mask, in.size, cfg_.line_bytes, cfg_.sector_bytes, coalesced_);
+  const AccessKind kind = in.op == WarpOp::Load    ? AccessKind::Load
+                          : in.op == WarpOp::Store ? AccessKind::Store
+                                                   : AccessKind::Atomic;
+  const std::uint64_t now_ps = sc_core::sc_time_stamp().value();
+  for (const LineRequest& lr : coalesced_) {
+    Payload* gp = ctx_.pool.allocate();
+    GpuExtension& e = gpu_ext(*gp);
+    gp->set_command(kind == AccessKind::Load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+    gp->set_address(lr.line_addr);
+    gp->set_data_length(cfg_.line_bytes);
+    gp->set_streaming_width(cfg_.line_bytes);
+    e.sm = static_cast<std::uint16_t>(cfg_.id);
+    e.cluster = static_cast<std::uint16_t>(cfg_.cluster);
+    e.warp = static_cast<std::uint16_t>(wi);
+    e.cta = c.cta;
+    e.kernel = c.kernel_seq;
+    e.pc = in.pc;
+    e.data_structure = in.data_structure;
+    e.kind = kind;
+    e.sector_mask = lr.sector_mask;
+    e.bytes = lr.bytes;
+    e.requesters.push_back(e.sm);
+    e.owner = this;
+    e.owner_tag = w.cta_slot;
+    e.issue_ps = now_ps;
+    e.at(name());
+    if (kind == AccessKind::Atomic) {
+      // Per-word add counts: several lanes may hit the same word (performed at the L2).
+      for (unsigned l = 0; l < kWarpSize; ++l) {
+        if (!((in.active_mask >> l) & 1u)) continue;
+        Addr a = in.addr[l] & ~Addr{3};
+        if (a < lr.line_addr || a >= lr.line_addr + cfg_.line_bytes) continue;
+        ++e.word_count[(a - lr.line_addr) / 4];
+      }
+      if (ctx_.check_data)
+        for (unsigned i = 0; i < cfg_.line_bytes / 4; ++i)
+          if (e.word_count[i]) ctx_.golden.atomic_add(lr.line_addr + 4 * i, e.word_count[i]);
+    }
+    if (kind != AccessKind::Load) {
+      // Stores and atomics carry TLM byte enables for the bytes they touch.
+      std::uint8_t* be = PayloadPool::byte_enables(gp);
+      for (unsigned b = 0; b < cfg_.line_bytes; ++b) be[b] = lr.bytes.test(b) ? 0xff : 0x00;
+      gp->set_byte_enable_ptr(be);
+      gp->set_byte_enable_length(cfg_.line_bytes);
+      if (kind == AccessKind::Store) {
+        if (ctx_.check_data)
+          ctx_.golden.store(lr.line_addr, lr.bytes, cfg_.line_bytes, gp->get_data_ptr());
+      }
+    }
+    ldst_queue_.push_back(gp);
+    ++c.pending_mem;
+    if (kind != AccessKind::Store) ++w.pending_loads;
+  }
+  line_requests_ += coalesced_.size();
+  ldst_free_at_ = now + 1;
+  if (ldst_queue_.size() >= cfg_.ldst_queue) ++ldst_stall_;
+  w.ready_at = now + 1;
+  fetch(w);
+  send_requests();
+}
+
+void StreamingMultiprocessor::send_requests() {
+  const bool was_full = ldst_queue_.size() >= cfg_.ldst_queue;
+  while (!port_.busy() && !ldst_queue_.empty()) {
+    Payload* gp = ldst_queue_.front();
+    ldst_queue_.pop_front();
+    port_.send(*gp);
+  }
+  if (was_full && ldst_queue_.size() < cfg_.ldst_queue) schedule_wake(clk_.next_edge_cycle() + 1);
+}
+
+bool StreamingMultiprocessor::on_response(Payload& gp) {
+  GpuExtension& e = gpu_ext(gp);
+  const std::uint32_t slot = static_cast<std::uint32_t>(e.owner_tag);
+  CtaSlot& c = ctas_[slot];
+  ++ctx_.progress;
+  if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
+    std::ostringstream os;
+    os << name() << ": memory error response for address 0x" << std::hex << gp.get_address();
+    ctx_.fail(os.str());
+  }
+  if (ctx_.check_data && e.kind == AccessKind::Load) {
+    std::string err =
+        ctx_.golden.check_load(gp.get_address(), e.bytes, cfg_.line_bytes, gp.get_data_ptr());
+    if (!err.empty()) ctx_.fail(std::string(name()) + ": data integrity: " + err);
+  } else if (ctx_.check_data && e.kind == AccessKind::Atomic) {
+    for (unsigned i = 0; i < cfg_.line_bytes / 4; ++i) {
+      if (!e.word_count[i]) continue;
+      std::uint32_t old;
+      std::memcpy(&old, gp.get_data_ptr() + 4 * i, 4);
+      std::string err = ctx_.golden.check_atomic(gp.get_address() + 4 * i, old, e.word_count[i]);
+      if (!err.empty()) ctx_.fail(std::string(name()) + ": data integrity: " + err);
+    }
+  }
+  if (e.kind != AccessKind::Store) {
+    load_latency_.sample(sc_core::sc_time_stamp().value() - e.issue_ps);
+    Warp& w = warps_[e.warp];
+    if (--w.pending_loads == 0) {
+      Cycle nx = clk_.next_edge_cycle() + 1;
+      w.ready_at = std::max(w.ready_at, nx);
+      schedule_wake(w.ready_at);
+    }
+  }
+  --c.pending_mem;
+  gp.release();
+  check_cta_done(slot);
+  return true;
+}
+
+void StreamingMultiprocessor::check_cta_done(std::uint32_t slot) {
+  CtaSlot& c = ctas_[slot];
+  if (!c.active || c.live_warps || c.pending_mem) return;
+  c.active = false;
+  --resident_;
+  ++ctas_done_;
+  done->cta_done(cfg_.id, c.cta);
+}
+
+unsigned StreamingMultiprocessor::debug_read(Addr a, std::uint8_t* dst, unsigned n) {
+  tlm::tlm_generic_payload gp;
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(a);
+  gp.set_data_ptr(dst);
+  gp.set_data_length(n);
+  gp.set_streaming_width(n);
+  return mem->transport_dbg(gp);
+}
+
+std::string StreamingMultiprocessor::describe_state() const {
+  std::ostringstream os;
+  for (std::size_t i = 0; i < warps_.size(); ++i) {
+    const Warp& w = warps_[i];
+    if (!w.active) continue;
+    os << name() << " warp " << i << " (CTA " << ctas_[w.cta_slot].cta << "): "
+       << (w.at_barrier      ? "at barrier"
+           : w.pending_loads ? "waiting for loads"
+                             : "ready")
+       << ", pending loads " << w.pending_loads << ", next op " << to_string(w.inst.op) << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace locsim

@@ -1,0 +1,128 @@
+// Streaming multiprocessor: resident CTAs and warps, warp schedulers (GTO or loose round-robin),
+// per-CTA barriers, shared memory with bank conflicts, and a load/store unit that coalesces each
+// warp memory instruction into line requests sent to the L1D over TLM. A load blocks its warp until
+// every line returns; stores are acknowledged but do not block. The SM wakes only on cycles where a
+// warp can issue or when a response or a CTA arrives.
+#pragma once
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "model/coalescer.h"
+#include "model/cta_policy.h"
+#include "stimuli/kernel.h"
+#include "tlm_components/at_ports.h"
+#include "tlm_components/clock_domain.h"
+#include "tlm_components/sim_context.h"
+
+namespace locsim {
+
+enum class WarpSchedulerPolicy { Gto, Lrr };
+
+struct SmConfig {
+  std::uint32_t id = 0;
+  std::uint32_t cluster = 0;
+  SmResources resources;
+  std::uint32_t schedulers = 2;
+  WarpSchedulerPolicy policy = WarpSchedulerPolicy::Gto;
+  std::uint32_t ldst_queue = 32;      // line requests waiting for the L1 (memory pipeline)
+  std::uint32_t shared_latency = 24;  // cycles, conflict-free shared-memory access
+  std::uint32_t shared_banks = 32;
+  std::uint32_t line_bytes = 128;  // coalescing granularity (L1 line)
+  std::uint32_t sector_bytes = 32;
+  double clock_hz = 1.4e9;
+};
+
+class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
+ public:
+  tlm_utils::simple_initiator_socket<StreamingMultiprocessor> mem;  // to the L1D
+  sc_core::sc_export<CtaLaunchIf> launch;
+  sc_core::sc_port<CtaCompletionIf> done;
+
+  StreamingMultiprocessor(sc_core::sc_module_name name, const SmConfig& cfg, SimContext& ctx);
+
+  void launch_cta(const Kernel& k, std::uint16_t kernel_seq, std::uint32_t cta) override;
+  std::uint32_t resident_ctas() const override { return resident_; }
+  const SmConfig& config() const { return cfg_; }
+  // Functional read through the memory hierarchy (transport_dbg), for end-of-kernel checks.
+  unsigned debug_read(Addr a, std::uint8_t* dst, unsigned n);
+  // Diagnostic: one line per warp that is not finished.
+  std::string describe_state() const;
+
+ private:
+  struct Warp {
+    bool active = false;
+    bool exited = false;
+    bool at_barrier = false;
+    bool have_inst = false;
+    std::uint32_t cta_slot = 0;
+    std::uint32_t warp_in_cta = 0;
+    std::uint64_t age = 0;
+    std::unique_ptr<WarpStream> stream;
+    WarpInst inst;
+    std::uint32_t compute_left = 0;
+    Cycle ready_at = 0;
+    std::uint32_t pending_loads = 0;
+  };
+  struct CtaSlot {
+    bool active = false;
+    std::uint32_t cta = 0;
+    std::uint16_t kernel_seq = 0;
+    const Kernel* kernel = nullptr;
+    std::uint32_t live_warps = 0;
+    std::uint32_t at_barrier = 0;
+    std::uint32_t pending_mem = 0;  // line requests without a response
+  };
+
+  void cycle_method();
+  bool can_issue(const Warp& w, Cycle now) const;
+  int pick(std::uint32_t sched, Cycle now);
+  void issue(std::uint32_t wi, Cycle now);
+  void issue_memory(std::uint32_t wi, Cycle now);
+  void fetch(Warp& w);
+  void check_cta_done(std::uint32_t slot);
+  void release_barrier(std::uint32_t slot);
+  void send_requests();
+  bool on_response(Payload& gp);
+  void schedule_wake(Cycle c);
+
+  tlm::tlm_sync_enum nb_transport_bw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    return port_.on_bw(gp, ph, d);
+  }
+
+  SmConfig cfg_;
+  SimContext& ctx_;
+  ClockDomain clk_;
+  InitiatorPort port_;
+  std::vector<Warp> warps_;
+  std::vector<CtaSlot> ctas_;
+  std::uint32_t resident_ = 0;
+  std::vector<int> last_issued_;  // per scheduler
+  std::uint64_t age_counter_ = 0;
+  std::deque<Payload*> ldst_queue_;
+  Cycle ldst_free_at_ = 0;
+  Cycle shared_free_at_ = 0;
+  Cycle last_cycle_ = ~Cycle{0};
+  Cycle wake_at_ = ~Cycle{0};
+  sc_core::sc_event wake_;
+  std::vector<LineRequest> coalesced_;
+
+  Counter& warp_insts_;
+  Counter& thread_insts_;
+  Counter& active_cycles_;
+  Counter& mem_insts_;
+  Counter& line_requests_;
+  Counter& shared_insts_;
+  Counter& shared_conflict_cycles_;
+  Counter& ldst_stall_;
+  Counter& ctas_done_;
+  Distribution& load_latency_;
+};
+
+}  // namespace locsim
