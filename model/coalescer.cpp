@@ -1,0 +1,64 @@
+#include "model/coalescer.h"
+
+namespace locsim {
+
+void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
+              std::uint32_t access_bytes, std::uint32_t line_bytes, std::uint32_t sector_bytes,
+              std::vector<LineRequest>& out) {
+  out.clear();
+  const Addr lmask = ~Addr{line_bytes - 1};
+  auto add = [&](Addr a, unsigned n, unsigned lane) {
+    const Addr line = a & lmask;
+    LineRequest* r = nullptr;
+    for (auto& x : out)
+      if (x.line_addr == line) {
+        r = &x;
+        break;
+      }
+    if (!r) {
+      out.push_back(LineRequest{});
+      r = &out.back();
+      r->line_addr = line;
+    }
+    const unsigned off = static_cast<unsigned>(a - line);
+    r->bytes.set_range(off, n);
+    for (unsigned b = off; b < off + n; b += 1) r->sector_mask |= 1u << (b / sector_bytes);
+    r->lane_mask |= 1u << lane;
+  };
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    if (!((active_mask >> lane) & 1u)) continue;
+    const Addr a = addrs[lane];
+    const Addr end = a + access_bytes;
+    const Addr boundary = (a & lmask) + line_bytes;
+    if (end <= boundary) {
+      add(a, access_bytes, lane);
+    } else {  // straddles a line: split
+      add(a, static_cast<unsigned>(boundary - a), lane);
+      add(boundary, static_cast<unsigned>(end - boundary), lane);
+    }
+  }
+}
+
+std::uint32_t shared_bank_conflict_degree(const std::array<Addr, kWarpSize>& addrs,
+                                          std::uint32_t active_mask, std::uint32_t banks,
+                                          std::uint32_t bank_bytes) {
+  // Distinct words per bank; the same word in several lanes is a broadcast.
+  Addr words[kWarpSize];
+  unsigned n = 0;
+  std::uint32_t degree = 0;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    if (!((active_mask >> lane) & 1u)) continue;
+    const Addr w = addrs[lane] / bank_bytes;
+    bool seen = false;
+    for (unsigned i = 0; i < n && !seen; ++i) seen = words[i] == w;
+    if (!seen) words[n++] = w;
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    std::uint32_t c = 0;
+    for (unsigned j = 0; j < n; ++j) c += (words[j] % banks) == (words[i] % banks);
+    if (c > degree) degree = c;
+  }
+  return degree;
+}
+
+}  // namespace locsim

@@ -1,0 +1,143 @@
+#include "model/tag_array.h"
+
+#include <stdexcept>
+
+namespace locsim {
+
+void CacheGeometry::validate() const {
+  auto bad = [](const std::string& m) { throw std::invalid_argument(m); };
+  if (!is_pow2(sets)) bad("number of sets must be a power of two (got " + std::to_string(sets) + ")");
+  if (!ways) bad("associativity must be at least 1");
+  if (!is_pow2(line_bytes) || line_bytes > 128 || line_bytes < 4)
+    bad("line size must be a power of two between 4 and 128 bytes (got " + std::to_string(line_bytes) + ")");
+  if (!is_pow2(sector_bytes) || sector_bytes > line_bytes || line_bytes / sector_bytes > 32)
+    bad("sector size must be a power of two dividing the line (got " + std::to_string(sector_bytes) + ")");
+}
+
+TagArray::TagArray(const CacheGeometry& g) : geo_(g) {
+  geo_.validate();
+  line_shift_ = log2_floor(g.line_bytes);
+  set_bits_ = log2_floor(g.sets);
+  lines_.resize(std::size_t(g.sets) * g.ways);
+}
+
+std::uint32_t TagArray::set_index(Addr a) const {
+  const Addr line = a >> line_shift_;
+  const Addr mask = geo_.sets - 1;
+  if (geo_.indexing == SetIndexing::Linear || set_bits_ == 0) return static_cast<std::uint32_t>(line & mask);
+  // XOR-fold the upper line-address bits into the index so power-of-two strides spread over sets.
+  Addr x = line;
+  for (Addr hi = line >> set_bits_; hi; hi >>= set_bits_) x ^= hi;
+  return static_cast<std::uint32_t>(x & mask);
+}
+
+std::uint32_t TagArray::sectors_of(Addr addr, std::uint32_t bytes) const {
+  std::uint32_t m = 0;
+  const Addr base = line_addr(addr);
+  for (Addr a = addr; a < addr + bytes && a < base + geo_.line_bytes; a += 1)
+    m |= 1u << ((a - base) / geo_.sector_bytes);
+  return m;
+}
+
+int TagArray::find(Addr addr) const {
+  const Addr la = line_addr(addr);
+  const std::uint32_t s = set_index(la);
+  for (std::uint32_t w = 0; w < geo_.ways; ++w) {
+    const TagLine& l = lines_[std::size_t(s) * geo_.ways + w];
+    if (l.valid && l.line_addr == la) return static_cast<int>(w);
+  }
+  return -1;
+}
+
+int TagArray::victim(std::uint32_t set) const {
+  int best = -1, best_any = -1;
+  for (std::uint32_t w = 0; w < geo_.ways; ++w) {
+    const TagLine& l = lines_[std::size_t(set) * geo_.ways + w];
+    if (!l.valid) return static_cast<int>(w);
+    if (l.reserved) continue;
+    if (l.priority == 0 && (best < 0 || l.last_use < lines_[std::size_t(set) * geo_.ways + best].last_use))
+      best = static_cast<int>(w);
+    if (best_any < 0 || l.last_use < lines_[std::size_t(set) * geo_.ways + best_any].last_use)
+      best_any = static_cast<int>(w);
+  }
+  return best >= 0 ? best : best_any;
+}
+
+Probe TagArray::probe(Addr addr, std::uint32_t sector_mask) const {
+  Probe p;
+  p.set = set_index(addr);
+  int w = find(addr);
+  if (w >= 0) {
+    const TagLine& l = line(p.set, w);
+    p.way = w;
+    if ((l.valid_sectors & sector_mask) == sector_mask) p.result = ProbeResult::Hit;
+    else p.result = l.reserved ? ProbeResult::HitReserved : ProbeResult::SectorMiss;
+    return p;
+  }
+  p.way = victim(p.set);
+  p.result = p.way < 0 ? ProbeResult::MissNoVictim : ProbeResult::Miss;
+  return p;
+}
+
+void TagArray::touch(std::uint32_t set, int way) { line(set, way).last_use = ++stamp_; }
+
+Eviction TagArray::allocate(Addr addr, const Probe& p) {
+  TagLine& l = line(p.set, p.way);
+  Eviction ev;
+  if (l.valid) {
+    ev.valid = l.valid_sectors != 0;
+    ev.line_addr = l.line_addr;
+    ev.dirty_sectors = l.dirty_sectors;
+  }
+  l = TagLine();
+  l.line_addr = line_addr(addr);
+  l.valid = true;
+  l.reserved = true;
+  l.last_use = ++stamp_;
+  return ev;
+}
+
+void TagArray::fill(Addr addr, std::uint32_t sector_mask) {
+  int w = find(addr);
+  if (w < 0) return;
+  TagLine& l = line(set_index(addr), w);
+  l.valid_sectors |= sector_mask;
+  l.reserved = false;
+}
+
+void TagArray::reserve_sectors(Addr addr) {
+  int w = find(addr);
+  if (w >= 0) line(set_index(addr), w).reserved = true;
+}
+
+bool TagArray::mark_dirty(Addr addr, std::uint32_t sector_mask) {
+  int w = find(addr);
+  if (w < 0) return false;
+  line(set_index(addr), w).dirty_sectors |= sector_mask;
+  return true;
+}
+
+Eviction TagArray::invalidate(Addr addr) {
+  Eviction ev;
+  int w = find(addr);
+  if (w < 0) return ev;
+  TagLine& l = line(set_index(addr), w);
+  ev.valid = true;
+  ev.line_addr = l.line_addr;
+  ev.dirty_sectors = l.dirty_sectors;
+  l = TagLine();
+  return ev;
+}
+
+void TagArray::invalidate_all() {
+  for (TagLine& l : lines_)
+    if (!l.reserved) l = TagLine();
+}
+
+std::uint64_t TagArray::valid_lines() const {
+  std::uint64_t n = 0;
+  for (const TagLine& l : lines_) n += l.valid && l.valid_sectors;
+  return n;
+}
+
+}  // namespace locsim
