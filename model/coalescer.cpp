@@ -1,5 +1,7 @@
 #include "model/coalescer.h"
 
+#include <algorithm>
+
 namespace locsim {
 
 void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
@@ -28,13 +30,12 @@ void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mas
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
     if (!((active_mask >> lane) & 1u)) continue;
     const Addr a = addrs[lane];
+    // An access straddling line boundaries is split into one piece per line it touches.
     const Addr end = a + access_bytes;
-    const Addr boundary = (a & lmask) + line_bytes;
-    if (end <= boundary) {
-      add(a, access_bytes, lane);
-    } else {  // straddles a line: split
-      add(a, static_cast<unsigned>(boundary - a), lane);
-      add(boundary, static_cast<unsigned>(end - boundary), lane);
+    for (Addr p = a; p < end;) {
+      const Addr next = std::min(end, (p & lmask) + line_bytes);
+      add(p, static_cast<unsigned>(next - p), lane);
+      p = next;
     }
   }
 }

@@ -20,7 +20,12 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
   if (!banks || !queue_capacity) throw std::invalid_argument("DRAM channel needs banks and a queue");
 }
 
-void DramChannelModel::enqueue(const DramRequest& r) { queue_.push_back(r); }
+void DramChannelModel::enqueue(const DramRequest& r) {
+  if (r.bank >= banks_.size())
+    throw std::out_of_range("DRAM request for bank " + std::to_string(r.bank) + " of " +
+                            std::to_string(banks_.size()));
+  queue_.push_back(r);
+}
 
 // Earliest legal cycle for the command request r needs next, given the state now.
 Cycle DramChannelModel::ready_cycle(const DramRequest& r, DramCommandType& type) const {

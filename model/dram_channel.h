@@ -61,6 +61,7 @@ class DramChannelModel {
   // Earliest cycle >= now at which issue() will issue a command, or kNever if the queue is empty.
   Cycle next_command_cycle(Cycle now) const;
   // Issues the FR-FCFS-chosen command at cycle now if one is legal; returns false otherwise.
+  // The model does not limit commands per cycle: the owner issues at most one per DRAM cycle.
   // A Read/Write command removes its request from the queue (completed at cmd.data_done).
   bool issue(Cycle now, DramCommand& cmd);
 

@@ -22,7 +22,7 @@ enum class ParamType {
   Double,     // floating point
   String,     // free text
   Enum,       // one of a declared list of choices
-  Bytes,      // size: 4096, 16KiB, 16KB (=1000*16? no: KB and KiB both mean 1024), 3MiB, 1GiB
+  Bytes,      // size: 4096, 16KiB, 16KB, 3MiB, 1GiB (KB and KiB both mean 1024)
   Frequency,  // 1.4GHz, 924MHz, 700000000 (Hz)
   Time        // 10ns, 500ps, 1us, 2ms (stored as picoseconds)
 };
@@ -32,9 +32,9 @@ const char* to_string(ParamType t);
 struct ParamInfo {
   std::string name;
   ParamType type = ParamType::String;
-  std::string default_text;   // default as written
-  std::string value_text;     // current value as written (after normalisation)
-  std::string unit;           // display unit ("bytes", "Hz", "cycles", "entries", ...)
+  std::string default_text;  // default as written
+  std::string value_text;    // current value as written (after normalisation)
+  std::string unit;          // display unit ("bytes", "Hz", "cycles", "entries", ...)
   std::string desc;
   std::vector<std::string> choices;  // Enum
   std::string source = "default";    // "default", a file path, or "--set"
@@ -49,7 +49,8 @@ class ParamRegistry {
                std::vector<std::string> choices = {});
 
   bool has(const std::string& name) const;
-  // Sets from text; throws ConfigError "key 'NAME': ..." for unknown keys or ill-typed values.
+  // Sets from text; throws ConfigError "SOURCE: unknown key 'NAME'" or
+  // "SOURCE: key 'NAME': bad value ..." for unknown keys or ill-typed values.
   void set(const std::string& name, const std::string& text, const std::string& source);
   // "key=value" as given to --set.
   void set_assignment(const std::string& assignment);
@@ -68,6 +69,9 @@ class ParamRegistry {
   double get_frequency_hz(const std::string& name) const;
   std::uint64_t get_time_ps(const std::string& name) const;
   // Convenience: a UInt checked to fit 32 bits and be within [lo, hi]; throws ConfigError.
+  // A Bytes parameter checked to lie within [lo, hi] (sizes held in 32-bit fields).
+  std::uint32_t get_bytes_u32(const std::string& name, std::uint32_t lo = 0,
+                              std::uint32_t hi = 0xffffffffu) const;
   std::uint32_t get_u32(const std::string& name, std::uint32_t lo = 0,
                         std::uint32_t hi = 0xffffffffu) const;
 

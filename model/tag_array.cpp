@@ -130,8 +130,15 @@ Eviction TagArray::invalidate(Addr addr) {
 }
 
 void TagArray::invalidate_all() {
-  for (TagLine& l : lines_)
-    if (!l.reserved) l = TagLine();
+  for (TagLine& l : lines_) {
+    if (!l.reserved) {
+      l = TagLine();
+    } else {
+      // A pending fill keeps its tag, but sectors valid before the boundary are stale now.
+      l.valid_sectors = 0;
+      l.dirty_sectors = 0;
+    }
+  }
 }
 
 std::uint64_t TagArray::valid_lines() const {

@@ -19,9 +19,12 @@ struct CacheGeometry {
   SetIndexing indexing = SetIndexing::Linear;
 
   std::uint32_t sectors_per_line() const { return line_bytes / sector_bytes; }
-  std::uint32_t full_sector_mask() const { return (1u << sectors_per_line()) - 1u; }
+  std::uint32_t full_sector_mask() const {
+    // 64-bit shift: 32 sectors per line is legal and 1u << 32 is undefined.
+    return static_cast<std::uint32_t>((std::uint64_t{1} << sectors_per_line()) - 1);
+  }
   std::uint64_t capacity_bytes() const { return std::uint64_t{sets} * ways * line_bytes; }
-  // Throws std::invalid_argument naming the problem (non power-of-two sets/line, sectors > 4 ...).
+  // Throws std::invalid_argument naming the problem (non power-of-two sets/line, more than 32 sectors ...).
   void validate() const;
 };
 

@@ -114,8 +114,8 @@ SetIndexing indexing(const ParamRegistry& p, const std::string& k) {
 
 CacheGeometry geometry(const ParamRegistry& p, const std::string& prefix, std::uint64_t bytes) {
   CacheGeometry g;
-  g.line_bytes = static_cast<std::uint32_t>(p.get_bytes(prefix + ".line"));
-  g.sector_bytes = static_cast<std::uint32_t>(p.get_bytes(prefix + ".sector"));
+  g.line_bytes = p.get_bytes_u32(prefix + ".line");
+  g.sector_bytes = p.get_bytes_u32(prefix + ".sector");
   g.ways = p.get_u32(prefix + ".ways", 1, 1024);
   g.indexing = indexing(p, prefix + ".indexing");
   if (g.line_bytes == 0 || bytes % (std::uint64_t{g.line_bytes} * g.ways) != 0)
@@ -149,7 +149,7 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   r.max_ctas = p.get_u32("sm.max_ctas", 1, 1024);
   r.registers = p.get_u32("sm.registers", 1);
   r.register_alloc_unit = p.get_u32("sm.register_alloc_unit", 1);
-  r.shared_mem_bytes = static_cast<std::uint32_t>(p.get_bytes("sm.shared_memory"));
+  r.shared_mem_bytes = p.get_bytes_u32("sm.shared_memory");
   c.sm.resources = r;
   c.sm.schedulers = p.get_u32("sm.schedulers", 1, 64);
   c.sm.policy =
@@ -172,9 +172,9 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   AddressMapConfig& m = c.address_map;
   m.channels = p.get_u32("mem.channels", 1, 1024);
   m.subpartitions_per_channel = p.get_u32("mem.subpartitions_per_channel", 1, 64);
-  m.interleave_bytes = static_cast<std::uint32_t>(p.get_bytes("mem.interleave"));
+  m.interleave_bytes = p.get_bytes_u32("mem.interleave");
   m.banks = p.get_u32("mem.banks", 1, 1024);
-  m.row_bytes = static_cast<std::uint32_t>(p.get_bytes("mem.row_bytes"));
+  m.row_bytes = p.get_bytes_u32("mem.row_bytes");
   m.channel_hash = p.get_string("mem.channel_hash") == "xor" ? ChannelHash::Xor : ChannelHash::None;
   m.bank_xor = p.get_bool("mem.bank_xor");
   try {
@@ -185,9 +185,9 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
 
   c.noc.sources = c.num_sms;
   c.noc.sources_per_port = c.sms_per_cluster;
-  c.noc.flit_bytes = static_cast<std::uint32_t>(p.get_bytes("noc.flit_bytes"));
+  c.noc.flit_bytes = p.get_bytes_u32("noc.flit_bytes");
   if (!c.noc.flit_bytes) throw ConfigError("key 'noc.flit_bytes': must be at least 1");
-  c.noc.header_bytes = static_cast<std::uint32_t>(p.get_bytes("noc.header_bytes"));
+  c.noc.header_bytes = p.get_bytes_u32("noc.header_bytes");
   c.noc.latency = p.get_u32("noc.latency");
   c.noc.input_buffer = p.get_u32("noc.input_buffer", 1);
   c.noc.output_buffer = p.get_u32("noc.output_buffer", 1);
@@ -231,7 +231,7 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   }
   c.mc.sources = m.subpartitions_per_channel;
   c.mc.queue = p.get_u32("dram.queue", 4);
-  c.mc.atom_bytes = static_cast<std::uint32_t>(p.get_bytes("dram.atom_bytes"));
+  c.mc.atom_bytes = p.get_bytes_u32("dram.atom_bytes");
   if (!is_pow2(c.mc.atom_bytes) || c.mc.atom_bytes < c.l2.geometry.sector_bytes ||
       c.mc.atom_bytes > c.l2.geometry.line_bytes)
     throw ConfigError(

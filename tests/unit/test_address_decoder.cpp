@@ -1,0 +1,224 @@
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+#include "model/address_decoder.h"
+
+using namespace locsim;
+using Catch::Matchers::Contains;
+
+namespace {
+// Fermi-like: 6 channels x 2 sub-partitions, 256 B interleave, 16 banks, 2 KiB rows.
+AddressMapConfig fermi(ChannelHash h = ChannelHash::None, bool bank_xor = false) {
+  AddressMapConfig c;
+  c.channels = 6;
+  c.subpartitions_per_channel = 2;
+  c.interleave_bytes = 256;
+  c.banks = 16;
+  c.row_bytes = 2048;
+  c.channel_hash = h;
+  c.bank_xor = bank_xor;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("AddressDecoder: channels interleave at the configured granularity", "[addrdec]") {
+  AddressDecoder d(fermi());
+  CHECK(d.num_subpartitions() == 12);
+  CHECK(d.channel(0) == 0);
+  CHECK(d.channel(255) == 0);
+  CHECK(d.channel(256) == 1);
+  CHECK(d.channel(5 * 256 + 17) == 5);
+  CHECK(d.channel(6 * 256) == 0);  // wraps around the 6 channels
+  CHECK(d.channel(13 * 256) == 1);
+
+  // Local address = chunk index / channels, followed by the offset in the chunk.
+  CHECK(d.decode(17).local == 17);
+  CHECK(d.decode(6 * 256 + 17).local == 256 + 17);
+  CHECK(d.decode(13 * 256 + 255).local == 2 * 256 + 255);
+
+  // A 1 KiB interleave moves the boundaries.
+  AddressMapConfig c = fermi();
+  c.interleave_bytes = 1024;
+  AddressDecoder d1k(c);
+  CHECK(d1k.channel(1023) == 0);
+  CHECK(d1k.channel(1024) == 1);
+  CHECK(d1k.channel(6 * 1024 + 5) == 0);
+  CHECK(d1k.decode(6 * 1024 + 5).local == 1024 + 5);
+
+  // Consecutive chunks visit every channel once per round.
+  std::map<std::uint32_t, int> n;
+  for (Addr k = 0; k < 60; ++k) ++n[d.channel(k * 256)];
+  CHECK(n.size() == 6);
+  for (auto& kv : n) CHECK(kv.second == 10);
+}
+
+TEST_CASE("AddressDecoder: sub-partition alternates between a channel's L2 banks", "[addrdec]") {
+  AddressDecoder d(fermi());
+  // chunk 0: channel 0, upper 0 -> 0*2 + 0
+  CHECK(d.subpartition(0) == 0);
+  // chunk 6: channel 0, upper 1 -> 1
+  CHECK(d.subpartition(6 * 256) == 1);
+  // chunk 7: channel 1, upper 1 -> 1*2 + 1 = 3
+  CHECK(d.subpartition(7 * 256) == 3);
+  // chunk 12: channel 0, upper 2 -> 0
+  CHECK(d.subpartition(12 * 256) == 0);
+  // chunk 11: channel 5, upper 1 -> 11
+  CHECK(d.subpartition(11 * 256) == 11);
+  // Every global sub-partition is used, and each belongs to its channel.
+  std::set<std::uint32_t> s;
+  for (Addr k = 0; k < 24; ++k) {
+    const DramCoord c = d.decode(k * 256);
+    CHECK(c.subpartition / 2 == c.channel);
+    s.insert(c.subpartition);
+  }
+  CHECK(s.size() == 12);
+}
+
+TEST_CASE("AddressDecoder: bank, row and column fields of the local address", "[addrdec]") {
+  // Target local address: row 3, bank 5, column 100 (column | bank | row from low to high,
+  // 2 KiB rows = 11 column bits, 16 banks = 4 bank bits):
+  //   local = 3 << 15 | 5 << 11 | 100 = 98304 + 10240 + 100 = 108644
+  //   upper chunk = 108644 >> 8 = 424, offset = 108644 & 255 = 100
+  // On channel 4: global chunk = 424 * 6 + 4 = 2548, address = 2548 * 256 + 100 = 652388.
+  const Addr a = 652388;
+  {
+    AddressDecoder d(fermi(ChannelHash::None, false));
+    const DramCoord c = d.decode(a);
+    CHECK(c.channel == 4);
+    CHECK(c.local == 108644);
+    CHECK(c.column == 100);
+    CHECK(c.bank == 5);
+    CHECK(c.row == 3);
+    CHECK(c.subpartition == 4 * 2 + 424 % 2);  // 8
+  }
+  {
+    // bank_xor: bank ^= row & 15 -> 5 ^ 3 = 6; row and column unchanged.
+    AddressDecoder d(fermi(ChannelHash::None, true));
+    const DramCoord c = d.decode(a);
+    CHECK(c.bank == 6);
+    CHECK(c.row == 3);
+    CHECK(c.column == 100);
+  }
+  {
+    AddressDecoder d(fermi());
+    // Local addresses 0..2047 are row 0 bank 0; the next 2 KiB of the channel are bank 1.
+    // Channel 0 local 2048 = upper chunk 8 -> global chunk 48 -> address 48 * 256.
+    const DramCoord c = d.decode(48 * 256);
+    CHECK(c.channel == 0);
+    CHECK(c.local == 2048);
+    CHECK(c.bank == 1);
+    CHECK(c.row == 0);
+    CHECK(c.column == 0);
+    // Local 16 banks * 2 KiB = 32 KiB -> row 1 bank 0: upper chunk 128 -> chunk 768.
+    const DramCoord r = d.decode(768 * 256 + 3);
+    CHECK(r.local == 32768 + 3);
+    CHECK(r.row == 1);
+    CHECK(r.bank == 0);
+    CHECK(r.column == 3);
+  }
+}
+
+TEST_CASE("AddressDecoder: the mapping is a bijection (no two addresses share a location)",
+          "[addrdec]") {
+  struct Case {
+    std::uint32_t channels;
+    ChannelHash hash;
+    bool bank_xor;
+  };
+  const Case cases[] = {{6, ChannelHash::None, false}, {6, ChannelHash::Xor, true},
+                        {8, ChannelHash::None, true},  {8, ChannelHash::Xor, false},
+                        {5, ChannelHash::Xor, true},   {1, ChannelHash::Xor, true}};
+  for (const Case& k : cases) {
+    AddressMapConfig cfg = fermi(k.hash, k.bank_xor);
+    cfg.channels = k.channels;
+    AddressDecoder d(cfg);
+    std::set<std::pair<std::uint32_t, Addr>> loc;
+    std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> dram;
+    const Addr span = Addr{8} << 20;  // 8 MiB, in 64 B steps
+    std::size_t n = 0, out_of_range = 0;
+    for (Addr a = 0; a < span; a += 64, ++n) {
+      const DramCoord c = d.decode(a);
+      out_of_range += c.channel >= k.channels || c.bank >= 16 || c.column >= 2048;
+      loc.emplace(c.channel, c.local);
+      dram.emplace(c.channel, c.bank, c.row, c.column);
+    }
+    INFO("channels " << k.channels << " hash " << int(k.hash) << " bank_xor " << k.bank_xor);
+    CHECK(out_of_range == 0);
+    CHECK(loc.size() == n);
+    CHECK(dram.size() == n);
+  }
+}
+
+TEST_CASE("AddressDecoder: XOR channel hashing spreads a channel-aligned stride", "[addrdec]") {
+  SECTION("8 channels, stride 8 x 256 B = 2 KiB") {
+    AddressMapConfig cfg = fermi();
+    cfg.channels = 8;
+    AddressDecoder lin(cfg);
+    cfg.channel_hash = ChannelHash::Xor;
+    AddressDecoder x(cfg);
+    std::map<std::uint32_t, int> nl, nx;
+    for (Addr k = 0; k < 64; ++k) {
+      ++nl[lin.channel(k * 2048)];
+      ++nx[x.channel(k * 2048)];
+    }
+    CHECK(nl.size() == 1);  // all on channel 0
+    CHECK(nl[0] == 64);
+    // chunk 8k, upper k: channel = (8k + ((k & 31) ^ (k >> 5))) % 8 -> each channel 8 times.
+    REQUIRE(nx.size() == 8);
+    for (auto& kv : nx) CHECK(kv.second == 8);
+  }
+  SECTION("6 channels, stride 6 x 256 B") {
+    AddressDecoder lin(fermi(ChannelHash::None));
+    AddressDecoder x(fermi(ChannelHash::Xor));
+    std::set<std::uint32_t> sl, sx;
+    for (Addr k = 0; k < 32; ++k) {
+      sl.insert(lin.channel(k * 6 * 256));
+      sx.insert(x.channel(k * 6 * 256));
+    }
+    CHECK(sl.size() == 1);
+    CHECK(sx.size() == 6);
+    // upper 1: channel = (6 + 1) % 6 = 1.
+    CHECK(x.channel(6 * 256) == 1);
+  }
+  SECTION("with the hash, consecutive chunks still rotate over all channels") {
+    AddressDecoder x(fermi(ChannelHash::Xor));
+    for (Addr base : {Addr{0}, Addr{6 * 256 * 7}, Addr{6 * 256 * 1000}}) {
+      std::set<std::uint32_t> s;
+      for (Addr k = 0; k < 6; ++k) s.insert(x.channel(base + k * 256));
+      CHECK(s.size() == 6);
+    }
+  }
+}
+
+TEST_CASE("AddressMapConfig: validation errors name the field", "[addrdec]") {
+  CHECK_NOTHROW(fermi().validate());
+  auto with = [](auto f) {
+    AddressMapConfig c = fermi();
+    f(c);
+    return c;
+  };
+  CHECK_THROWS_WITH(with([](AddressMapConfig& c) { c.channels = 0; }).validate(),
+                    Contains("channels"));
+  CHECK_THROWS_WITH(with([](AddressMapConfig& c) { c.subpartitions_per_channel = 0; }).validate(),
+                    Contains("subpartitions_per_channel"));
+  CHECK_THROWS_WITH(with([](AddressMapConfig& c) { c.interleave_bytes = 384; }).validate(),
+                    Contains("interleave") && Contains("384"));
+  CHECK_THROWS_WITH(with([](AddressMapConfig& c) { c.interleave_bytes = 64; }).validate(),
+                    Contains("interleave"));
+  CHECK_THROWS_WITH(with([](AddressMapConfig& c) { c.banks = 12; }).validate(),
+                    Contains("banks") && Contains("12"));
+  CHECK_THROWS_WITH(with([](AddressMapConfig& c) { c.banks = 0; }).validate(), Contains("banks"));
+  CHECK_THROWS_WITH(with([](AddressMapConfig& c) { c.row_bytes = 3000; }).validate(),
+                    Contains("row_bytes"));
+  CHECK_THROWS_WITH(with([](AddressMapConfig& c) { c.row_bytes = 128; }).validate(),
+                    Contains("row_bytes"));
+  // The decoder validates its configuration.
+  CHECK_THROWS_AS(AddressDecoder(with([](AddressMapConfig& c) { c.banks = 3; })),
+                  std::invalid_argument);
+  // Non-power-of-two channel counts are fine.
+  CHECK_NOTHROW(AddressDecoder(with([](AddressMapConfig& c) { c.channels = 5; })));
+}

@@ -1,0 +1,276 @@
+#include <array>
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "model/coalescer.h"
+
+using namespace locsim;
+
+namespace {
+using Addrs = std::array<Addr, kWarpSize>;
+constexpr std::uint32_t kAll = 0xFFFFFFFFu;
+
+Addrs strided(Addr base, Addr stride) {
+  Addrs a{};
+  for (unsigned l = 0; l < kWarpSize; ++l) a[l] = base + l * stride;
+  return a;
+}
+
+ByteMask range(unsigned first, unsigned count) {
+  ByteMask m;
+  m.set_range(first, count);
+  return m;
+}
+}  // namespace
+
+TEST_CASE("coalesce: 32 lanes x 4 B contiguous = one 128 B line, every byte", "[coalescer]") {
+  std::vector<LineRequest> out;
+  coalesce(strided(0x1000, 4), kAll, 4, 128, 32, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].line_addr == 0x1000);
+  CHECK(out[0].bytes.count() == 128);
+  CHECK(out[0].bytes == range(0, 128));
+  CHECK(out[0].sector_mask == 0xFu);
+  CHECK(out[0].lane_mask == kAll);
+
+  // Unsectored (sector = line): one sector.
+  coalesce(strided(0x1000, 4), kAll, 4, 128, 128, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].sector_mask == 0x1u);
+}
+
+TEST_CASE("coalesce: strided accesses produce one request per distinct line", "[coalescer]") {
+  std::vector<LineRequest> out;
+  SECTION("stride 128 B: 32 lines, 4 bytes each, lowest lane first") {
+    coalesce(strided(0x10000, 128), kAll, 4, 128, 32, out);
+    REQUIRE(out.size() == 32);
+    for (unsigned l = 0; l < 32; ++l) {
+      CHECK(out[l].line_addr == 0x10000 + 128 * l);
+      CHECK(out[l].lane_mask == (1u << l));
+      CHECK(out[l].bytes == range(0, 4));
+      CHECK(out[l].sector_mask == 0x1u);
+    }
+  }
+  SECTION("stride 8 B: 256 B span -> 2 lines of 16 lanes, every other word") {
+    coalesce(strided(0x2000, 8), kAll, 4, 128, 32, out);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].line_addr == 0x2000);
+    CHECK(out[1].line_addr == 0x2080);
+    CHECK(out[0].lane_mask == 0x0000FFFFu);
+    CHECK(out[1].lane_mask == 0xFFFF0000u);
+    CHECK(out[0].bytes.count() == 64);
+    CHECK(out[0].bytes.test(0));
+    CHECK(out[0].bytes.test(3));
+    CHECK_FALSE(out[0].bytes.test(4));
+    CHECK(out[0].bytes.test(8));
+    CHECK(out[0].sector_mask == 0xFu);
+  }
+  SECTION("stride 64 B: 2 lanes per line, 16 lines, sectors 0 and 2") {
+    coalesce(strided(0, 64), kAll, 4, 128, 32, out);
+    REQUIRE(out.size() == 16);
+    CHECK(out[5].line_addr == 5 * 128);
+    CHECK(out[5].lane_mask == 0x3u << 10);
+    CHECK(out[5].sector_mask == 0x5u);  // offsets 0 and 64 -> sectors 0 and 2
+    CHECK(out[5].bytes.count() == 8);
+  }
+  SECTION("32 B lines: contiguous 4 B accesses span 4 lines") {
+    coalesce(strided(0x3000, 4), kAll, 4, 32, 32, out);
+    REQUIRE(out.size() == 4);
+    for (unsigned i = 0; i < 4; ++i) {
+      CHECK(out[i].line_addr == 0x3000 + 32 * i);
+      CHECK(out[i].lane_mask == (0xFFu << (8 * i)));
+      CHECK(out[i].bytes == range(0, 32));
+      CHECK(out[i].sector_mask == 0x1u);
+    }
+  }
+}
+
+TEST_CASE("coalesce: requests come out in order of first appearance; duplicates merge",
+          "[coalescer]") {
+  std::vector<LineRequest> out;
+  Addrs a{};
+  for (unsigned l = 0; l < kWarpSize; ++l) a[l] = (l % 2) ? 0x1004 : 0x2008;
+  coalesce(a, kAll, 4, 128, 32, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].line_addr == 0x2000);  // lane 0
+  CHECK(out[0].lane_mask == 0x55555555u);
+  CHECK(out[0].bytes == range(8, 4));
+  CHECK(out[1].line_addr == 0x1000);
+  CHECK(out[1].lane_mask == 0xAAAAAAAAu);
+  CHECK(out[1].bytes == range(4, 4));
+
+  // Every lane on the same word: one request with 4 bytes.
+  coalesce(strided(0x4444, 0), kAll, 4, 128, 32, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].line_addr == 0x4400);
+  CHECK(out[0].bytes == range(0x44, 4));
+  CHECK(out[0].sector_mask == 0x4u);  // offset 68 -> sector 2
+  CHECK(out[0].lane_mask == kAll);
+}
+
+TEST_CASE("coalesce: a line-straddling access is split into two requests", "[coalescer]") {
+  std::vector<LineRequest> out;
+  Addrs a{};
+  a[0] = 0x107E;  // 4 bytes: 0x107E, 0x107F | 0x1080, 0x1081
+  coalesce(a, 0x1u, 4, 128, 32, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].line_addr == 0x1000);
+  CHECK(out[0].bytes == range(126, 2));
+  CHECK(out[0].sector_mask == 0x8u);
+  CHECK(out[0].lane_mask == 0x1u);
+  CHECK(out[1].line_addr == 0x1080);
+  CHECK(out[1].bytes == range(0, 2));
+  CHECK(out[1].sector_mask == 0x1u);
+  CHECK(out[1].lane_mask == 0x1u);
+
+  // A straddle merges with lanes already on the next line.
+  a[1] = 0x1084;
+  coalesce(a, 0x3u, 4, 128, 32, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[1].line_addr == 0x1080);
+  CHECK(out[1].lane_mask == 0x3u);
+  CHECK(out[1].bytes.count() == 6);  // bytes 0,1 and 4..7
+  // Exactly ending at the line boundary does not straddle.
+  a[0] = 0x107C;
+  coalesce(a, 0x1u, 4, 128, 32, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].bytes == range(124, 4));
+}
+
+TEST_CASE("coalesce: inactive lanes are ignored", "[coalescer]") {
+  std::vector<LineRequest> out;
+  out.push_back(LineRequest{});  // out is cleared first
+  coalesce(strided(0, 128), 0u, 4, 128, 32, out);
+  CHECK(out.empty());
+
+  coalesce(strided(0, 128), 0x80000005u, 4, 128, 32, out);  // lanes 0, 2, 31
+  REQUIRE(out.size() == 3);
+  CHECK(out[0].line_addr == 0);
+  CHECK(out[1].line_addr == 256);
+  CHECK(out[2].line_addr == 31 * 128);
+  CHECK(out[2].lane_mask == 0x80000000u);
+
+  // Contiguous words with only the upper half active: bytes 64..127 of one line, sectors 2,3.
+  coalesce(strided(0x1000, 4), 0xFFFF0000u, 4, 128, 32, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].bytes == range(64, 64));
+  CHECK(out[0].sector_mask == 0xCu);
+  CHECK(out[0].lane_mask == 0xFFFF0000u);
+}
+
+TEST_CASE("coalesce: sector masks with 32 B sectors", "[coalescer]") {
+  std::vector<LineRequest> out;
+  Addrs a{};
+  a[0] = 0x1000;        // sector 0
+  a[1] = 0x1000 + 100;  // sector 3
+  a[2] = 0x1000 + 30;   // bytes 30..33: sectors 0 and 1
+  coalesce(a, 0x3u, 4, 128, 32, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].sector_mask == 0x9u);
+  coalesce(a, 0x7u, 4, 128, 32, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].sector_mask == 0xBu);
+  CHECK(out[0].bytes.sector_mask(32) == out[0].sector_mask);
+  // 64 B sectors: sectors 0 and 1.
+  coalesce(a, 0x7u, 4, 128, 64, out);
+  CHECK(out[0].sector_mask == 0x3u);
+}
+
+TEST_CASE("coalesce: 8-byte and 16-byte accesses", "[coalescer]") {
+  std::vector<LineRequest> out;
+  SECTION("8 B contiguous: 256 B -> 2 full lines of 16 lanes") {
+    coalesce(strided(0x8000, 8), kAll, 8, 128, 32, out);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].line_addr == 0x8000);
+    CHECK(out[1].line_addr == 0x8080);
+    CHECK(out[0].lane_mask == 0x0000FFFFu);
+    CHECK(out[1].lane_mask == 0xFFFF0000u);
+    CHECK(out[0].bytes == range(0, 128));
+    CHECK(out[1].bytes == range(0, 128));
+    CHECK(out[0].sector_mask == 0xFu);
+  }
+  SECTION("16 B contiguous: 512 B -> 4 full lines of 8 lanes") {
+    coalesce(strided(0x8000, 16), kAll, 16, 128, 32, out);
+    REQUIRE(out.size() == 4);
+    for (unsigned i = 0; i < 4; ++i) {
+      CHECK(out[i].line_addr == 0x8000 + 128 * i);
+      CHECK(out[i].lane_mask == (0xFFu << (8 * i)));
+      CHECK(out[i].bytes == range(0, 128));
+      CHECK(out[i].sector_mask == 0xFu);
+    }
+  }
+  SECTION("16 B access at offset 120 straddles: 8 + 8 bytes") {
+    Addrs a{};
+    a[0] = 0x8000 + 120;
+    coalesce(a, 0x1u, 16, 128, 32, out);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].bytes == range(120, 8));
+    CHECK(out[1].line_addr == 0x8080);
+    CHECK(out[1].bytes == range(0, 8));
+  }
+  SECTION("8 B strided by 32 B: one 8 B piece per sector, 8 lines") {
+    coalesce(strided(0, 32), kAll, 8, 128, 32, out);
+    REQUIRE(out.size() == 8);
+    CHECK(out[0].sector_mask == 0xFu);
+    CHECK(out[0].bytes.count() == 32);  // 4 lanes x 8 B
+    CHECK(out[0].lane_mask == 0xFu);
+  }
+}
+
+TEST_CASE("coalesce: accesses wider than two lines are split into every line",
+          "[coalescer]") {
+  // Allowed by the stated preconditions (line_bytes a power of two <= 128, access_bytes <= 16):
+  // a 16 B access with 4 B lines touches 4 lines. coalesce() splits only once, producing a second
+  // request with 12 bytes set in a 4 B line.
+  std::vector<LineRequest> out;
+  Addrs a{};
+  a[0] = 0x100;
+  coalesce(a, 0x1u, 16, 4, 4, out);
+  REQUIRE(out.size() == 4);
+  for (unsigned i = 0; i < 4; ++i) {
+    CHECK(out[i].line_addr == 0x100 + 4 * i);
+    CHECK(out[i].bytes == range(0, 4));
+    CHECK(out[i].sector_mask == 0x1u);
+  }
+}
+
+TEST_CASE("shared_bank_conflict_degree", "[coalescer][shared]") {
+  // 32 banks of 4 B.
+  SECTION("broadcast: every lane the same word -> 1") {
+    CHECK(shared_bank_conflict_degree(strided(0x40, 0), kAll, 32, 4) == 1);
+  }
+  SECTION("consecutive words -> conflict free") {
+    CHECK(shared_bank_conflict_degree(strided(0, 4), kAll, 32, 4) == 1);
+  }
+  SECTION("stride 2 words -> 2-way") {
+    // words 0,2,..,62: banks 0,2,..,30 each hold two distinct words.
+    CHECK(shared_bank_conflict_degree(strided(0, 8), kAll, 32, 4) == 2);
+  }
+  SECTION("stride 3 words (odd) -> conflict free") {
+    CHECK(shared_bank_conflict_degree(strided(0, 12), kAll, 32, 4) == 1);
+  }
+  SECTION("stride 32 words: all lanes one bank, different words -> 32") {
+    CHECK(shared_bank_conflict_degree(strided(0, 128), kAll, 32, 4) == 32);
+    CHECK(shared_bank_conflict_degree(strided(0, 128), 0x0000000Fu, 32, 4) == 4);
+    CHECK(shared_bank_conflict_degree(strided(0, 128), 0x1u, 32, 4) == 1);
+  }
+  SECTION("two broadcast groups in one bank -> 2") {
+    Addrs a{};
+    for (unsigned l = 0; l < kWarpSize; ++l) a[l] = l < 16 ? 0 : 128;
+    CHECK(shared_bank_conflict_degree(a, kAll, 32, 4) == 2);
+    // Bytes of the same word are a broadcast too.
+    for (unsigned l = 0; l < kWarpSize; ++l) a[l] = 64 + (l % 4);
+    CHECK(shared_bank_conflict_degree(a, kAll, 32, 4) == 1);
+  }
+  SECTION("no active lane -> 0") {
+    CHECK(shared_bank_conflict_degree(strided(0, 128), 0u, 32, 4) == 0);
+  }
+  SECTION("8 B banks: stride 8 B is conflict free, stride 4 B broadcasts pairs") {
+    CHECK(shared_bank_conflict_degree(strided(0, 8), kAll, 32, 8) == 1);
+    CHECK(shared_bank_conflict_degree(strided(0, 4), kAll, 32, 8) == 1);
+    CHECK(shared_bank_conflict_degree(strided(0, 16), kAll, 32, 8) == 2);
+  }
+  SECTION("16 banks: consecutive words -> 2-way") {
+    CHECK(shared_bank_conflict_degree(strided(0, 4), kAll, 16, 4) == 2);
+  }
+}

@@ -1,0 +1,383 @@
+#include <catch2/catch.hpp>
+#include <set>
+#include <stdexcept>
+
+#include "model/tag_array.h"
+
+using namespace locsim;
+using Catch::Matchers::Contains;
+
+namespace {
+CacheGeometry geo(std::uint32_t sets, std::uint32_t ways, std::uint32_t line = 128,
+                  std::uint32_t sector = 0, SetIndexing idx = SetIndexing::Linear) {
+  CacheGeometry g;
+  g.sets = sets;
+  g.ways = ways;
+  g.line_bytes = line;
+  g.sector_bytes = sector ? sector : line;
+  g.indexing = idx;
+  return g;
+}
+
+// Allocates addr (which must miss) and fills every sector of it; returns the way used.
+int install(TagArray& t, Addr a) {
+  const Probe p = t.probe(a, t.geometry().full_sector_mask());
+  REQUIRE(p.result == ProbeResult::Miss);
+  t.allocate(a, p);
+  t.fill(a, t.geometry().full_sector_mask());
+  return p.way;
+}
+}  // namespace
+
+TEST_CASE("CacheGeometry: validation rejects bad geometries with a message", "[tag_array]") {
+  CHECK_NOTHROW(geo(32, 4).validate());
+  CHECK_NOTHROW(geo(1, 1, 4).validate());
+  CHECK_NOTHROW(geo(64, 8, 128, 32).validate());
+  CHECK_THROWS_WITH(geo(3, 4).validate(), Contains("sets") && Contains("3"));
+  CHECK_THROWS_WITH(geo(0, 4).validate(), Contains("sets"));
+  CHECK_THROWS_WITH(geo(32, 0).validate(), Contains("associativity"));
+  CHECK_THROWS_WITH(geo(32, 4, 256).validate(), Contains("line size") && Contains("256"));
+  CHECK_THROWS_WITH(geo(32, 4, 2).validate(), Contains("line size"));
+  CHECK_THROWS_WITH(geo(32, 4, 96).validate(), Contains("line size"));
+  CHECK_THROWS_WITH(geo(32, 4, 32, 64).validate(), Contains("sector size") && Contains("64"));
+  CHECK_THROWS_WITH(geo(32, 4, 128, 48).validate(), Contains("sector size"));
+  // 128 / 2 = 64 sectors do not fit a 32-bit sector mask.
+  CHECK_THROWS_WITH(geo(32, 4, 128, 2).validate(), Contains("sector size"));
+  // The constructor validates too.
+  CHECK_THROWS_AS(TagArray(geo(6, 4)), std::invalid_argument);
+}
+
+TEST_CASE("CacheGeometry: derived quantities", "[tag_array]") {
+  const CacheGeometry g = geo(64, 4, 128, 32);
+  CHECK(g.sectors_per_line() == 4);
+  CHECK(g.full_sector_mask() == 0xFu);
+  CHECK(g.capacity_bytes() == 64u * 4 * 128);  // 32 KiB
+  CHECK(geo(32, 4).full_sector_mask() == 1u);
+}
+
+TEST_CASE("CacheGeometry: full_sector_mask with 32 sectors per line", "[tag_array]") {
+  // validate() accepts up to 32 sectors per line (128 B lines of 4 B sectors), but
+  // full_sector_mask() computes (1u << 32) - 1: undefined behaviour, 0 on x86.
+  const CacheGeometry g = geo(32, 4, 128, 4);
+  REQUIRE_NOTHROW(g.validate());
+  REQUIRE(g.sectors_per_line() == 32);
+  CHECK(g.full_sector_mask() == 0xFFFFFFFFu);
+}
+
+TEST_CASE("TagArray: miss, allocate (reserved), fill, hit", "[tag_array]") {
+  TagArray t(geo(4, 2));
+  const Addr a = 0x1010;  // line 0x1000 = line index 32 -> set 32 % 4 = 0
+  CHECK(t.line_addr(a) == 0x1000);
+  CHECK(t.set_index(a) == 0);
+  CHECK(t.set_index(0x1080) == 1);  // line 33 -> set 1
+
+  Probe p = t.probe(a, 1);
+  CHECK(p.result == ProbeResult::Miss);
+  CHECK(p.set == 0);
+  CHECK(p.way == 0);  // first invalid way
+  CHECK(t.find(a) == -1);
+
+  const Eviction ev = t.allocate(a, p);
+  CHECK_FALSE(ev.valid);  // an empty way was used
+  CHECK(t.find(a) == 0);
+  CHECK(t.line(0, 0).reserved);
+  CHECK(t.line(0, 0).valid);
+  CHECK(t.line(0, 0).line_addr == 0x1000);
+  CHECK(t.valid_lines() == 0);  // tag present but no valid sector yet
+
+  p = t.probe(0x107F, 1);  // same line, other byte
+  CHECK(p.result == ProbeResult::HitReserved);
+  CHECK(p.way == 0);
+
+  t.fill(a, 1);
+  CHECK_FALSE(t.line(0, 0).reserved);
+  p = t.probe(a, 1);
+  CHECK(p.result == ProbeResult::Hit);
+  CHECK(p.set == 0);
+  CHECK(p.way == 0);
+  CHECK(t.valid_lines() == 1);
+
+  // A different line of the same set misses and gets the second (invalid) way.
+  p = t.probe(0x1200, 1);  // line 36 -> set 0
+  CHECK(p.result == ProbeResult::Miss);
+  CHECK(p.way == 1);
+  // A line of another set misses in that set.
+  p = t.probe(0x1080, 1);
+  CHECK(p.result == ProbeResult::Miss);
+  CHECK(p.set == 1);
+  CHECK(p.way == 0);
+
+  // fill() of an absent tag is a no-op.
+  t.fill(0x9000, 1);
+  CHECK(t.find(0x9000) == -1);
+  CHECK(t.valid_lines() == 1);
+}
+
+TEST_CASE("TagArray: LRU victim order and touch", "[tag_array]") {
+  // 4 sets, 4 ways: lines 512 B apart map to the same set (set 0).
+  TagArray t(geo(4, 4));
+  const Addr A[5] = {0x0000, 0x0200, 0x0400, 0x0600, 0x0800};
+  int way[4];
+  for (int i = 0; i < 4; ++i) {
+    way[i] = install(t, A[i]);
+    CHECK(t.set_index(A[i]) == 0);
+  }
+  CHECK(way[0] == 0);
+  CHECK(way[3] == 3);
+
+  // Allocation order A0 < A1 < A2 < A3: A0 is least recently used.
+  Probe p = t.probe(A[4], 1);
+  CHECK(p.result == ProbeResult::Miss);
+  CHECK(p.way == way[0]);
+
+  t.touch(0, way[0]);  // now A1 is LRU
+  p = t.probe(A[4], 1);
+  CHECK(p.way == way[1]);
+  t.touch(0, way[1]);
+  t.touch(0, way[2]);  // order now A3 < A0 < A1 < A2
+  p = t.probe(A[4], 1);
+  CHECK(p.way == way[3]);
+
+  const Eviction ev = t.allocate(A[4], p);
+  CHECK(ev.valid);
+  CHECK(ev.line_addr == A[3]);
+  CHECK(ev.dirty_sectors == 0);
+  CHECK(t.find(A[3]) == -1);
+  CHECK(t.find(A[4]) == way[3]);
+  t.fill(A[4], 1);
+
+  // The newly allocated line is MRU; next victim is A0.
+  p = t.probe(A[3], 1);
+  CHECK(p.way == way[0]);
+}
+
+TEST_CASE("TagArray: reserved lines are never evicted; all reserved = MissNoVictim",
+          "[tag_array]") {
+  TagArray t(geo(4, 4));
+  const Addr A[5] = {0x0000, 0x0200, 0x0400, 0x0600, 0x0800};
+  int way[4];
+  for (int i = 0; i < 4; ++i) {
+    const Probe p = t.probe(A[i], 1);
+    REQUIRE(p.result == ProbeResult::Miss);
+    way[i] = p.way;
+    t.allocate(A[i], p);  // reserved, fill pending
+  }
+  Probe p = t.probe(A[4], 1);
+  CHECK(p.result == ProbeResult::MissNoVictim);
+  CHECK(p.way == -1);
+  CHECK(p.set == 0);
+
+  // Other sets are unaffected.
+  CHECK(t.probe(0x0080, 1).result == ProbeResult::Miss);
+
+  // The fill of A2 releases its reservation: it becomes the only candidate even though A0 is
+  // older.
+  t.fill(A[2], 1);
+  p = t.probe(A[4], 1);
+  CHECK(p.result == ProbeResult::Miss);
+  CHECK(p.way == way[2]);
+
+  // Fill A0 too: A0 is LRU (allocated first) and now evictable.
+  t.fill(A[0], 1);
+  p = t.probe(A[4], 1);
+  CHECK(p.way == way[0]);
+  // A reserved LRU line is skipped: re-reserve A0 (sector-miss path) -> victim is A2.
+  t.reserve_sectors(A[0]);
+  p = t.probe(A[4], 1);
+  CHECK(p.way == way[2]);
+}
+
+TEST_CASE("TagArray: sectored lines (32 B sectors on 128 B lines)", "[tag_array]") {
+  TagArray t(geo(4, 2, 128, 32));
+  const Addr base = 0x2000;
+  CHECK(t.geometry().sectors_per_line() == 4);
+  CHECK(t.sectors_of(base + 40, 8) == 0x2u);    // bytes 40..47 -> sector 1
+  CHECK(t.sectors_of(base + 30, 4) == 0x3u);    // bytes 30..33 -> sectors 0 and 1
+  CHECK(t.sectors_of(base + 0, 128) == 0xFu);   // whole line
+  CHECK(t.sectors_of(base + 120, 16) == 0x8u);  // clipped at the end of the line
+  CHECK(t.sectors_of(base + 96, 32) == 0x8u);   // exactly sector 3
+  CHECK(t.sectors_of(base + 63, 2) == 0x6u);    // bytes 63, 64 -> sectors 1 and 2
+
+  // Miss on sector 1 -> allocate -> HitReserved for sector 1 until filled.
+  Probe p = t.probe(base + 40, 0x2);
+  REQUIRE(p.result == ProbeResult::Miss);
+  t.allocate(base + 40, p);
+  CHECK(t.probe(base + 40, 0x2).result == ProbeResult::HitReserved);
+  t.fill(base, 0x2);
+  CHECK(t.line(p.set, p.way).valid_sectors == 0x2u);
+  CHECK(t.probe(base + 40, 0x2).result == ProbeResult::Hit);
+
+  // Sector 2 is not valid: the tag is present and not reserved -> SectorMiss, same way.
+  p = t.probe(base + 64, 0x4);
+  CHECK(p.result == ProbeResult::SectorMiss);
+  CHECK(p.way >= 0);
+  CHECK(t.probe(base, 0x6).result == ProbeResult::SectorMiss);  // one of two sectors missing
+
+  // Reserve for the sector miss: the tag is kept, now HitReserved for sector 2 ...
+  t.reserve_sectors(base);
+  CHECK(t.probe(base + 64, 0x4).result == ProbeResult::HitReserved);
+  // ... while the already valid sector 1 still hits.
+  CHECK(t.probe(base + 40, 0x2).result == ProbeResult::Hit);
+  CHECK(t.line(p.set, p.way).valid_sectors == 0x2u);
+
+  t.fill(base, 0x4);
+  CHECK(t.line(p.set, p.way).valid_sectors == 0x6u);
+  CHECK_FALSE(t.line(p.set, p.way).reserved);
+  CHECK(t.probe(base, 0x6).result == ProbeResult::Hit);
+  CHECK(t.probe(base, 0xF).result == ProbeResult::SectorMiss);
+}
+
+TEST_CASE("TagArray: dirty sectors are reported on eviction and invalidation", "[tag_array]") {
+  TagArray t(geo(2, 2, 128, 32));
+  const Addr A = 0x0000, B = 0x0100, C = 0x0200;  // lines 0, 2, 4 -> all set 0
+  CHECK_FALSE(t.mark_dirty(A, 0x1));              // absent
+  install(t, A);
+  install(t, B);
+  CHECK(t.mark_dirty(A, 0x2));
+  CHECK(t.mark_dirty(A + 100, 0x8));
+  CHECK(t.line(0, t.find(A)).dirty_sectors == 0xAu);
+
+  // A is LRU: allocating C evicts it with its dirty sectors.
+  Probe p = t.probe(C, 0xF);
+  REQUIRE(p.result == ProbeResult::Miss);
+  REQUIRE(p.way == t.find(A));
+  Eviction ev = t.allocate(C, p);
+  CHECK(ev.valid);
+  CHECK(ev.line_addr == A);
+  CHECK(ev.dirty_sectors == 0xAu);
+  // The reused way starts clean.
+  CHECK(t.line(0, p.way).dirty_sectors == 0u);
+  CHECK(t.line(0, p.way).valid_sectors == 0u);
+  CHECK(t.line(0, p.way).line_addr == C);
+
+  // invalidate() of a clean line.
+  ev = t.invalidate(B + 5);
+  CHECK(ev.valid);
+  CHECK(ev.line_addr == B);
+  CHECK(ev.dirty_sectors == 0u);
+  CHECK(t.find(B) == -1);
+  // invalidate() of a dirty line.
+  t.fill(C, 0xF);
+  t.mark_dirty(C, 0x1);
+  ev = t.invalidate(C);
+  CHECK(ev.valid);
+  CHECK(ev.line_addr == C);
+  CHECK(ev.dirty_sectors == 0x1u);
+  // invalidate() of an absent line.
+  ev = t.invalidate(0x4000);
+  CHECK_FALSE(ev.valid);
+  CHECK(t.valid_lines() == 0);
+}
+
+TEST_CASE("TagArray: invalidate_all drops every line but keeps reserved ones", "[tag_array]") {
+  TagArray t(geo(4, 2));
+  install(t, 0x0000);
+  install(t, 0x0080);
+  install(t, 0x0100);
+  const Addr R = 0x0180;
+  const Probe pr = t.probe(R, 1);
+  REQUIRE(pr.result == ProbeResult::Miss);
+  t.allocate(R, pr);
+  CHECK(t.valid_lines() == 3);
+
+  t.invalidate_all();
+  CHECK(t.valid_lines() == 0);
+  CHECK(t.find(0x0000) == -1);
+  CHECK(t.find(0x0080) == -1);
+  CHECK(t.find(0x0100) == -1);
+  CHECK(t.probe(0x0000, 1).result == ProbeResult::Miss);
+  // The reserved line survives and its fill still lands.
+  REQUIRE(t.find(R) == pr.way);
+  CHECK(t.line(pr.set, pr.way).reserved);
+  CHECK(t.probe(R, 1).result == ProbeResult::HitReserved);
+  t.fill(R, 1);
+  CHECK(t.probe(R, 1).result == ProbeResult::Hit);
+  CHECK(t.valid_lines() == 1);
+}
+
+TEST_CASE("TagArray: pinned (priority > 0) lines are evicted only when no priority-0 line exists",
+          "[tag_array]") {
+  TagArray t(geo(4, 4));
+  const Addr A[5] = {0x0000, 0x0200, 0x0400, 0x0600, 0x0800};
+  int way[4];
+  for (int i = 0; i < 4; ++i) way[i] = install(t, A[i]);  // LRU order A0 < A1 < A2 < A3
+
+  t.line(0, way[0]).priority = 1;  // pin the LRU line
+  CHECK(t.probe(A[4], 1).way == way[1]);
+  t.line(0, way[1]).priority = 2;
+  t.line(0, way[2]).priority = 1;
+  CHECK(t.probe(A[4], 1).way == way[3]);  // the only priority-0 line, although MRU
+
+  // Reserved priority-0 line does not count: fall back to LRU among pinned lines (A0).
+  t.reserve_sectors(A[3]);
+  Probe p = t.probe(A[4], 1);
+  CHECK(p.result == ProbeResult::Miss);
+  CHECK(p.way == way[0]);
+  t.fill(A[3], 1);
+
+  // All pinned: plain LRU among them.
+  t.line(0, way[3]).priority = 1;
+  t.touch(0, way[0]);  // order A1 < A2 < A3 < A0
+  p = t.probe(A[4], 1);
+  CHECK(p.way == way[1]);
+  // Allocation resets the priority of the reused way.
+  t.allocate(A[4], p);
+  CHECK(t.line(0, way[1]).priority == 0);
+  CHECK(t.line(0, way[1]).line_addr == A[4]);
+}
+
+TEST_CASE(
+    "TagArray: XOR indexing spreads a power-of-two stride that linear indexing maps to one "
+    "set",
+    "[tag_array]") {
+  // 32 sets x 128 B lines: a stride of 32 * 128 = 4 KiB hits a single set under linear indexing.
+  const Addr stride = 32 * 128;
+  TagArray lin(geo(32, 4, 128, 0, SetIndexing::Linear));
+  TagArray x(geo(32, 4, 128, 0, SetIndexing::Xor));
+  std::set<std::uint32_t> sets_lin, sets_xor;
+  for (Addr k = 0; k < 32; ++k) {
+    sets_lin.insert(lin.set_index(0x100000 + k * stride));
+    sets_xor.insert(x.set_index(0x100000 + k * stride));
+  }
+  CHECK(sets_lin.size() == 1);
+  CHECK(sets_xor.size() == 32);
+
+  // 64 accesses with stride 4 KiB from 0: line = 32k; index = (32k & 31) ^ (k & 31) ^ (k >> 5)
+  // = (k & 31) ^ (k >> 5) -> still 32 distinct sets, each used twice.
+  std::set<std::uint32_t> s64;
+  for (Addr k = 0; k < 64; ++k) s64.insert(x.set_index(k * stride));
+  CHECK(s64.size() == 32);
+
+  // Exact values: address 0x1080 = line 33 = 32*1 + 1 -> linear 1, XOR 1 ^ 1 = 0.
+  CHECK(lin.set_index(0x1080) == 1);
+  CHECK(x.set_index(0x1080) == 0);
+  // Low addresses (line < sets) index identically.
+  CHECK(x.set_index(0x0F80) == 31);
+  // Hits still work under XOR indexing (find uses the same index).
+  install(x, 0x1080);
+  CHECK(x.probe(0x1080, 1).result == ProbeResult::Hit);
+  CHECK(x.probe(0x1080, 1).set == 0);
+
+  // A single set: the index is always 0 (no infinite fold loop).
+  TagArray one(geo(1, 2, 128, 0, SetIndexing::Xor));
+  CHECK(one.set_index(0xDEADBEEF80ull) == 0);
+}
+
+TEST_CASE("TagArray: invalidate_all drops stale sectors of a line with a pending sector fill",
+          "[tag_array]") {
+  TagArray t(geo(4, 2, 128, 32));
+  const Addr A = 0x0000;
+  Probe p = t.probe(A, 0x1);
+  REQUIRE(p.result == ProbeResult::Miss);
+  t.allocate(A, p);
+  t.fill(A, 0x1);  // sector 0 valid
+  REQUIRE(t.probe(A, 0x2).result == ProbeResult::SectorMiss);
+  t.reserve_sectors(A);  // sector 1 now being fetched: the line is reserved
+  t.invalidate_all();
+  // Sector 0 predates the kernel boundary: it must miss now, not hit stale data.
+  CHECK(t.find(A) >= 0);
+  CHECK(t.probe(A, 0x1).result == ProbeResult::HitReserved);
+  t.fill(A, 0x2);
+  CHECK(t.probe(A, 0x2).result == ProbeResult::Hit);
+  CHECK(t.probe(A, 0x1).result == ProbeResult::SectorMiss);
+}
