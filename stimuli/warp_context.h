@@ -1,0 +1,68 @@
+// Where a warp sits in its kernel launch: blockIdx, and threadIdx of each of its 32 lanes, the
+// inputs of every CUDA kernel's index arithmetic. Streams keep one and compute lane addresses
+// from it.
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "stimuli/kernel.h"
+
+namespace locsim {
+
+constexpr std::uint32_t kLanesPerWarp = 32;
+
+// A 3-D index (blockIdx / threadIdx); Dim3 is the extent and defaults to 1, this defaults to 0.
+struct Idx3 {
+  std::uint32_t x = 0, y = 0, z = 0;
+  bool operator==(const Idx3& o) const { return x == o.x && y == o.y && z == o.z; }
+};
+
+class WarpContext {
+ public:
+  // Throws std::out_of_range if cta or warp is outside the launch.
+  WarpContext(Dim3 grid, Dim3 block, std::uint32_t cta, std::uint32_t warp);
+
+  const Dim3& grid_dim() const { return grid_; }        // gridDim
+  const Dim3& block_dim() const { return block_; }      // blockDim
+  const Idx3& block_idx() const { return block_idx_; }  // blockIdx
+  std::uint32_t cta() const { return cta_; }            // linear CTA id, x fastest
+  std::uint32_t warp() const { return warp_; }          // warp within the CTA
+  // threadIdx of a lane (lanes past the end of a partial last warp read as 0).
+  const Idx3& thread_idx(unsigned lane) const { return tid_[lane]; }
+  // Linear thread id within the CTA (x fastest), as the hardware forms warps.
+  std::uint32_t thread_in_cta(unsigned lane) const { return warp_ * kLanesPerWarp + lane; }
+  // Lanes that are real threads (all 32 unless the CTA size is not a multiple of 32).
+  std::uint32_t live_mask() const { return live_; }
+
+  // blockIdx.d * blockDim.d + threadIdx.d
+  std::uint64_t global_x(unsigned lane) const {
+    return std::uint64_t{block_idx_.x} * block_.x + tid_[lane].x;
+  }
+  std::uint64_t global_y(unsigned lane) const {
+    return std::uint64_t{block_idx_.y} * block_.y + tid_[lane].y;
+  }
+  std::uint64_t global_z(unsigned lane) const {
+    return std::uint64_t{block_idx_.z} * block_.z + tid_[lane].z;
+  }
+  // Linear thread id in the grid: cta * threads_per_cta + thread_in_cta.
+  std::uint64_t global_linear(unsigned lane) const {
+    return std::uint64_t{cta_} * block_.count() + thread_in_cta(lane);
+  }
+
+  // The live lanes for which pred(lane) holds: the active mask of an `if (pred)` region.
+  template <class Pred>
+  std::uint32_t lanes_where(Pred&& pred) const {
+    std::uint32_t m = 0;
+    for (unsigned l = 0; l < kLanesPerWarp; ++l)
+      if (((live_ >> l) & 1u) && pred(l)) m |= 1u << l;
+    return m;
+  }
+
+ private:
+  Dim3 grid_, block_;
+  Idx3 block_idx_;
+  std::uint32_t cta_ = 0, warp_ = 0, live_ = 0;
+  std::array<Idx3, kLanesPerWarp> tid_{};
+};
+
+}  // namespace locsim

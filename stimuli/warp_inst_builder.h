@@ -1,0 +1,82 @@
+// Helpers that fill a WarpInst completely (the SM reuses one WarpInst per warp, so every field is
+// written, and lanes outside the active mask get address 0 for deterministic streams).
+#pragma once
+#include <cstdint>
+
+#include "stimuli/kernel.h"
+
+namespace locsim {
+
+// WarpInst::data_structure of accesses that belong to no entry of Kernel::data() (shared memory).
+constexpr std::uint16_t kNoDataStructure = 0xffff;
+
+// Dependent latency of an FP32 add/mul/FMA in core cycles (GPGPU-Sim's GTX480 configuration,
+// -ptx_opcode_latency_fp), used as the latency of a Compute block feeding the next instruction.
+constexpr std::uint16_t kAluLatency = 4;
+
+inline void emit_compute(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std::uint16_t count,
+                         std::uint16_t latency) {
+  in.op = WarpOp::Compute;
+  in.pc = pc;
+  in.active_mask = mask;
+  in.count = count ? count : 1;
+  in.latency = latency;
+  in.size = 4;
+  in.data_structure = kNoDataStructure;
+  in.addr.fill(0);
+}
+
+// A memory instruction (Load/Store/Atomic/SharedLoad/SharedStore); addr(lane) -> Addr is called
+// for the active lanes only. Shared-memory addresses are byte offsets in the CTA's shared memory.
+template <class AddrFn>
+void emit_memory(WarpInst& in, WarpOp op, std::uint32_t pc, std::uint32_t mask,
+                 std::uint16_t data_structure, std::uint8_t size, AddrFn&& addr) {
+  in.op = op;
+  in.pc = pc;
+  in.active_mask = mask;
+  in.count = 1;
+  in.latency = 0;
+  in.size = size;
+  in.data_structure = data_structure;
+  for (unsigned l = 0; l < in.addr.size(); ++l) in.addr[l] = ((mask >> l) & 1u) ? addr(l) : 0;
+}
+
+template <class AddrFn>
+void emit_load(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std::uint16_t ds, AddrFn&& addr,
+               std::uint8_t size = 4) {
+  emit_memory(in, WarpOp::Load, pc, mask, ds, size, addr);
+}
+template <class AddrFn>
+void emit_store(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std::uint16_t ds, AddrFn&& addr,
+                std::uint8_t size = 4) {
+  emit_memory(in, WarpOp::Store, pc, mask, ds, size, addr);
+}
+// Atomic add of 1 on the 32-bit word at addr(lane).
+template <class AddrFn>
+void emit_atomic(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std::uint16_t ds,
+                 AddrFn&& addr) {
+  emit_memory(in, WarpOp::Atomic, pc, mask, ds, 4, addr);
+}
+template <class AddrFn>
+void emit_shared_load(WarpInst& in, std::uint32_t pc, std::uint32_t mask, AddrFn&& offset,
+                      std::uint8_t size = 4) {
+  emit_memory(in, WarpOp::SharedLoad, pc, mask, kNoDataStructure, size, offset);
+}
+template <class AddrFn>
+void emit_shared_store(WarpInst& in, std::uint32_t pc, std::uint32_t mask, AddrFn&& offset,
+                       std::uint8_t size = 4) {
+  emit_memory(in, WarpOp::SharedStore, pc, mask, kNoDataStructure, size, offset);
+}
+
+inline void emit_control(WarpInst& in, WarpOp op, std::uint32_t pc, std::uint32_t mask) {
+  emit_compute(in, pc, mask, 1, 0);
+  in.op = op;
+}
+inline void emit_barrier(WarpInst& in, std::uint32_t pc, std::uint32_t mask) {
+  emit_control(in, WarpOp::Barrier, pc, mask);
+}
+inline void emit_exit(WarpInst& in, std::uint32_t pc, std::uint32_t mask) {
+  emit_control(in, WarpOp::Exit, pc, mask);
+}
+
+}  // namespace locsim
