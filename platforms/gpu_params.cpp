@@ -167,7 +167,7 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.l1.hit_latency = p.get_u32("l1d.hit_latency", 1);
   c.l1.clock_hz = core_hz;
   c.sm.line_bytes = c.l1.geometry.line_bytes;
-  c.sm.sector_bytes = std::min<std::uint32_t>(32, c.l1.geometry.line_bytes);
+  c.sm.sector_bytes = std::min<std::uint32_t>(kTransferSectorBytes, c.l1.geometry.line_bytes);
 
   AddressMapConfig& m = c.address_map;
   m.channels = p.get_u32("mem.channels", 1, 1024);

@@ -88,7 +88,7 @@ std::uint32_t Crossbar::reply_flits(const Payload& gp) const {
     // Sector-granular fills carry only the sectors asked for.
     const unsigned sectors = static_cast<unsigned>(__builtin_popcount(e.sector_mask));
     if (sectors)
-      bytes = cfg_.header_bytes + std::min<std::uint32_t>(gp.get_data_length(), sectors * 32u);
+      bytes = cfg_.header_bytes + std::min<std::uint32_t>(gp.get_data_length(), sectors * kTransferSectorBytes);
   } else if (e.kind == AccessKind::Atomic) {
     bytes += e.bytes.count();
   }

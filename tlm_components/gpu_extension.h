@@ -10,6 +10,9 @@
 
 namespace locsim {
 
+// Granularity of GpuExtension::sector_mask (and of sector-sized NoC replies).
+constexpr unsigned kTransferSectorBytes = 32;
+
 struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   std::uint64_t id = 0;  // unique per run, assigned by the payload pool
   std::uint16_t sm = 0;  // issuing SM (first requester for merged requests)
@@ -20,6 +23,9 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   std::uint32_t pc = 0;
   std::uint16_t data_structure = 0xffff;
   AccessKind kind = AccessKind::Load;
+  // 32 B sectors of the line the request moves (kTransferSectorBytes units, whatever the
+  // caches' own sector size): the NoC sizes replies from it. Caches derive their tag-array
+  // sectors from `bytes`.
   std::uint32_t sector_mask = 0;
   ByteMask bytes;                         // bytes of the line touched (authoritative)
   std::vector<std::uint16_t> requesters;  // SMs served by this (possibly merged) request

@@ -164,7 +164,9 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
     send_down();
     return ReservationFail::None;
   }
-  const Probe p = tags_.probe(line, e.sector_mask);
+  // The request's sector mask is in 32 B transfer sectors; the tag array has its own sectors.
+  const std::uint32_t want = e.bytes.sector_mask(tags_.geometry().sector_bytes);
+  const Probe p = tags_.probe(line, want);
   switch (p.result) {
     case ProbeResult::Hit: {
       ++accesses_;
@@ -180,7 +182,7 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
     }
     case ProbeResult::HitReserved: {
       auto it = inflight_sectors_.find(line);
-      bool covered = it != inflight_sectors_.end() && (e.sector_mask & ~it->second) == 0;
+      bool covered = it != inflight_sectors_.end() && (want & ~it->second) == 0;
       if (!covered || !mshr_.can_merge(line)) return ReservationFail::MshrMerge;
       ++accesses_;
       ++mshr_hits_;
@@ -203,14 +205,14 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
   std::uint32_t fetch;
   if (p.result == ProbeResult::SectorMiss) {
     ++sector_misses_;
-    fetch = e.sector_mask & ~tags_.line(p.set, p.way).valid_sectors;
+    fetch = want & ~tags_.line(p.set, p.way).valid_sectors;
     tags_.reserve_sectors(line);
     tags_.touch(p.set, p.way);
   } else {
     Eviction ev = tags_.allocate(line, p);
     if (ev.valid) ++evictions_;
     // Sectored caches fetch only the sectors asked for; others fetch the whole line.
-    fetch = g.sector_bytes < g.line_bytes ? e.sector_mask : g.full_sector_mask();
+    fetch = g.sector_bytes < g.line_bytes ? want : g.full_sector_mask();
   }
   mshr_.allocate(line, &gp);
   inflight_sectors_[line] = fetch;
@@ -226,8 +228,8 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
   fe.pc = e.pc;
   fe.data_structure = e.data_structure;
   fe.kind = AccessKind::Load;
-  fe.sector_mask = fetch;
   fe.bytes = sector_bytes_mask(fetch, g.sector_bytes);
+  fe.sector_mask = fe.bytes.sector_mask(kTransferSectorBytes);
   fe.requesters.push_back(e.sm);
   fe.owner = this;
   fe.issue_ps = e.issue_ps;
@@ -257,7 +259,7 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
   if (e.owner == this) {
     const Addr line = gp.get_address();
     const unsigned lb = tags_.geometry().line_bytes;
-    tags_.fill(line, e.sector_mask);
+    tags_.fill(line, e.bytes.sector_mask(tags_.geometry().sector_bytes));
     ++fills_;
     std::uint8_t* d = line_data(line);
     if (d) copy_masked(d, gp.get_data_ptr(), e.bytes, lb);
