@@ -9,10 +9,13 @@ void AddressMapConfig::validate() const {
   if (!channels) bad("address_map.channels must be at least 1");
   if (!subpartitions_per_channel) bad("address_map.subpartitions_per_channel must be at least 1");
   if (!is_pow2(interleave_bytes) || interleave_bytes < 128)
-    bad("address_map.interleave must be a power of two >= 128 (got " + std::to_string(interleave_bytes) + ")");
-  if (!is_pow2(banks)) bad("address_map.banks must be a power of two (got " + std::to_string(banks) + ")");
+    bad("address_map.interleave must be a power of two >= 128 (got " +
+        std::to_string(interleave_bytes) + ")");
+  if (!is_pow2(banks))
+    bad("address_map.banks must be a power of two (got " + std::to_string(banks) + ")");
   if (!is_pow2(row_bytes) || row_bytes < interleave_bytes)
-    bad("address_map.row_bytes must be a power of two >= the interleave (got " + std::to_string(row_bytes) + ")");
+    bad("address_map.row_bytes must be a power of two >= the interleave (got " +
+        std::to_string(row_bytes) + ")");
 }
 
 AddressDecoder::AddressDecoder(const AddressMapConfig& c) : cfg_(c) {

@@ -2,7 +2,8 @@
 // Channels need not be a power of two (Fermi has 6): the address is split into chunks of
 // interleave_bytes, chunk i goes to channel (i + hash) % channels, and the address local to the
 // channel is the remaining chunk index plus the offset. Bank, row and column are bit fields of the
-// local address (column | bank | row from low to high), with optional XOR of row bits into the bank.
+// local address (column | bank | row from low to high), with optional XOR of row bits into the
+// bank.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -14,13 +15,13 @@ namespace locsim {
 enum class ChannelHash { None, Xor };
 
 struct AddressMapConfig {
-  std::uint32_t channels = 6;             // memory partitions / controllers
+  std::uint32_t channels = 6;                   // memory partitions / controllers
   std::uint32_t subpartitions_per_channel = 2;  // L2 banks per memory partition
-  std::uint32_t interleave_bytes = 256;   // chunk size interleaved across channels
-  std::uint32_t banks = 16;               // DRAM banks per channel (power of two)
-  std::uint32_t row_bytes = 2048;         // DRAM page size per bank (power of two)
+  std::uint32_t interleave_bytes = 256;         // chunk size interleaved across channels
+  std::uint32_t banks = 16;                     // DRAM banks per channel (power of two)
+  std::uint32_t row_bytes = 2048;               // DRAM page size per bank (power of two)
   ChannelHash channel_hash = ChannelHash::None;
-  bool bank_xor = true;                   // XOR low row bits into the bank index
+  bool bank_xor = true;  // XOR low row bits into the bank index
   // Throws std::invalid_argument naming the offending field.
   void validate() const;
 };
@@ -30,8 +31,8 @@ struct DramCoord {
   std::uint32_t subpartition = 0;  // global L2 sub-partition index in [0, channels*subparts)
   std::uint32_t bank = 0;
   std::uint32_t row = 0;
-  std::uint32_t column = 0;        // byte offset within the row
-  Addr local = 0;                  // address local to the channel
+  std::uint32_t column = 0;  // byte offset within the row
+  Addr local = 0;            // address local to the channel
 };
 
 class AddressDecoder {

@@ -9,22 +9,27 @@ void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mas
               std::vector<LineRequest>& out) {
   out.clear();
   const Addr lmask = ~Addr{line_bytes - 1};
+  std::size_t last = 0;
   auto add = [&](Addr a, unsigned n, unsigned lane) {
     const Addr line = a & lmask;
-    LineRequest* r = nullptr;
-    for (auto& x : out)
-      if (x.line_addr == line) {
-        r = &x;
-        break;
+    // Neighbouring lanes usually touch the line the previous lane did: check it first.
+    LineRequest* r = !out.empty() && out[last].line_addr == line ? &out[last] : nullptr;
+    for (std::size_t i = 0; !r && i < out.size(); ++i)
+      if (out[i].line_addr == line) {
+        r = &out[i];
+        last = i;
       }
     if (!r) {
       out.push_back(LineRequest{});
+      last = out.size() - 1;
       r = &out.back();
       r->line_addr = line;
     }
     const unsigned off = static_cast<unsigned>(a - line);
     r->bytes.set_range(off, n);
-    for (unsigned b = off; b < off + n; b += 1) r->sector_mask |= 1u << (b / sector_bytes);
+    const unsigned s0 = off / sector_bytes, s1 = (off + n - 1) / sector_bytes;
+    r->sector_mask |= static_cast<std::uint32_t>(((std::uint64_t{2} << s1) - 1) &
+                                                 ~((std::uint64_t{1} << s0) - 1));
     r->lane_mask |= 1u << lane;
   };
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {

@@ -13,7 +13,8 @@ CrossbarFabric::CrossbarFabric(const Config& c)
       out_free_(c.outputs, 0),
       rr_(c.outputs, 0),
       in_busy_total_(c.inputs, 0),
-      out_busy_total_(c.outputs, 0) {
+      out_busy_total_(c.outputs, 0),
+      best_dist_(c.outputs, 0) {
   if (!c.inputs || !c.outputs || !c.input_buffer || !c.output_buffer)
     throw std::invalid_argument("crossbar needs at least one input, output and buffer slot");
 }
@@ -24,22 +25,29 @@ void CrossbarFabric::inject(std::uint32_t in, std::uint32_t out, std::uint32_t f
 
 void CrossbarFabric::arbitrate(Cycle now) {
   const std::uint32_t n = cfg_.inputs;
-  for (std::uint32_t o = 0; o < cfg_.outputs; ++o) {
+  // One pass over the inputs: each input's head competes for one output, so the winner of an
+  // output is the competing input closest after the output's round-robin pointer. A granted
+  // input is busy for the packet's flits and so cannot win a second output in the same cycle.
+  std::fill(best_dist_.begin(), best_dist_.end(), n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (inq_[i].empty() || in_free_[i] > now) continue;
+    const std::uint32_t o = inq_[i].front().out;
     if (out_free_[o] > now || outq_[o].size() >= cfg_.output_buffer) continue;
-    for (std::uint32_t k = 0; k < n; ++k) {
-      std::uint32_t i = (rr_[o] + k) % n;
-      if (inq_[i].empty() || in_free_[i] > now || inq_[i].front().out != o) continue;
-      InPkt p = inq_[i].front();
-      inq_[i].pop_front();
-      in_free_[i] = out_free_[o] = now + p.flits;
-      in_busy_total_[i] += p.flits;
-      out_busy_total_[o] += p.flits;
-      outq_[o].push_back(OutPkt{now + p.flits + cfg_.latency, p.h});
-      ++transfers_;
-      flits_ += p.flits;
-      rr_[o] = (i + 1) % n;
-      break;
-    }
+    const std::uint32_t dist = (i + n - rr_[o]) % n;
+    if (dist < best_dist_[o]) best_dist_[o] = dist;
+  }
+  for (std::uint32_t o = 0; o < cfg_.outputs; ++o) {
+    if (best_dist_[o] == n) continue;
+    const std::uint32_t i = (rr_[o] + best_dist_[o]) % n;
+    InPkt p = inq_[i].front();
+    inq_[i].pop_front();
+    in_free_[i] = out_free_[o] = now + p.flits;
+    in_busy_total_[i] += p.flits;
+    out_busy_total_[o] += p.flits;
+    outq_[o].push_back(OutPkt{now + p.flits + cfg_.latency, p.h});
+    ++transfers_;
+    flits_ += p.flits;
+    rr_[o] = (i + 1) % n;
   }
 }
 

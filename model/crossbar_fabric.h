@@ -65,6 +65,7 @@ class CrossbarFabric {
   std::vector<std::uint32_t> rr_;
   std::vector<std::uint64_t> in_busy_total_, out_busy_total_;
   std::uint64_t transfers_ = 0, flits_ = 0;
+  std::vector<std::uint32_t> best_dist_;  // scratch of arbitrate(): per output
 };
 
 }  // namespace locsim

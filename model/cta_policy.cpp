@@ -36,7 +36,9 @@ std::unique_ptr<CtaSchedulingPolicy> make_cta_policy(const std::string& name) {
   throw std::invalid_argument("unknown CTA policy '" + name + "' (known: rr)");
 }
 
-std::vector<std::string> cta_policy_names() { return {"rr"}; }
+std::vector<std::string> cta_policy_names() {
+  return {"rr"};
+}
 
 std::uint32_t max_ctas_per_sm(const SmResources& sm, const CtaNeeds& cta, std::string* limiter) {
   const std::uint32_t warps = (cta.threads + 31) / 32;
@@ -52,7 +54,8 @@ std::uint32_t max_ctas_per_sm(const SmResources& sm, const CtaNeeds& cta, std::s
       {"warps", warps ? sm.max_warps / warps : sm.max_ctas},
       {"ctas", sm.max_ctas},
       {"registers", regs ? sm.registers / regs : sm.max_ctas},
-      {"shared_memory", cta.shared_mem_bytes ? sm.shared_mem_bytes / cta.shared_mem_bytes : sm.max_ctas}};
+      {"shared_memory",
+       cta.shared_mem_bytes ? sm.shared_mem_bytes / cta.shared_mem_bytes : sm.max_ctas}};
   const L* best = &limits[0];
   for (const L& l : limits)
     if (l.n < best->n) best = &l;

@@ -78,7 +78,8 @@ struct CtaNeeds {
   std::uint32_t shared_mem_bytes = 0;
 };
 
-// Returns 0 when one CTA does not fit at all. limiter (optional) receives the binding resource name.
+// Returns 0 when one CTA does not fit at all. limiter (optional) receives the binding resource
+// name.
 std::uint32_t max_ctas_per_sm(const SmResources& sm, const CtaNeeds& cta,
                               std::string* limiter = nullptr);
 

@@ -10,14 +10,16 @@ void DramTiming::validate() const {
   auto bad = [](const std::string& m) { throw std::invalid_argument(m); };
   if (!tCL || !tRP || !tRC || !tRAS || !tRCD || !tCCD || !burst_cycles)
     bad("DRAM timings tCL, tRP, tRC, tRAS, tRCD, tCCD and burst_cycles must be at least 1");
-  if (tRAS > tRC) bad("tRAS (" + std::to_string(tRAS) + ") cannot exceed tRC (" + std::to_string(tRC) + ")");
+  if (tRAS > tRC)
+    bad("tRAS (" + std::to_string(tRAS) + ") cannot exceed tRC (" + std::to_string(tRC) + ")");
 }
 
 DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
                                    std::uint32_t queue_capacity)
     : t_(t), banks_(banks), capacity_(queue_capacity) {
   t_.validate();
-  if (!banks || !queue_capacity) throw std::invalid_argument("DRAM channel needs banks and a queue");
+  if (!banks || !queue_capacity)
+    throw std::invalid_argument("DRAM channel needs banks and a queue");
 }
 
 void DramChannelModel::enqueue(const DramRequest& r) {
@@ -42,19 +44,23 @@ Cycle DramChannelModel::ready_cycle(const DramRequest& r, DramCommandType& type)
   return std::max(b.next_act, next_act_any_);
 }
 
+void DramChannelModel::mark_open_row_hits() const {
+  // One pass: which banks have a queued request to their open row (FR-FCFS keeps those open).
+  hit_pending_.assign(banks_.size(), 0);
+  for (const DramRequest& o : queue_)
+    if (banks_[o.bank].open && banks_[o.bank].row == o.row) hit_pending_[o.bank] = 1;
+}
+
 Cycle DramChannelModel::next_command_cycle(Cycle now) const {
   Cycle best = kNever;
+  mark_open_row_hits();
   for (const DramRequest& r : queue_) {
     DramCommandType t;
     Cycle c = ready_cycle(r, t);
-    if (t == DramCommandType::Precharge) {
-      // FR-FCFS does not close a row that queued requests still hit.
-      bool hit_pending = false;
-      for (const DramRequest& o : queue_)
-        hit_pending |= o.bank == r.bank && o.row == banks_[r.bank].row;
-      if (hit_pending) continue;
-    }
+    // FR-FCFS does not close a row that queued requests still hit.
+    if (t == DramCommandType::Precharge && hit_pending_[r.bank]) continue;
     best = std::min(best, std::max(c, now));
+    if (best == now) break;  // cannot get earlier
   }
   return best;
 }
@@ -88,14 +94,17 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd) {
     return true;
   }
   // Otherwise the oldest request gets the ACT or PRE it needs, if legal now.
+  bool checked_hits = false;
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
     DramCommandType t;
     if (ready_cycle(*it, t) > now) continue;
     Bank& b = banks_[it->bank];
     if (t == DramCommandType::Precharge) {
-      bool hit_pending = false;
-      for (const DramRequest& o : queue_) hit_pending |= o.bank == it->bank && o.row == b.row;
-      if (hit_pending) continue;
+      if (!checked_hits) {
+        mark_open_row_hits();
+        checked_hits = true;
+      }
+      if (hit_pending_[it->bank]) continue;
       b.open = false;
       b.next_act = std::max(b.next_act, now + t_.tRP);
       ++precharges_;

@@ -12,17 +12,17 @@
 namespace locsim {
 
 struct DramTiming {
-  std::uint32_t tCL = 12;   // RD -> first data
-  std::uint32_t tWL = 4;    // WR -> first data (write latency)
-  std::uint32_t tRP = 12;   // PRE -> ACT same bank
-  std::uint32_t tRC = 40;   // ACT -> ACT same bank
-  std::uint32_t tRAS = 28;  // ACT -> PRE same bank
-  std::uint32_t tRCD = 12;  // ACT -> RD/WR same bank
-  std::uint32_t tRRD = 6;   // ACT -> ACT different banks
-  std::uint32_t tCCD = 2;   // column command -> column command
-  std::uint32_t tWR = 12;   // end of write data -> PRE same bank
-  std::uint32_t tWTR = 5;   // end of write data -> RD
-  std::uint32_t tRTW = 2;   // extra bus turnaround RD -> WR
+  std::uint32_t tCL = 12;          // RD -> first data
+  std::uint32_t tWL = 4;           // WR -> first data (write latency)
+  std::uint32_t tRP = 12;          // PRE -> ACT same bank
+  std::uint32_t tRC = 40;          // ACT -> ACT same bank
+  std::uint32_t tRAS = 28;         // ACT -> PRE same bank
+  std::uint32_t tRCD = 12;         // ACT -> RD/WR same bank
+  std::uint32_t tRRD = 6;          // ACT -> ACT different banks
+  std::uint32_t tCCD = 2;          // column command -> column command
+  std::uint32_t tWR = 12;          // end of write data -> PRE same bank
+  std::uint32_t tWTR = 5;          // end of write data -> RD
+  std::uint32_t tRTW = 2;          // extra bus turnaround RD -> WR
   std::uint32_t burst_cycles = 2;  // data bus cycles per column access (BL8 on a DDR bus / 2... )
   void validate() const;
 };
@@ -78,13 +78,15 @@ class DramChannelModel {
   };
   // Earliest cycle the command needed next by request r can issue (given current state).
   Cycle ready_cycle(const DramRequest& r, DramCommandType& type) const;
+  void mark_open_row_hits() const;
+  mutable std::vector<std::uint8_t> hit_pending_;  // scratch of mark_open_row_hits()
   DramTiming t_;
   std::vector<Bank> banks_;
   std::deque<DramRequest> queue_;
   std::uint32_t capacity_;
-  Cycle next_act_any_ = 0;   // tRRD
-  Cycle next_rd_any_ = 0;    // tCCD / tWTR / bus
-  Cycle next_wr_any_ = 0;    // tCCD / tRTW / bus
+  Cycle next_act_any_ = 0;  // tRRD
+  Cycle next_rd_any_ = 0;   // tCCD / tWTR / bus
+  Cycle next_wr_any_ = 0;   // tCCD / tRTW / bus
   std::uint64_t row_hits_ = 0, activates_ = 0, precharges_ = 0;
 };
 

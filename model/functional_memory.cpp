@@ -13,7 +13,9 @@ std::uint64_t mix(std::uint64_t z) {  // splitmix64 finaliser
 }
 }  // namespace
 
-std::uint32_t initial_word(Addr w) { return static_cast<std::uint32_t>(mix(w >> 2)); }
+std::uint32_t initial_word(Addr w) {
+  return static_cast<std::uint32_t>(mix(w >> 2));
+}
 std::uint32_t store_word(Addr w, std::uint32_t k) {
   return static_cast<std::uint32_t>(mix((w >> 2) ^ (std::uint64_t{k + 1} << 48) ^ 0x5bd1e995ull));
 }
@@ -35,8 +37,10 @@ void FunctionalMemory::read(Addr a, std::uint8_t* dst, std::uint32_t n) const {
     const Addr x = a + i;
     const Addr pa = x & ~Addr{kPageBytes - 1};
     auto it = pages_.find(pa);
-    if (it != pages_.end()) dst[i] = it->second->b[x - pa];
-    else dst[i] = static_cast<std::uint8_t>(initial_word(x & ~Addr{3}) >> (8 * (x & 3)));
+    if (it != pages_.end())
+      dst[i] = it->second->b[x - pa];
+    else
+      dst[i] = static_cast<std::uint8_t>(initial_word(x & ~Addr{3}) >> (8 * (x & 3)));
   }
 }
 

@@ -54,10 +54,10 @@ class Distribution {
 };
 
 struct StatInfo {
-  std::string path;   // instance path, e.g. "gpu.sm3.l1d"
-  std::string kind;   // aggregation group, e.g. "l1d"
-  std::string name;   // stat name within the kind, e.g. "hits"
-  std::string unit;   // e.g. "accesses", "cycles", "bytes"
+  std::string path;  // instance path, e.g. "gpu.sm3.l1d"
+  std::string kind;  // aggregation group, e.g. "l1d"
+  std::string name;  // stat name within the kind, e.g. "hits"
+  std::string unit;  // e.g. "accesses", "cycles", "bytes"
   std::string desc;
 };
 
@@ -74,7 +74,7 @@ struct StatSnapshot {
 struct AggregateStat {
   std::string kind, name, unit, desc;
   bool is_distribution = false;
-  std::uint64_t value = 0;  // counters
+  std::uint64_t value = 0;                             // counters
   std::uint64_t count = 0, sum = 0, min = 0, max = 0;  // distributions
   double mean() const { return count ? static_cast<double>(sum) / count : 0.0; }
 };
@@ -98,7 +98,7 @@ class StatRegistry {
   std::vector<AggregateStat> aggregate(const StatSnapshot& from, const StatSnapshot& to) const;
   // Per-instance values over [from, to] as (info, aggregate) rows.
   std::vector<std::pair<StatInfo, AggregateStat>> per_instance(const StatSnapshot& from,
-                                                                const StatSnapshot& to) const;
+                                                               const StatSnapshot& to) const;
 
   const std::vector<StatInfo>& counter_infos() const { return counter_info_; }
   const std::vector<StatInfo>& distribution_infos() const { return dist_info_; }

@@ -1,5 +1,6 @@
 #include "model/stats_report.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -126,25 +127,25 @@ std::string report_table(const StatRegistry& reg, const RunReport& r) {
   line("warp_insts", std::to_string(h["warp_insts"].get<std::uint64_t>()), "instructions");
   line("thread_insts", std::to_string(h["thread_insts"].get<std::uint64_t>()), "instructions");
   line("ipc", num(h["ipc"].get<double>(), 3), "warp instructions/cycle");
-  // Every aggregated statistic, grouped by kind, in registration order.
-  std::string kind;
-  for (const AggregateStat& a : reg.aggregate(none, r.end)) {
-    if (a.kind != kind) {
-      kind = a.kind;
-      os << kind << "\n";
+  // Every aggregated statistic, grouped by kind (kinds in first-registration order).
+  const std::vector<AggregateStat> all = reg.aggregate(none, r.end);
+  std::vector<std::string> order;
+  for (const AggregateStat& a : all)
+    if (std::find(order.begin(), order.end(), a.kind) == order.end()) order.push_back(a.kind);
+  for (const std::string& kind : order) {
+    os << kind << "\n";
+    for (const AggregateStat& a : all) {
+      if (a.kind != kind) continue;
+      if (!a.is_distribution) {
+        line(a.name, std::to_string(a.value), a.unit);
+      } else {
+        line(a.name + " avg", num(a.mean(), 1), a.unit);
+        line(a.name + " max", std::to_string(a.max), a.unit);
+      }
     }
-    if (!a.is_distribution) {
-      line(a.name, std::to_string(a.value), a.unit);
-    } else {
-      line(a.name + " avg", num(a.mean(), 1), a.unit);
-      line(a.name + " max", std::to_string(a.max), a.unit);
-    }
+    if (kind == "l1d" || kind == "l2")
+      line("miss_rate", num(kinds[kind]["miss_rate"].get<double>(), 4), "misses/load access");
   }
-  for (const char* level : {"l1d", "l2"})
-    if (kinds.contains(level)) {
-      os << level << " (derived)\n";
-      line("miss_rate", num(kinds[level]["miss_rate"].get<double>(), 4), "misses/load access");
-    }
   os << "host\n";
   const double wi = static_cast<double>(h["warp_insts"].get<std::uint64_t>());
   line("wall_s", num(r.wall_s, 3), "s");

@@ -6,12 +6,15 @@ namespace locsim {
 
 void CacheGeometry::validate() const {
   auto bad = [](const std::string& m) { throw std::invalid_argument(m); };
-  if (!is_pow2(sets)) bad("number of sets must be a power of two (got " + std::to_string(sets) + ")");
+  if (!is_pow2(sets))
+    bad("number of sets must be a power of two (got " + std::to_string(sets) + ")");
   if (!ways) bad("associativity must be at least 1");
   if (!is_pow2(line_bytes) || line_bytes > 128 || line_bytes < 4)
-    bad("line size must be a power of two between 4 and 128 bytes (got " + std::to_string(line_bytes) + ")");
+    bad("line size must be a power of two between 4 and 128 bytes (got " +
+        std::to_string(line_bytes) + ")");
   if (!is_pow2(sector_bytes) || sector_bytes > line_bytes || line_bytes / sector_bytes > 32)
-    bad("sector size must be a power of two dividing the line (got " + std::to_string(sector_bytes) + ")");
+    bad("sector size must be a power of two dividing the line (got " +
+        std::to_string(sector_bytes) + ")");
 }
 
 TagArray::TagArray(const CacheGeometry& g) : geo_(g) {
@@ -24,7 +27,8 @@ TagArray::TagArray(const CacheGeometry& g) : geo_(g) {
 std::uint32_t TagArray::set_index(Addr a) const {
   const Addr line = a >> line_shift_;
   const Addr mask = geo_.sets - 1;
-  if (geo_.indexing == SetIndexing::Linear || set_bits_ == 0) return static_cast<std::uint32_t>(line & mask);
+  if (geo_.indexing == SetIndexing::Linear || set_bits_ == 0)
+    return static_cast<std::uint32_t>(line & mask);
   // XOR-fold the upper line-address bits into the index so power-of-two strides spread over sets.
   Addr x = line;
   for (Addr hi = line >> set_bits_; hi; hi >>= set_bits_) x ^= hi;
@@ -55,7 +59,8 @@ int TagArray::victim(std::uint32_t set) const {
     const TagLine& l = lines_[std::size_t(set) * geo_.ways + w];
     if (!l.valid) return static_cast<int>(w);
     if (l.reserved) continue;
-    if (l.priority == 0 && (best < 0 || l.last_use < lines_[std::size_t(set) * geo_.ways + best].last_use))
+    if (l.priority == 0 &&
+        (best < 0 || l.last_use < lines_[std::size_t(set) * geo_.ways + best].last_use))
       best = static_cast<int>(w);
     if (best_any < 0 || l.last_use < lines_[std::size_t(set) * geo_.ways + best_any].last_use)
       best_any = static_cast<int>(w);
@@ -70,8 +75,10 @@ Probe TagArray::probe(Addr addr, std::uint32_t sector_mask) const {
   if (w >= 0) {
     const TagLine& l = line(p.set, w);
     p.way = w;
-    if ((l.valid_sectors & sector_mask) == sector_mask) p.result = ProbeResult::Hit;
-    else p.result = l.reserved ? ProbeResult::HitReserved : ProbeResult::SectorMiss;
+    if ((l.valid_sectors & sector_mask) == sector_mask)
+      p.result = ProbeResult::Hit;
+    else
+      p.result = l.reserved ? ProbeResult::HitReserved : ProbeResult::SectorMiss;
     return p;
   }
   p.way = victim(p.set);
@@ -79,7 +86,9 @@ Probe TagArray::probe(Addr addr, std::uint32_t sector_mask) const {
   return p;
 }
 
-void TagArray::touch(std::uint32_t set, int way) { line(set, way).last_use = ++stamp_; }
+void TagArray::touch(std::uint32_t set, int way) {
+  line(set, way).last_use = ++stamp_;
+}
 
 Eviction TagArray::allocate(Addr addr, const Probe& p) {
   TagLine& l = line(p.set, p.way);

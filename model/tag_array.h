@@ -24,18 +24,19 @@ struct CacheGeometry {
     return static_cast<std::uint32_t>((std::uint64_t{1} << sectors_per_line()) - 1);
   }
   std::uint64_t capacity_bytes() const { return std::uint64_t{sets} * ways * line_bytes; }
-  // Throws std::invalid_argument naming the problem (non power-of-two sets/line, more than 32 sectors ...).
+  // Throws std::invalid_argument naming the problem (non power-of-two sets/line, more than 32
+  // sectors ...).
   void validate() const;
 };
 
 struct TagLine {
-  Addr line_addr = 0;           // address of the first byte of the line
-  bool valid = false;           // holds a tag (possibly with no valid sector yet)
-  bool reserved = false;        // allocated on a miss, fill pending: cannot be evicted
+  Addr line_addr = 0;     // address of the first byte of the line
+  bool valid = false;     // holds a tag (possibly with no valid sector yet)
+  bool reserved = false;  // allocated on a miss, fill pending: cannot be evicted
   std::uint32_t valid_sectors = 0;
   std::uint32_t dirty_sectors = 0;
-  std::uint64_t last_use = 0;   // LRU stamp
-  std::uint8_t priority = 0;    // replacement priority (pinning, later issues); 0 = normal
+  std::uint64_t last_use = 0;  // LRU stamp
+  std::uint8_t priority = 0;   // replacement priority (pinning, later issues); 0 = normal
 };
 
 // Outcome of a lookup that changes nothing.

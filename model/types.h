@@ -1,5 +1,6 @@
 // Basic types shared by the microarchitectural models (no SystemC here).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 namespace locsim {
@@ -17,8 +18,16 @@ struct ByteMask {
   std::uint64_t w[2] = {0, 0};
   void set(unsigned byte) { w[byte >> 6] |= (std::uint64_t{1} << (byte & 63)); }
   bool test(unsigned byte) const { return (w[byte >> 6] >> (byte & 63)) & 1u; }
+  // Sets bytes [first, first + count), first + count <= 128, a word at a time.
   void set_range(unsigned first, unsigned count) {
-    for (unsigned b = first; b < first + count; ++b) set(b);
+    const unsigned end = first + count;
+    for (unsigned i = 0; i < 2; ++i) {
+      const unsigned lo = std::max(first, 64 * i), hi = std::min(end, 64 * i + 64);
+      if (lo >= hi) continue;
+      const unsigned n = hi - lo;
+      const std::uint64_t bits = n == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << n) - 1);
+      w[i] |= bits << (lo - 64 * i);
+    }
   }
   bool any() const { return (w[0] | w[1]) != 0; }
   unsigned count() const {
@@ -34,7 +43,11 @@ struct ByteMask {
   std::uint32_t sector_mask(unsigned sector_bytes) const;
 };
 
-inline bool is_pow2(std::uint64_t v) { return v && !(v & (v - 1)); }
-inline unsigned log2_floor(std::uint64_t v) { return 63u - static_cast<unsigned>(__builtin_clzll(v)); }
+inline bool is_pow2(std::uint64_t v) {
+  return v && !(v & (v - 1));
+}
+inline unsigned log2_floor(std::uint64_t v) {
+  return 63u - static_cast<unsigned>(__builtin_clzll(v));
+}
 
 }  // namespace locsim

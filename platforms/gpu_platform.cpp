@@ -140,6 +140,9 @@ Cycle GpuPlatform::now_cycles() const {
 RunOutcome GpuPlatform::simulate() {
   RunOutcome out;
   const ClockDomain& clk = dispatcher_->clock();
+  // The end of a run is reported by us; SystemC's own "stopped by user" note is noise.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
   if (cfg_.max_cycles)
     sc_core::sc_start(clk.period() * static_cast<double>(cfg_.max_cycles));
   else

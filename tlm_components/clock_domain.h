@@ -19,13 +19,12 @@ class ClockDomain {
   Cycle cycle(const sc_core::sc_time& t) const { return to_ps(t) / ps_; }
   Cycle now() const { return cycle(sc_core::sc_time_stamp()); }
   sc_core::sc_time at(Cycle c) const {
-    return sc_core::sc_time(static_cast<double>(c * ps_), sc_core::SC_PS);
+    return sc_core::sc_time::from_value(c * ps_);  // resolution is 1 ps
   }
   // Time from now until the start of cycle c (zero if c is now or past).
   sc_core::sc_time until(Cycle c) const {
     std::uint64_t t = c * ps_, n = to_ps(sc_core::sc_time_stamp());
-    return t > n ? sc_core::sc_time(static_cast<double>(t - n), sc_core::SC_PS)
-                 : sc_core::SC_ZERO_TIME;
+    return t > n ? sc_core::sc_time::from_value(t - n) : sc_core::SC_ZERO_TIME;
   }
   // First cycle whose edge is at or after now.
   Cycle next_edge_cycle() const {
