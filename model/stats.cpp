@@ -36,7 +36,8 @@ StatSnapshot StatRegistry::snapshot() const {
   s.counters.reserve(counters_.size());
   for (const Counter& c : counters_) s.counters.push_back(c.value());
   s.dists.reserve(dists_.size());
-  for (const Distribution& d : dists_) s.dists.push_back({d.count(), d.sum(), d.min(), d.max()});
+  for (const Distribution& d : dists_)
+    s.dists.push_back({d.count(), d.sum(), d.min(), d.max(), d.all_min(), d.all_max()});
   return s;
 }
 
@@ -51,18 +52,20 @@ std::uint64_t delta(const std::vector<std::uint64_t>& from, const std::vector<st
   const std::uint64_t a = i < from.size() ? from[i] : 0;
   return to[i] - a;
 }
-// Distribution over [from, to]: count and sum are differences; min/max are those of the period
-// (begin_period() restarts the extremes at every kernel start, so `to` holds them).
+// Distribution over [from, to]: count and sum are differences. From the start of the run (an
+// empty `from`) the extremes are the run's; otherwise those of the period `to` closes
+// (begin_period() restarts them at every kernel start, and a kernel's interval is one period).
 AggregateStat dist_delta(const StatSnapshot& from, const StatSnapshot& to, std::size_t i) {
   AggregateStat a;
   a.is_distribution = true;
+  const bool from_start = i >= from.dists.size();
   const StatSnapshot::Dist z;
-  const StatSnapshot::Dist& f = i < from.dists.size() ? from.dists[i] : z;
+  const StatSnapshot::Dist& f = from_start ? z : from.dists[i];
   const StatSnapshot::Dist& t = to.dists[i];
   a.count = t.count - f.count;
   a.sum = t.sum - f.sum;
-  a.min = a.count ? t.min : 0;
-  a.max = a.count ? t.max : 0;
+  a.min = a.count ? (from_start ? t.all_min : t.min) : 0;
+  a.max = a.count ? (from_start ? t.all_max : t.max) : 0;
   return a;
 }
 void merge_dist(AggregateStat& into, const AggregateStat& d) {

@@ -29,28 +29,38 @@ class Counter {
   std::uint64_t v_ = 0;
 };
 
-// Streaming distribution of a quantity (latencies, occupancies): count, sum, min, max.
+// Streaming distribution of a quantity (latencies, occupancies): count, sum, min, max. Extremes
+// are kept twice: for the current reporting period (restarted per kernel) and for the whole run.
 class Distribution {
  public:
   void sample(std::uint64_t v) {
     ++count_;
+    ++period_count_;
     sum_ += v;
     if (v < min_) min_ = v;
     if (v > max_) max_ = v;
+    if (v < all_min_) all_min_ = v;
+    if (v > all_max_) all_max_ = v;
   }
   std::uint64_t count() const { return count_; }
   std::uint64_t sum() const { return sum_; }
-  std::uint64_t min() const { return count_ ? min_ : 0; }
+  // Extremes of the current period (0 when it has no sample).
+  std::uint64_t min() const { return period_count_ ? min_ : 0; }
   std::uint64_t max() const { return max_; }
+  // Extremes over the whole run.
+  std::uint64_t all_min() const { return count_ ? all_min_ : 0; }
+  std::uint64_t all_max() const { return all_max_; }
   double mean() const { return count_ ? static_cast<double>(sum_) / count_ : 0.0; }
   void reset_extremes() {
     min_ = std::numeric_limits<std::uint64_t>::max();
     max_ = 0;
+    period_count_ = 0;
   }
 
  private:
-  std::uint64_t count_ = 0, sum_ = 0;
+  std::uint64_t count_ = 0, sum_ = 0, period_count_ = 0;
   std::uint64_t min_ = std::numeric_limits<std::uint64_t>::max(), max_ = 0;
+  std::uint64_t all_min_ = std::numeric_limits<std::uint64_t>::max(), all_max_ = 0;
 };
 
 struct StatInfo {
@@ -65,7 +75,8 @@ struct StatInfo {
 struct StatSnapshot {
   std::vector<std::uint64_t> counters;
   struct Dist {
-    std::uint64_t count = 0, sum = 0, min = 0, max = 0;
+    std::uint64_t count = 0, sum = 0, min = 0, max = 0;  // min/max: current period
+    std::uint64_t all_min = 0, all_max = 0;              // min/max: whole run
   };
   std::vector<Dist> dists;
 };

@@ -286,6 +286,10 @@ bool L2CacheBank::on_dram_response(Payload& gp) {
   inflight_sectors_.erase(line);
   Cycle when = now + 1;
   for (Payload* r : mshr_.release(line)) {
+    // A store merged behind the fill may fully cover sectors that were not fetched: they are
+    // valid (and dirty) now, or a later load would refetch them over the stored bytes.
+    if (gpu_ext(*r).kind == AccessKind::Store)
+      tags_.fill(line, fully_covered(gpu_ext(*r).bytes, g));
     perform(*r, line);
     gpu_ext(*r).at(name());
     responses_.push(when, r);

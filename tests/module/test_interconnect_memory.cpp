@@ -72,7 +72,7 @@ TEST_CASE("Crossbar: routes by address, shares a cluster port, replies reach the
   for (auto& c : chk) CHECK(c->open_transactions() == 0);
 }
 
-TEST_CASE("Memory controller: row hits are served without new activates; data round-trips",
+TEST_CASE("Memory controller: row hits are served without new activates, data round-trips",
           "[module][dram]") {
   SimContext ctx;
   ctx.check_data = true;

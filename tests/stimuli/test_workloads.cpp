@@ -182,7 +182,7 @@ TEST_CASE("vecadd n=32768: one line per array per warp, C written exactly once",
   CHECK(pcs.size() == 5);  // one pc per static instruction
 }
 
-TEST_CASE("vecadd: threads past n are inactive; empty warps only exit", "[stimuli][vecadd]") {
+TEST_CASE("vecadd: threads past n are inactive, empty warps only exit", "[stimuli][vecadd]") {
   {
     auto wl = make_workload("vecadd", {{"n", "1000"}});
     const Kernel& k = only_kernel(*wl);

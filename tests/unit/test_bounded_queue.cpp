@@ -36,7 +36,7 @@ TEST_CASE("BoundedQueue: push to full returns false and leaves the queue unchang
   CHECK(q.size() == 0);
 }
 
-TEST_CASE("BoundedQueue: capacity 0 accepts nothing; capacity 1", "[bounded_queue]") {
+TEST_CASE("BoundedQueue: capacity 0 accepts nothing, capacity 1", "[bounded_queue]") {
   BoundedQueue<int> z(0);
   CHECK(z.full());
   CHECK(z.empty());

@@ -85,7 +85,7 @@ TEST_CASE("coalesce: strided accesses produce one request per distinct line", "[
   }
 }
 
-TEST_CASE("coalesce: requests come out in order of first appearance; duplicates merge",
+TEST_CASE("coalesce: requests come out in order of first appearance, duplicates merge",
           "[coalescer]") {
   std::vector<LineRequest> out;
   Addrs a{};

@@ -76,7 +76,7 @@ TEST_CASE("RoundRobinPolicy: uneven free slots and no free slot", "[cta]") {
   CHECK(p.remaining() == 0);
 }
 
-TEST_CASE("RoundRobinPolicy: output is appended; SM ids come from the view", "[cta]") {
+TEST_CASE("RoundRobinPolicy: output is appended, SM ids come from the view", "[cta]") {
   RoundRobinPolicy p;
   p.begin_kernel(3, 8, topo(16));
   A out{{99, 99}};
@@ -111,7 +111,7 @@ TEST_CASE("RoundRobinPolicy: a new kernel resumes after the SM that got the prev
   CHECK(out == A{{2, 0}, {3, 1}, {0, 2}});  // CTA ids restart at 0
 }
 
-TEST_CASE("make_cta_policy: by name; unknown names list the known ones", "[cta]") {
+TEST_CASE("make_cta_policy: by name, unknown names list the known ones", "[cta]") {
   auto p = make_cta_policy("rr");
   REQUIRE(p);
   CHECK(std::string(p->name()) == "rr");

@@ -59,7 +59,7 @@ TEST_CASE("DramChannelModel: construction and timing validation", "[dram]") {
   CHECK_THROWS_AS(bad.validate(), std::invalid_argument);
 }
 
-TEST_CASE("DramChannelModel: empty queue never issues; queue capacity and can_accept", "[dram]") {
+TEST_CASE("DramChannelModel: empty queue never issues, queue capacity and can_accept", "[dram]") {
   DramChannelModel m(DramTiming{}, 4, 2);
   DramCommand cmd;
   CHECK(m.next_command_cycle(0) == kNever);
@@ -85,7 +85,7 @@ TEST_CASE("DramChannelModel: empty queue never issues; queue capacity and can_ac
   CHECK(m.next_command_cycle(100) == 100);
 }
 
-TEST_CASE("DramChannelModel: ACT -> RD respects tRCD; read data timing", "[dram]") {
+TEST_CASE("DramChannelModel: ACT -> RD respects tRCD, read data timing", "[dram]") {
   DramChannelModel m(DramTiming{}, 4, 8);  // tRCD 12, tCL 12, burst 2
   m.enqueue(req(7, 2, 5));
   DramCommand c = step(m, 0, 0);

@@ -55,7 +55,7 @@ TEST_CASE("MshrTable: allocate, merge up to max_merged, release in arrival order
   CHECK(m.in_use() == 0);
 }
 
-TEST_CASE("MshrTable: max_merged 1 never merges; capacity 1 is full after one allocation",
+TEST_CASE("MshrTable: max_merged 1 never merges, capacity 1 is full after one allocation",
           "[mshr]") {
   MshrTable<int> m(1, 1);
   m.allocate(0x40, 5);

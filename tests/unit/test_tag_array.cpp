@@ -151,7 +151,7 @@ TEST_CASE("TagArray: LRU victim order and touch", "[tag_array]") {
   CHECK(p.way == way[0]);
 }
 
-TEST_CASE("TagArray: reserved lines are never evicted; all reserved = MissNoVictim",
+TEST_CASE("TagArray: reserved lines are never evicted, all reserved = MissNoVictim",
           "[tag_array]") {
   TagArray t(geo(4, 4));
   const Addr A[5] = {0x0000, 0x0200, 0x0400, 0x0600, 0x0800};

@@ -1,0 +1,516 @@
+// L2 cache bank module tests: one elaboration per TEST_CASE (ctest runs each in its own process).
+// Bench: TestInitiator -> checker -> L2 bank -> checker -> Tap -> TestMemory (100 ns) or the real
+// MemoryController. Clocks are 1 GHz so one L2 cycle is 1 ns.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "harness.h"
+#include "tlm_components/l2_cache_bank.h"
+#include "tlm_components/memory_controller.h"
+#include "tlm_components/protocol_checker.h"
+
+using namespace locsim;
+using namespace locsim::test;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+namespace {
+
+// Pass-through hop that records every request it forwards towards memory.
+struct Tap : sc_core::sc_module {
+  tlm_utils::simple_target_socket<Tap> target;
+  tlm_utils::simple_initiator_socket<Tap> initiator;
+  struct Rec {
+    tlm::tlm_command cmd;
+    Addr addr;
+    std::uint32_t sectors;  // GpuExtension::sector_mask (the L2's 32 B sectors here)
+    ByteMask bytes;
+    sc_time t;
+  };
+  std::vector<Rec> recs;
+
+  explicit Tap(sc_core::sc_module_name n) : sc_module(n), target("target"), initiator("initiator") {
+    target.register_nb_transport_fw(this, &Tap::fw);
+    target.register_transport_dbg(this, &Tap::dbg);
+    initiator.register_nb_transport_bw(this, &Tap::bw);
+  }
+  tlm::tlm_sync_enum fw(Payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+    if (ph == tlm::BEGIN_REQ)
+      recs.push_back(Rec{gp.get_command(), gp.get_address(), gpu_ext(gp).sector_mask,
+                         gpu_ext(gp).bytes, sc_core::sc_time_stamp()});
+    return initiator->nb_transport_fw(gp, ph, d);
+  }
+  tlm::tlm_sync_enum bw(Payload& gp, tlm::tlm_phase& ph, sc_time& d) {
+    return target->nb_transport_bw(gp, ph, d);
+  }
+  unsigned dbg(Payload& gp) { return initiator->transport_dbg(gp); }
+};
+
+// The value our test stores write into the word at `a`.
+std::uint32_t pattern(Addr a) {
+  return 0xc0de0000u ^ static_cast<std::uint32_t>(a * 2654435761u);
+}
+
+ByteMask range(unsigned first, unsigned count) {
+  ByteMask m;
+  m.set_range(first, count);
+  return m;
+}
+
+// A load of bytes [first, first + count) of a line.
+Payload* load_range(SimContext& ctx, Addr line, unsigned first, unsigned count) {
+  Payload* gp = make_load(ctx, line);
+  GpuExtension& e = gpu_ext(*gp);
+  e.bytes = range(first, count);
+  e.sector_mask = e.bytes.sector_mask(kTransferSectorBytes);
+  return gp;
+}
+
+// A store of pattern() into bytes [first, first + count) (4-byte aligned) of a line.
+Payload* store_range(SimContext& ctx, Addr line, unsigned first, unsigned count) {
+  Payload* gp = load_range(ctx, line, first, count);
+  gp->set_command(tlm::TLM_WRITE_COMMAND);
+  gpu_ext(*gp).kind = AccessKind::Store;
+  for (unsigned b = first; b < first + count; b += 4) {
+    const std::uint32_t v = pattern(line + b);
+    std::memcpy(gp->get_data_ptr() + b, &v, 4);
+  }
+  return gp;
+}
+
+// An atomic add: word index -> number of lanes adding 1.
+Payload* atomic_add(SimContext& ctx, Addr line,
+                    std::initializer_list<std::pair<unsigned, std::uint8_t>> words) {
+  Payload* gp = make_load(ctx, line);
+  gp->set_command(tlm::TLM_WRITE_COMMAND);
+  GpuExtension& e = gpu_ext(*gp);
+  e.kind = AccessKind::Atomic;
+  e.bytes = ByteMask();
+  for (const auto& w : words) {
+    e.bytes.set_range(4 * w.first, 4);
+    e.word_count[w.first] = w.second;
+  }
+  e.sector_mask = e.bytes.sector_mask(kTransferSectorBytes);
+  return gp;
+}
+
+std::uint32_t word_at(const Payload* gp, unsigned offset) {
+  std::uint32_t w;
+  std::memcpy(&w, gp->get_data_ptr() + offset, 4);
+  return w;
+}
+
+L2Config small_l2(std::uint32_t sets = 2, std::uint32_t ways = 2) {
+  L2Config c;
+  c.geometry.sets = sets;
+  c.geometry.ways = ways;
+  c.geometry.line_bytes = 128;
+  c.geometry.sector_bytes = 32;
+  c.mshr_entries = 4;
+  c.mshr_max_merge = 4;
+  c.miss_queue = 4;
+  c.latency = 20;
+  c.clock_hz = 1e9;  // 1 ns cycles keep the arithmetic readable
+  return c;
+}
+
+struct L2Bench {
+  SimContext ctx;
+  TestInitiator noc{"noc"};
+  ProtocolChecker c_up{"check_up"};
+  std::unique_ptr<L2CacheBank> l2;
+  ProtocolChecker c_down{"check_down"};
+  Tap tap{"tap"};
+  TestMemory memory{"memory", sc_time(100, SC_NS)};
+
+  explicit L2Bench(const L2Config& cfg) {
+    ctx.check_data = true;  // the bank keeps real bytes
+    l2 = std::make_unique<L2CacheBank>("l2", cfg, ctx);
+    noc.socket.bind(c_up.target);
+    c_up.initiator.bind(l2->noc);
+    l2->dram.bind(c_down.target);
+    c_down.initiator.bind(tap.target);
+    tap.initiator.bind(memory.socket);
+  }
+  std::uint64_t stat(const char* n) { return ctx.stats.total("l2", n); }
+  // Functional read through the bank (transport_dbg): dirty data here overlays DRAM's.
+  std::uint32_t dbg_word(Addr a) {
+    tlm::tlm_generic_payload gp;
+    std::uint32_t w = 0;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(a);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&w));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    REQUIRE(noc.socket->transport_dbg(gp) == 4);
+    return w;
+  }
+  void quiescent() {
+    CHECK(c_up.open_transactions() == 0);
+    CHECK(c_down.open_transactions() == 0);
+    // Only the responses the initiator keeps are still out of the pool: fills and write-backs
+    // were all returned.
+    CHECK(ctx.pool.in_use() == noc.responses.size());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("L2: a miss fetches from DRAM, a hit answers after l2.latency", "[module][l2]") {
+  L2Bench b(small_l2());
+  const Addr a = 0x1000;
+  b.noc.push(make_load(b.ctx, a));
+  sc_core::sc_start(sc_time(200, SC_NS));
+  // Accepted at cycle 0, fill requested at once (0 ns), back at 100 ns; the bank answers the
+  // waiting load on the next cycle: 101 ns.
+  REQUIRE(b.tap.recs.size() == 1);
+  CHECK(b.tap.recs[0].t == sc_time(0, SC_NS));
+  CHECK(b.tap.recs[0].cmd == tlm::TLM_READ_COMMAND);
+  CHECK(b.tap.recs[0].addr == a);
+  CHECK(b.tap.recs[0].sectors == 0xfu);
+  REQUIRE(b.noc.responses.size() == 1);
+  CHECK(b.noc.response_times[0] == sc_time(101, SC_NS));
+
+  b.noc.push(make_load(b.ctx, a));
+  sc_core::sc_start(sc_time(200, SC_NS));
+  // Accepted at 200 ns; a hit answers latency = 20 cycles later.
+  REQUIRE(b.noc.responses.size() == 2);
+  CHECK(b.noc.response_times[1] == sc_time(220, SC_NS));
+  CHECK(b.tap.recs.size() == 1);
+  CHECK(b.stat("accesses") == 2);
+  CHECK(b.stat("misses") == 1);
+  CHECK(b.stat("hits") == 1);
+  CHECK(b.stat("mshr_hits") == 0);
+  CHECK(b.stat("fills") == 1);
+  CHECK(b.stat("reservation_fails") == 0);
+  for (Payload* gp : b.noc.responses) {
+    CHECK(gp->get_response_status() == tlm::TLM_OK_RESPONSE);
+    CHECK(word_at(gp, 0) == initial_word(a));
+    CHECK(word_at(gp, 124) == initial_word(a + 124));
+  }
+  b.quiescent();
+}
+
+TEST_CASE("L2: two loads to one line merge into one MSHR entry and one DRAM fill", "[module][l2]") {
+  L2Bench b(small_l2());
+  const Addr a = 0x2000;
+  b.noc.push(make_load(b.ctx, a));
+  b.noc.push(make_load(b.ctx, a));
+  sc_core::sc_start(sc_time(300, SC_NS));
+  REQUIRE(b.noc.responses.size() == 2);
+  // One request per cycle: the first is accepted at cycle 0, the second at cycle 1 (merged).
+  // The fill is back at 100 ns and the merged requests leave one per cycle: 101 and 102 ns.
+  CHECK(b.noc.response_times[0] == sc_time(101, SC_NS));
+  CHECK(b.noc.response_times[1] == sc_time(102, SC_NS));
+  CHECK(b.tap.recs.size() == 1);
+  CHECK(b.memory.addresses.size() == 1);
+  CHECK(b.stat("accesses") == 2);
+  CHECK(b.stat("misses") == 1);
+  CHECK(b.stat("mshr_hits") == 1);
+  CHECK(b.stat("fills") == 1);
+  CHECK(word_at(b.noc.responses[1], 64) == initial_word(a + 64));
+  b.quiescent();
+}
+
+TEST_CASE("L2: sector misses fetch only the missing 32 B sectors", "[module][l2]") {
+  L2Bench b(small_l2());
+  const Addr a = 0x3000;
+  b.noc.push(load_range(b.ctx, a, 0, 32));  // sector 0
+  sc_core::sc_start(sc_time(200, SC_NS));
+  b.noc.push(load_range(b.ctx, a, 0, 64));  // sectors 0-1: sector 1 missing
+  sc_core::sc_start(sc_time(200, SC_NS));
+  b.noc.push(make_load(b.ctx, a));  // whole line: sectors 2-3 missing
+  sc_core::sc_start(sc_time(200, SC_NS));
+  b.noc.push(make_load(b.ctx, a));  // everything valid: hit
+  sc_core::sc_start(sc_time(200, SC_NS));
+  REQUIRE(b.noc.responses.size() == 4);
+  REQUIRE(b.tap.recs.size() == 3);
+  CHECK(b.tap.recs[0].sectors == 0x1u);
+  CHECK(b.tap.recs[0].bytes == range(0, 32));
+  CHECK(b.tap.recs[1].sectors == 0x2u);
+  CHECK(b.tap.recs[1].bytes == range(32, 32));
+  CHECK(b.tap.recs[2].sectors == 0xcu);
+  CHECK(b.tap.recs[2].bytes == range(64, 64));
+  for (const auto& r : b.tap.recs) CHECK(r.addr == a);
+  // Each sector miss: accepted at k*200 ns, fill back 100 ns later, answer the cycle after.
+  CHECK(b.noc.response_times[0] == sc_time(101, SC_NS));
+  CHECK(b.noc.response_times[1] == sc_time(301, SC_NS));
+  CHECK(b.noc.response_times[2] == sc_time(501, SC_NS));
+  CHECK(b.noc.response_times[3] == sc_time(620, SC_NS));
+  CHECK(b.stat("misses") == 3);
+  CHECK(b.stat("hits") == 1);
+  CHECK(b.stat("fills") == 3);
+  // Data of every sector assembled from the three fills.
+  for (unsigned off : {0u, 36u, 64u, 100u, 124u})
+    CHECK(word_at(b.noc.responses[3], off) == initial_word(a + off));
+  b.quiescent();
+}
+
+TEST_CASE("L2: a dirty victim is written back before the new line is fetched", "[module][l2]") {
+  // One set of two ways: the third line evicts the least recently used one.
+  L2Bench b(small_l2(1, 2));
+  const Addr a = 0x0000, c = 0x0080, d = 0x0100;
+  b.noc.push(store_range(b.ctx, a, 0, 128));  // whole line: allocates without fetching, dirty
+  b.noc.push(make_load(b.ctx, c));
+  b.noc.push(make_load(b.ctx, d));  // victim: a (LRU, dirty)
+  sc_core::sc_start(sc_time(400, SC_NS));
+  REQUIRE(b.noc.responses.size() == 3);
+  // Requests are accepted at cycles 0, 1, 2 (one per cycle). The store answers after the hit
+  // latency (20 ns); the loads' fills leave at 1 and 2 ns, are back 100 ns later, and each load
+  // is answered the cycle after its fill: 102 and 103 ns.
+  CHECK(b.noc.response_times[0] == sc_time(20, SC_NS));
+  CHECK(b.noc.response_times[1] == sc_time(102, SC_NS));
+  CHECK(b.noc.response_times[2] == sc_time(103, SC_NS));
+  REQUIRE(b.tap.recs.size() == 3);
+  CHECK(b.tap.recs[0].cmd == tlm::TLM_READ_COMMAND);
+  CHECK(b.tap.recs[0].addr == c);
+  CHECK(b.tap.recs[0].t == sc_time(1, SC_NS));
+  // The write-back leaves before the fill for d, in the same cycle.
+  CHECK(b.tap.recs[1].cmd == tlm::TLM_WRITE_COMMAND);
+  CHECK(b.tap.recs[1].addr == a);
+  CHECK(b.tap.recs[1].sectors == 0xfu);
+  CHECK(b.tap.recs[1].bytes == range(0, 128));
+  CHECK(b.tap.recs[1].t == sc_time(2, SC_NS));
+  CHECK(b.tap.recs[2].cmd == tlm::TLM_READ_COMMAND);
+  CHECK(b.tap.recs[2].addr == d);
+  CHECK(b.tap.recs[2].t == sc_time(2, SC_NS));
+  CHECK(b.stat("writebacks") == 1);
+  CHECK(b.stat("evictions") == 1);
+  CHECK(b.stat("stores") == 1);
+  CHECK(b.stat("misses") == 3);
+  CHECK(b.stat("fills") == 2);
+  // Memory now holds the stored data; a clean line (c) evicted next is not written back.
+  for (unsigned off : {0u, 60u, 124u}) {
+    CHECK(b.memory.mem.read_word(a + off) == pattern(a + off));
+    CHECK(b.dbg_word(a + off) == pattern(a + off));
+  }
+  b.noc.push(make_load(b.ctx, a));  // victim: c (clean)
+  sc_core::sc_start(sc_time(400, SC_NS));
+  REQUIRE(b.noc.responses.size() == 4);
+  CHECK(b.stat("writebacks") == 1);
+  CHECK(b.stat("evictions") == 2);
+  CHECK(b.tap.recs.size() == 4);
+  CHECK(word_at(b.noc.responses[3], 8) == pattern(a + 8));
+  b.quiescent();
+}
+
+TEST_CASE("L2: stores covering whole sectors allocate without fetching, partial ones fetch",
+          "[module][l2]") {
+  L2Bench b(small_l2());
+  const Addr c = 0x4000, d = 0x5000;
+  b.noc.push(store_range(b.ctx, c, 32, 64));  // sectors 1 and 2, fully covered
+  sc_core::sc_start(sc_time(100, SC_NS));
+  CHECK(b.tap.recs.empty());
+  REQUIRE(b.noc.responses.size() == 1);
+  CHECK(b.noc.response_times[0] == sc_time(20, SC_NS));
+  CHECK(b.stat("misses") == 1);
+  CHECK(b.stat("stores") == 1);
+
+  b.noc.push(load_range(b.ctx, c, 32, 64));  // hit on the stored sectors (at 100 ns)
+  sc_core::sc_start(sc_time(100, SC_NS));
+  REQUIRE(b.noc.responses.size() == 2);
+  CHECK(b.noc.response_times[1] == sc_time(120, SC_NS));
+  CHECK(b.stat("hits") == 1);
+  CHECK(b.tap.recs.empty());
+  CHECK(word_at(b.noc.responses[1], 32) == pattern(c + 32));
+  CHECK(word_at(b.noc.responses[1], 92) == pattern(c + 92));
+
+  b.noc.push(make_load(b.ctx, c));  // sectors 0 and 3 are still invalid (at 200 ns)
+  sc_core::sc_start(sc_time(200, SC_NS));
+  REQUIRE(b.tap.recs.size() == 1);
+  CHECK(b.tap.recs[0].sectors == 0x9u);
+  ByteMask s03 = range(0, 32);
+  s03.set_range(96, 32);
+  CHECK(b.tap.recs[0].bytes == s03);
+  REQUIRE(b.noc.responses.size() == 3);
+  CHECK(b.noc.response_times[2] == sc_time(301, SC_NS));
+  CHECK(word_at(b.noc.responses[2], 0) == initial_word(c));
+  CHECK(word_at(b.noc.responses[2], 40) == pattern(c + 40));  // fill did not clobber the store
+  CHECK(word_at(b.noc.responses[2], 100) == initial_word(c + 100));
+
+  b.noc.push(store_range(b.ctx, d, 4, 4));  // one word: fetch-on-write of sector 0 (at 400 ns)
+  sc_core::sc_start(sc_time(200, SC_NS));
+  REQUIRE(b.tap.recs.size() == 2);
+  CHECK(b.tap.recs[1].cmd == tlm::TLM_READ_COMMAND);
+  CHECK(b.tap.recs[1].addr == d);
+  CHECK(b.tap.recs[1].sectors == 0x1u);
+  REQUIRE(b.noc.responses.size() == 4);
+  CHECK(b.noc.response_times[3] == sc_time(501, SC_NS));
+  b.noc.push(load_range(b.ctx, d, 0, 32));  // hit (at 600 ns)
+  sc_core::sc_start(sc_time(100, SC_NS));
+  REQUIRE(b.noc.responses.size() == 5);
+  CHECK(b.noc.response_times[4] == sc_time(620, SC_NS));
+  CHECK(word_at(b.noc.responses[4], 0) == initial_word(d));
+  CHECK(word_at(b.noc.responses[4], 4) == pattern(d + 4));
+  CHECK(word_at(b.noc.responses[4], 8) == initial_word(d + 8));
+  CHECK(b.stat("stores") == 2);
+  CHECK(b.stat("misses") == 3);  // c (no fetch), c sectors 0+3, d
+  CHECK(b.stat("hits") == 2);
+  CHECK(b.stat("writebacks") == 0);
+  // Write-back cache: DRAM still has the old values, the bank's view has the new ones.
+  CHECK(b.memory.mem.read_word(c + 32) == initial_word(c + 32));
+  CHECK(b.dbg_word(c + 32) == pattern(c + 32));
+  CHECK(b.dbg_word(d + 4) == pattern(d + 4));
+  CHECK(b.dbg_word(d + 8) == initial_word(d + 8));
+  b.quiescent();
+}
+
+TEST_CASE("L2: atomics are performed at the L2, return old values and reach memory",
+          "[module][l2]") {
+  L2Bench b(small_l2(1, 1));  // one line: the last load evicts the atomics' line
+  const Addr a = 0x6000, other = 0x7000;
+  b.noc.push(atomic_add(b.ctx, a, {{2, 3}, {5, 1}}));  // words 2 (+3) and 5 (+1): sector 0
+  sc_core::sc_start(sc_time(200, SC_NS));
+  REQUIRE(b.noc.responses.size() == 1);
+  REQUIRE(b.tap.recs.size() == 1);
+  CHECK(b.tap.recs[0].cmd == tlm::TLM_READ_COMMAND);  // the line is fetched first
+  CHECK(b.tap.recs[0].sectors == 0x1u);
+  CHECK(b.noc.response_times[0] == sc_time(101, SC_NS));
+  CHECK(word_at(b.noc.responses[0], 8) == initial_word(a + 8));    // old value
+  CHECK(word_at(b.noc.responses[0], 20) == initial_word(a + 20));  // old value
+  CHECK(b.dbg_word(a + 8) == initial_word(a + 8) + 3);
+  CHECK(b.dbg_word(a + 20) == initial_word(a + 20) + 1);
+  CHECK(b.dbg_word(a + 12) == initial_word(a + 12));            // untouched neighbour
+  CHECK(b.memory.mem.read_word(a + 8) == initial_word(a + 8));  // dirty in the L2 only
+
+  b.noc.push(atomic_add(b.ctx, a, {{2, 2}}));  // a hit (at 200 ns)
+  sc_core::sc_start(sc_time(100, SC_NS));
+  REQUIRE(b.noc.responses.size() == 2);
+  CHECK(b.noc.response_times[1] == sc_time(220, SC_NS));
+  CHECK(word_at(b.noc.responses[1], 8) == initial_word(a + 8) + 3);
+  CHECK(b.dbg_word(a + 8) == initial_word(a + 8) + 5);
+  CHECK(b.stat("atomics") == 2);
+  CHECK(b.stat("hits") == 1);
+
+  b.noc.push(make_load(b.ctx, other));  // evicts a: write-back of its dirty sector 0
+  sc_core::sc_start(sc_time(200, SC_NS));
+  REQUIRE(b.noc.responses.size() == 3);
+  REQUIRE(b.tap.recs.size() == 3);
+  CHECK(b.tap.recs[1].cmd == tlm::TLM_WRITE_COMMAND);
+  CHECK(b.tap.recs[1].addr == a);
+  CHECK(b.tap.recs[1].sectors == 0x1u);
+  CHECK(b.stat("writebacks") == 1);
+  CHECK(b.memory.mem.read_word(a + 8) == initial_word(a + 8) + 5);
+  CHECK(b.memory.mem.read_word(a + 20) == initial_word(a + 20) + 1);
+  CHECK(b.memory.mem.read_word(a + 12) == initial_word(a + 12));
+  CHECK(b.dbg_word(a + 8) == initial_word(a + 8) + 5);
+  b.quiescent();
+}
+
+TEST_CASE("L2: data round-trips through the real memory controller with write-backs",
+          "[module][l2][dram]") {
+  SimContext ctx;
+  ctx.check_data = true;
+  FunctionalMemory backing;
+  MemoryControllerConfig mcfg;
+  mcfg.sources = 1;
+  mcfg.clock_hz = 1e9;
+  mcfg.address_map.channels = 1;
+  mcfg.address_map.subpartitions_per_channel = 1;
+  TestInitiator noc("noc");
+  ProtocolChecker c_up("check_up");
+  L2CacheBank l2("l2", small_l2(1, 2), ctx);
+  ProtocolChecker c_down("check_down");
+  MemoryController mc("mc", mcfg, ctx, &backing);
+  noc.socket.bind(c_up.target);
+  c_up.initiator.bind(l2.noc);
+  l2.dram.bind(c_down.target);
+  c_down.initiator.bind(mc.in);
+
+  // Lines a..d share the single set of two ways, so every new line evicts one.
+  const Addr a = 0x10000, bl = 0x10080, c = 0x10100, d = 0x10180;
+  noc.push(store_range(ctx, a, 0, 128));  // 0: allocate without fetch
+  noc.push(store_range(ctx, bl, 8, 8));   // 1: fetch-on-write of sector 0
+  noc.push(make_load(ctx, a));            // 2: hit, stored data
+  noc.push(make_load(ctx, bl));           // 3: sectors 1-3 fetched, word 2-3 stored
+  noc.push(make_load(ctx, c));            // 4: evicts a (dirty)
+  noc.push(make_load(ctx, d));            // 5: evicts b (dirty)
+  noc.push(make_load(ctx, a));            // 6: a again, from DRAM
+  noc.push(make_load(ctx, bl));           // 7: b again, from DRAM
+  sc_core::sc_start(sc_time(5000, SC_NS));
+  REQUIRE(noc.responses.size() == 8);
+  auto resp = [&](Addr line, AccessKind k, int nth) {
+    int seen = 0;
+    for (Payload* gp : noc.responses)
+      if (gp->get_address() == line && gpu_ext(*gp).kind == k && seen++ == nth) return gp;
+    FAIL("missing response");
+    return static_cast<Payload*>(nullptr);
+  };
+  // Loads of a and b before (nth 0, from the L2) and after (nth 1, from DRAM) their eviction.
+  for (int nth : {0, 1}) {
+    Payload* la = resp(a, AccessKind::Load, nth);
+    for (unsigned off = 0; off < 128; off += 4) CHECK(word_at(la, off) == pattern(a + off));
+    Payload* lb = resp(bl, AccessKind::Load, nth);
+    for (unsigned off = 0; off < 128; off += 4)
+      CHECK(word_at(lb, off) ==
+            (off == 8 || off == 12 ? pattern(bl + off) : initial_word(bl + off)));
+  }
+  CHECK(word_at(resp(c, AccessKind::Load, 0), 64) == initial_word(c + 64));
+  CHECK(word_at(resp(d, AccessKind::Load, 0), 4) == initial_word(d + 4));
+  for (Payload* gp : noc.responses) CHECK(gp->get_response_status() == tlm::TLM_OK_RESPONSE);
+  // a and b were each written back once; DRAM's backing store has the stored bytes.
+  CHECK(ctx.stats.total("l2", "writebacks") == 2);
+  CHECK(ctx.stats.total("dram", "writes") == 2);
+  CHECK(backing.read_word(a + 100) == pattern(a + 100));
+  CHECK(backing.read_word(bl + 12) == pattern(bl + 12));
+  CHECK(backing.read_word(bl + 16) == initial_word(bl + 16));
+  CHECK(c_up.open_transactions() == 0);
+  CHECK(c_down.open_transactions() == 0);
+  CHECK(ctx.pool.in_use() == noc.responses.size());
+}
+
+TEST_CASE("L2: a full MSHR table holds the next miss and counts the stalled cycles",
+          "[module][l2]") {
+  L2Config cfg = small_l2();
+  cfg.mshr_entries = 1;
+  L2Bench b(cfg);
+  const Addr a = 0x9000, c = 0x9100;
+  b.noc.push(make_load(b.ctx, a));
+  b.noc.push(make_load(b.ctx, c));
+  sc_core::sc_start(sc_time(400, SC_NS));
+  // a is accepted at cycle 0 and takes the only MSHR entry. c is first tried at cycle 1 and
+  // refused (MSHR full, END_REQ withheld) until a's fill frees the entry at 100 ns; it is retried
+  // and accepted at 101, so 101 - 1 = 100 cycles are counted as reservation failures. c's fill
+  // leaves at 101 ns, is back at 201 ns, and c is answered at 202 ns.
+  REQUIRE(b.tap.recs.size() == 2);
+  CHECK(b.tap.recs[0].t == sc_time(0, SC_NS));
+  CHECK(b.tap.recs[1].addr == c);
+  CHECK(b.tap.recs[1].t == sc_time(101, SC_NS));
+  REQUIRE(b.noc.responses.size() == 2);
+  CHECK(b.noc.response_times[0] == sc_time(101, SC_NS));
+  CHECK(b.noc.response_times[1] == sc_time(202, SC_NS));
+  CHECK(b.stat("reservation_fails") == 100);
+  CHECK(b.stat("misses") == 2);
+  b.quiescent();
+}
+
+// Bug: a store merged into an in-flight fill (HitReserved) that fully covers a sector NOT being
+// fetched is written into the line's data and marked dirty, but the sector is never marked valid
+// (on_dram_response only validates the fill's sectors). A later load of that sector is a sector
+// miss that refetches it from DRAM and overwrites the stored bytes; transport_dbg also skips the
+// sector and returns DRAM's stale value.
+TEST_CASE("L2: a full-sector store merged into a pending fill makes its sector valid",
+          "[module][l2]") {
+  L2Bench b(small_l2());
+  const Addr e = 0x8000;
+  b.noc.push(load_range(b.ctx, e, 0, 32));    // miss: fetch sector 0
+  b.noc.push(store_range(b.ctx, e, 32, 32));  // cycle 1: merges (sector 1 fully covered)
+  sc_core::sc_start(sc_time(200, SC_NS));
+  REQUIRE(b.noc.responses.size() == 2);
+  CHECK(b.stat("mshr_hits") == 1);
+  CHECK(b.noc.response_times[1] == sc_time(102, SC_NS));
+  CHECK(b.dbg_word(e + 32) == pattern(e + 32));  // got DRAM's initial_word(e + 32)
+
+  b.noc.push(load_range(b.ctx, e, 32, 32));  // at 200 ns: should hit on the stored sector
+  sc_core::sc_start(sc_time(200, SC_NS));
+  REQUIRE(b.noc.responses.size() == 3);
+  CHECK(b.stat("hits") == 1);                                 // got 0 (a sector miss)
+  CHECK(b.tap.recs.size() == 1);                              // got 2 (sector 1 refetched)
+  CHECK(word_at(b.noc.responses[2], 32) == pattern(e + 32));  // got the stale DRAM value
+  CHECK(b.noc.response_times[2] == sc_time(220, SC_NS));      // got 301 ns
+  b.quiescent();
+}

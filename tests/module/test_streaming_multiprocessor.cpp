@@ -1,0 +1,361 @@
+// Streaming multiprocessor module tests: one elaboration per TEST_CASE (ctest runs each in its own
+// process). Bench: hand-written kernel -> SM -> checker -> TestMemory (100 ns), with a CTA
+// completion sink. The SM runs at 1 GHz, so cycle N starts at N ns; memory answers 100 ns after a
+// request arrives.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness.h"
+#include "stimuli/kernel.h"
+#include "tlm_components/protocol_checker.h"
+#include "tlm_components/streaming_multiprocessor.h"
+
+using namespace locsim;
+using namespace locsim::test;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+namespace {
+
+// Instruction builders. Memory instructions: lane l accesses base + stride * l (4 B each).
+WarpInst mem_inst(WarpOp op, Addr base, Addr stride = 4, std::uint32_t mask = 0xffffffffu) {
+  WarpInst in;
+  in.op = op;
+  in.active_mask = mask;
+  in.size = 4;
+  for (unsigned l = 0; l < 32; ++l) in.addr[l] = base + stride * l;
+  return in;
+}
+WarpInst load(Addr base) {
+  return mem_inst(WarpOp::Load, base);
+}
+WarpInst store(Addr base) {
+  return mem_inst(WarpOp::Store, base);
+}
+WarpInst compute(std::uint16_t count, std::uint16_t latency, std::uint32_t mask = 0xffffffffu) {
+  WarpInst in;
+  in.op = WarpOp::Compute;
+  in.count = count;
+  in.latency = latency;
+  in.active_mask = mask;
+  return in;
+}
+WarpInst barrier() {
+  WarpInst in;
+  in.op = WarpOp::Barrier;
+  return in;
+}
+WarpInst exit_inst() {
+  WarpInst in;
+  in.op = WarpOp::Exit;
+  return in;
+}
+
+struct VectorStream : WarpStream {
+  std::vector<WarpInst> insts;
+  std::size_t next_i = 0;
+  explicit VectorStream(std::vector<WarpInst> v) : insts(std::move(v)) {}
+  bool next(WarpInst& in) override {
+    if (next_i >= insts.size()) return false;
+    in = insts[next_i++];
+    return true;
+  }
+};
+
+// A kernel whose warps run a scripted instruction list: script(cta, warp).
+struct ScriptKernel : Kernel {
+  Dim3 grid_dim, block_dim;
+  std::function<std::vector<WarpInst>(std::uint32_t, std::uint32_t)> script;
+  std::vector<DataStructure> ds;
+  std::string name() const override { return "script"; }
+  Dim3 grid() const override { return grid_dim; }
+  Dim3 block() const override { return block_dim; }
+  const std::vector<DataStructure>& data() const override { return ds; }
+  std::unique_ptr<WarpStream> warp_stream(std::uint32_t cta, std::uint32_t warp) const override {
+    return std::make_unique<VectorStream>(script(cta, warp));
+  }
+};
+
+ScriptKernel make_kernel(std::uint32_t ctas, std::uint32_t threads,
+                         std::function<std::vector<WarpInst>(std::uint32_t, std::uint32_t)> s) {
+  ScriptKernel k;
+  k.grid_dim.x = ctas;
+  k.block_dim.x = threads;
+  k.script = std::move(s);
+  return k;
+}
+
+// Records cta_done calls.
+struct CompletionSink : sc_core::sc_module, CtaCompletionIf {
+  struct Done {
+    std::uint32_t sm, cta;
+    sc_time t;
+  };
+  std::vector<Done> done;
+  explicit CompletionSink(sc_core::sc_module_name n) : sc_module(n) {}
+  void cta_done(std::uint32_t sm, std::uint32_t cta) override {
+    done.push_back(Done{sm, cta, sc_core::sc_time_stamp()});
+  }
+};
+
+SmConfig sm_config(WarpSchedulerPolicy p = WarpSchedulerPolicy::Gto, std::uint32_t schedulers = 1) {
+  SmConfig c;
+  c.id = 3;
+  c.policy = p;
+  c.schedulers = schedulers;
+  c.shared_latency = 24;
+  c.shared_banks = 32;
+  c.clock_hz = 1e9;
+  return c;
+}
+
+struct SmBench {
+  SimContext ctx;
+  CompletionSink sink{"sink"};
+  std::unique_ptr<StreamingMultiprocessor> sm;
+  ProtocolChecker chk{"check_mem"};
+  TestMemory memory{"memory", sc_time(100, SC_NS)};
+  explicit SmBench(const SmConfig& cfg, bool check_data = false) {
+    ctx.check_data = check_data;
+    sm = std::make_unique<StreamingMultiprocessor>("sm", cfg, ctx);
+    sm->mem.bind(chk.target);
+    chk.initiator.bind(memory.socket);
+    sm->done.bind(sink);
+  }
+  std::uint64_t stat(const char* n) { return ctx.stats.total("sm", n); }
+  const AggregateStat* dist(const char* n) {
+    static std::vector<AggregateStat> agg;
+    agg = ctx.stats.aggregate(StatSnapshot(), ctx.stats.snapshot());
+    for (const AggregateStat& a : agg)
+      if (a.kind == "sm" && a.name == n) return &a;
+    return nullptr;
+  }
+  void quiescent() {
+    CHECK(chk.open_transactions() == 0);
+    CHECK(ctx.pool.in_use() == 0);
+    CHECK(sm->resident_ctas() == 0);
+    CHECK(ctx.failures.empty());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("SM: a load blocks its warp until the response arrives, stores do not block",
+          "[module][sm]") {
+  SmBench b(sm_config());
+  ScriptKernel k = make_kernel(1, 32, [](std::uint32_t, std::uint32_t) {
+    return std::vector<WarpInst>{load(0x1000), load(0x2000), store(0x3000), store(0x4000),
+                                 exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  CHECK(b.sm->resident_ctas() == 1);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  // Launched at 0: the warp is ready at cycle 1 and loads 0x1000 (at memory at 1 ns). The response
+  // arrives at 101 ns and the warp issues again the cycle after: the second load at 102 ns, its
+  // response at 202 ns, so the first store at 203 ns. The second store does not wait for the
+  // first: 204 ns. Exit at 205; the CTA completes with the last store's response at 304 ns.
+  REQUIRE(b.memory.request_times.size() == 4);
+  CHECK(b.memory.request_times[0] == sc_time(1, SC_NS));
+  CHECK(b.memory.request_times[1] == sc_time(102, SC_NS));
+  CHECK(b.memory.request_times[2] == sc_time(203, SC_NS));
+  CHECK(b.memory.request_times[3] == sc_time(204, SC_NS));
+  CHECK(b.memory.addresses == std::vector<Addr>{0x1000, 0x2000, 0x3000, 0x4000});
+  REQUIRE(b.sink.done.size() == 1);
+  CHECK(b.sink.done[0].sm == 3);
+  CHECK(b.sink.done[0].cta == 0);
+  CHECK(b.sink.done[0].t == sc_time(304, SC_NS));
+  CHECK(b.stat("warp_insts") == 5);
+  CHECK(b.stat("thread_insts") == 5 * 32);
+  CHECK(b.stat("issue_cycles") == 5);
+  CHECK(b.stat("global_mem_insts") == 4);
+  CHECK(b.stat("line_requests") == 4);  // 32 lanes x 4 B contiguous: one 128 B line each
+  CHECK(b.stat("ctas_completed") == 1);
+  const AggregateStat* lat = b.dist("load_latency");
+  REQUIRE(lat);
+  CHECK(lat->count == 2);     // loads only
+  CHECK(lat->min == 100000);  // ps: issue to response
+  CHECK(lat->max == 100000);
+  b.quiescent();
+}
+
+TEST_CASE("SM: a barrier holds the CTA's warps until the last one arrives", "[module][sm]") {
+  SmBench b(sm_config());  // one GTO scheduler
+  ScriptKernel k = make_kernel(1, 64, [](std::uint32_t, std::uint32_t w) {
+    if (w == 0) return std::vector<WarpInst>{compute(1, 50), barrier(), store(0x1000), exit_inst()};
+    return std::vector<WarpInst>{barrier(), store(0x2000), exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 7);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  // Cycle 1: warp 0 computes (ready again at 1 + 50 = 51). Cycle 2: warp 1 reaches the barrier
+  // and waits. Cycle 51: warp 0 arrives, the barrier opens; warp 0 is ready at 52. GTO keeps
+  // warp 0: store at 52, exit at 53; then warp 1 (waiting since cycle 2) stores at 54.
+  REQUIRE(b.memory.request_times.size() == 2);
+  CHECK(b.memory.addresses == std::vector<Addr>{0x1000, 0x2000});
+  CHECK(b.memory.request_times[0] == sc_time(52, SC_NS));
+  CHECK(b.memory.request_times[1] == sc_time(54, SC_NS));
+  REQUIRE(b.sink.done.size() == 1);
+  CHECK(b.sink.done[0].cta == 7);
+  CHECK(b.sink.done[0].t == sc_time(154, SC_NS));  // last store's response
+  CHECK(b.stat("warp_insts") == 7);
+  b.quiescent();
+}
+
+TEST_CASE("SM: GTO keeps issuing the same warp", "[module][sm]") {
+  SmBench b(sm_config(WarpSchedulerPolicy::Gto));
+  ScriptKernel k = make_kernel(1, 96, [](std::uint32_t, std::uint32_t w) {
+    const Addr base = 0x10000 * (w + 1);
+    return std::vector<WarpInst>{store(base), store(base + 0x80), store(base + 0x100), exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  // Stores do not block, so the oldest warp runs to its exit before the next one starts:
+  // warp 0 stores at 1, 2, 3 and exits at 4; warp 1 at 5, 6, 7 (exit 8); warp 2 at 9, 10, 11.
+  const std::vector<Addr> expect{0x10000, 0x10080, 0x10100, 0x20000, 0x20080,
+                                 0x20100, 0x30000, 0x30080, 0x30100};
+  CHECK(b.memory.addresses == expect);
+  REQUIRE(b.memory.request_times.size() == 9);
+  const int t[] = {1, 2, 3, 5, 6, 7, 9, 10, 11};
+  for (int i = 0; i < 9; ++i) CHECK(b.memory.request_times[i] == sc_time(t[i], SC_NS));
+  REQUIRE(b.sink.done.size() == 1);
+  CHECK(b.sink.done[0].t == sc_time(111, SC_NS));
+  b.quiescent();
+}
+
+TEST_CASE("SM: loose round-robin rotates over the ready warps", "[module][sm]") {
+  SmBench b(sm_config(WarpSchedulerPolicy::Lrr));
+  ScriptKernel k = make_kernel(1, 96, [](std::uint32_t, std::uint32_t w) {
+    const Addr base = 0x10000 * (w + 1);
+    return std::vector<WarpInst>{store(base), store(base + 0x80), store(base + 0x100), exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  // One instruction per warp in turn: cycle 1 warp 0, 2 warp 1, 3 warp 2, 4 warp 0 ...
+  const std::vector<Addr> expect{0x10000, 0x20000, 0x30000, 0x10080, 0x20080,
+                                 0x30080, 0x10100, 0x20100, 0x30100};
+  CHECK(b.memory.addresses == expect);
+  REQUIRE(b.memory.request_times.size() == 9);
+  for (int i = 0; i < 9; ++i) CHECK(b.memory.request_times[i] == sc_time(i + 1, SC_NS));
+  REQUIRE(b.sink.done.size() == 1);
+  CHECK(b.sink.done[0].t == sc_time(109, SC_NS));
+  b.quiescent();
+}
+
+TEST_CASE("SM: a compute block issues its instructions then waits its latency", "[module][sm]") {
+  SmBench b(sm_config());
+  ScriptKernel k = make_kernel(1, 32, [](std::uint32_t, std::uint32_t) {
+    return std::vector<WarpInst>{compute(3, 10, 0x0000ffffu), store(0x1000), exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  // Compute at cycles 1, 2, 3; the block's latency counts from its last instruction:
+  // the store issues at 3 + 10 = 13.
+  REQUIRE(b.memory.request_times.size() == 1);
+  CHECK(b.memory.request_times[0] == sc_time(13, SC_NS));
+  REQUIRE(b.sink.done.size() == 1);
+  CHECK(b.sink.done[0].t == sc_time(113, SC_NS));
+  CHECK(b.stat("warp_insts") == 5);                  // 3 compute + store + exit
+  CHECK(b.stat("thread_insts") == 3 * 16 + 2 * 32);  // the compute block had 16 active lanes
+  CHECK(b.stat("issue_cycles") == 5);
+  CHECK(b.stat("global_mem_insts") == 1);
+  b.quiescent();
+}
+
+TEST_CASE("SM: shared-memory bank conflicts add cycles and occupy the shared pipeline",
+          "[module][sm]") {
+  SmBench b(sm_config());
+  ScriptKernel k = make_kernel(1, 64, [](std::uint32_t, std::uint32_t w) {
+    if (w == 0)
+      return std::vector<WarpInst>{
+          mem_inst(WarpOp::SharedLoad, 0, 128),  // 32 words in bank 0: 32-way conflict
+          mem_inst(WarpOp::SharedLoad, 0, 4),    // 32 banks: conflict free
+          mem_inst(WarpOp::SharedStore, 64, 0),  // one word for every lane: broadcast
+          store(0x1000), exit_inst()};
+    return std::vector<WarpInst>{mem_inst(WarpOp::SharedLoad, 0, 4), store(0x2000), exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  // Warp 0, cycle 1: 32 passes -> 31 extra cycles; the shared pipeline is busy until 1 + 32 = 33
+  // and the warp waits 24 + 31 = 55 cycles (ready at 56). Warp 1's shared load must wait for the
+  // pipeline: it issues at 33 and is ready at 33 + 24 = 57, storing at 57. Warp 0: conflict-free
+  // load at 56 (ready 80), broadcast store at 80 (ready 104), global store at 104.
+  REQUIRE(b.memory.request_times.size() == 2);
+  CHECK(b.memory.addresses == std::vector<Addr>{0x2000, 0x1000});
+  CHECK(b.memory.request_times[0] == sc_time(57, SC_NS));
+  CHECK(b.memory.request_times[1] == sc_time(104, SC_NS));
+  CHECK(b.stat("shared_mem_insts") == 4);
+  CHECK(b.stat("shared_conflict_cycles") == 31);
+  CHECK(b.stat("global_mem_insts") == 2);
+  b.quiescent();
+}
+
+TEST_CASE("SM: cta_done is reported once per CTA after its last memory response (occupancy)",
+          "[module][sm]") {
+  SmBench b(sm_config(WarpSchedulerPolicy::Gto, 2));
+  ScriptKernel k = make_kernel(4, 32, [](std::uint32_t cta, std::uint32_t) {
+    return std::vector<WarpInst>{store(0x1000 * (cta + 1)), exit_inst()};
+  });
+  for (std::uint32_t c = 0; c < 3; ++c) b.sm->launch_cta(k, 0, c);
+  CHECK(b.sm->resident_ctas() == 3);
+  // Warps 0 and 2 share scheduler 0, warp 1 is on scheduler 1; the LD/ST unit takes one
+  // instruction per cycle. Cycle 1: warp 0 stores (warp 1 must wait for the LD/ST unit).
+  // Cycle 2: warp 0 exits, warp 1 stores. Cycle 3: warp 2 stores, warp 1 exits. Cycle 4: warp 2
+  // exits. Every warp has exited by 50 ns but the stores are still outstanding.
+  sc_core::sc_start(sc_time(50, SC_NS));
+  CHECK(b.sm->resident_ctas() == 3);
+  CHECK(b.sink.done.empty());
+  sc_core::sc_start(sc_time(51500, sc_core::SC_PS));  // to 101.5 ns: CTA 0's store answered
+  CHECK(b.sm->resident_ctas() == 2);
+  sc_core::sc_start(sc_time(98500, sc_core::SC_PS));  // to 200 ns
+  CHECK(b.sm->resident_ctas() == 0);
+  REQUIRE(b.sink.done.size() == 3);
+  for (std::uint32_t c = 0; c < 3; ++c) {
+    CHECK(b.sink.done[c].cta == c);
+    CHECK(b.sink.done[c].t == sc_time(101 + c, SC_NS));
+  }
+  // A freed CTA slot is reused: launched at 200 ns, store at 201, done at 301.
+  b.sm->launch_cta(k, 0, 3);
+  CHECK(b.sm->resident_ctas() == 1);
+  sc_core::sc_start(sc_time(200, SC_NS));
+  REQUIRE(b.sink.done.size() == 4);
+  CHECK(b.sink.done[3].cta == 3);
+  CHECK(b.sink.done[3].t == sc_time(301, SC_NS));
+  CHECK(b.memory.request_times == std::vector<sc_time>{sc_time(1, SC_NS), sc_time(2, SC_NS),
+                                                       sc_time(3, SC_NS), sc_time(201, SC_NS)});
+  CHECK(b.stat("ctas_completed") == 4);
+  b.quiescent();
+}
+
+TEST_CASE("SM: with check_data, stores carry golden values and loads are verified",
+          "[module][sm]") {
+  SmBench b(sm_config(), true);
+  ScriptKernel k = make_kernel(1, 32, [](std::uint32_t, std::uint32_t) {
+    return std::vector<WarpInst>{store(0x4000), compute(1, 200), load(0x4000), load(0x5000),
+                                 exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  REQUIRE(b.sink.done.size() == 1);
+  CHECK(b.ctx.failures.empty());
+  for (Addr a : {0x4000, 0x4004, 0x407c}) CHECK(b.memory.mem.read_word(a) == store_word(a, 0));
+  CHECK(b.memory.mem.read_word(0x5000) == initial_word(0x5000));
+  b.quiescent();
+}
+
+TEST_CASE("SM: with check_data, a wrong loaded value is reported as a failure", "[module][sm]") {
+  SmBench b(sm_config(), true);
+  ScriptKernel k = make_kernel(1, 32, [](std::uint32_t, std::uint32_t) {
+    return std::vector<WarpInst>{load(0x6000), exit_inst()};
+  });
+  b.memory.mem.write_word(0x6010, initial_word(0x6010) ^ 1u);  // memory disagrees with golden
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  REQUIRE(b.ctx.failures.size() == 1);
+  CHECK(b.ctx.failures[0].find("sm: data integrity") == 0);
+  CHECK(b.ctx.failures[0].find("6010") != std::string::npos);
+  // ctx.fail stopped the simulation at the response (101 ns).
+  CHECK(sc_core::sc_time_stamp() == sc_time(101, SC_NS));
+}
