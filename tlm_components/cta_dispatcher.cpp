@@ -48,7 +48,8 @@ void CtaDispatcher::start_method() {
     sc_core::sc_stop();
     return;
   }
-  begin_kernel(0);
+  // Runs at time 0 for kernel 0 and, for each later kernel, when start_ev_ fires.
+  begin_kernel(next_kernel_);
 }
 
 void CtaDispatcher::begin_kernel(std::uint32_t k) {
@@ -90,15 +91,10 @@ void CtaDispatcher::cta_done(std::uint32_t sm, std::uint32_t cta) {
   records_[current_].end = now;
   if (on_kernel_end) on_kernel_end(current_, *kernels_[current_]);
   if (current_ + 1 < kernels_.size()) {
-    // The next kernel starts after the gap; begin_kernel runs from a timed notification.
-    const std::uint32_t next = current_ + 1;
-    current_ = next;
-    done_in_kernel_ = 0;
-    records_[next].start = now + cfg_.kernel_gap;
-    max_per_sm_ = records_[next].max_ctas_per_sm;
-    if (on_kernel_begin) on_kernel_begin(next, *kernels_[next]);
-    policy_->begin_kernel(records_[next].ctas, max_per_sm_, cfg_.topology);
-    issue_ev_.notify(clk_.until(records_[next].start + 1));
+    // The next kernel begins (hooks, statistics snapshot, first launches) after the gap plus
+    // the launch latency every freed CTA slot sees, through the same path as kernel 0.
+    next_kernel_ = current_ + 1;
+    start_ev_.notify(clk_.until(now + cfg_.kernel_gap + cfg_.launch_latency));
   } else {
     finished_ = true;
     sc_core::sc_stop();

@@ -73,6 +73,7 @@ class CtaDispatcher : public sc_core::sc_module, public CtaCompletionIf {
   std::vector<SmView> views_;
   std::vector<CtaAssignment> picks_;
   sc_core::sc_event start_ev_, issue_ev_;
+  std::uint32_t next_kernel_ = 0;  // kernel start_method begins
   Counter& launched_;
 };
 

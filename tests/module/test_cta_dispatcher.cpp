@@ -225,24 +225,24 @@ TEST_CASE("Dispatcher: kernels run in order, with launch latency and kernel gap"
   sc_core::sc_start(sc_time(10, sc_core::SC_US));
   REQUIRE(b.disp->finished());
   // Kernel 0: CTA 0 at 0, done 100; a freed slot is refilled launch_latency = 5 cycles later:
-  // CTA 1 at 105 (done 205), CTA 2 at 210 (done 310). Kernel 1 starts kernel_gap = 7 cycles after
-  // kernel 0's last completion (317) and its first CTA goes out on the next cycle (318, done 418);
-  // CTA 1 at 423, done 523.
-  CHECK(b.launches(0) == Rows{{0, 0, 0}, {0, 1, 105}, {0, 2, 210}, {1, 0, 318}, {1, 1, 423}});
+  // CTA 1 at 105 (done 205), CTA 2 at 210 (done 310). Kernel 1 begins kernel_gap + launch_latency
+  // = 7 + 5 cycles after kernel 0's last completion: its first CTA goes out at 322 (done 422),
+  // CTA 1 at 427, done 527.
+  CHECK(b.launches(0) == Rows{{0, 0, 0}, {0, 1, 105}, {0, 2, 210}, {1, 0, 322}, {1, 1, 427}});
   CHECK(b.sms[0]->max_resident == 1);
   CHECK(b.disp->kernels()[0].start == 0);
   CHECK(b.disp->kernels()[0].end == 310);
-  CHECK(b.disp->kernels()[1].start == 317);
-  CHECK(b.disp->kernels()[1].end == 523);
+  CHECK(b.disp->kernels()[1].start == 322);
+  CHECK(b.disp->kernels()[1].end == 527);
   // Kernel 1's first launch comes after kernel 0's last completion.
   CHECK(b.sms[0]->launches[3].t > sc_time(310, SC_NS));
-  // Platform hooks: begin 0 at 0, end 0 and begin 1 at kernel 0's last completion, end 1.
+  // Platform hooks: begin 0 at 0, end 0 at its last completion, begin 1 when kernel 1 begins.
   REQUIRE(b.hooks.size() == 4);
   CHECK((b.hooks[0].begin && b.hooks[0].seq == 0 && b.hooks[0].t == sc_time(0, SC_NS)));
   CHECK((!b.hooks[1].begin && b.hooks[1].seq == 0 && b.hooks[1].t == sc_time(310, SC_NS)));
-  CHECK((b.hooks[2].begin && b.hooks[2].seq == 1 && b.hooks[2].t == sc_time(310, SC_NS)));
-  CHECK((!b.hooks[3].begin && b.hooks[3].seq == 1 && b.hooks[3].t == sc_time(523, SC_NS)));
-  CHECK(sc_core::sc_time_stamp() == sc_time(523, SC_NS));
+  CHECK((b.hooks[2].begin && b.hooks[2].seq == 1 && b.hooks[2].t == sc_time(322, SC_NS)));
+  CHECK((!b.hooks[3].begin && b.hooks[3].seq == 1 && b.hooks[3].t == sc_time(527, SC_NS)));
+  CHECK(sc_core::sc_time_stamp() == sc_time(527, SC_NS));
 }
 
 TEST_CASE("Dispatcher: the rr policy visits SMs round-robin from the last SM served",
