@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 2 usage/config/input error (one line on stderr), 3 simulation failure.
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
@@ -199,6 +200,21 @@ int cmd_run(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+// Distinct Locality Descriptor kinds over a workload's data structures, e.g.
+// "INTER-THREAD (COACCESSED, REGULAR), NO-REUSE".
+std::string locality_class(const Workload& w) {
+  std::vector<std::string> kinds;
+  for (const auto& k : w.kernels())
+    for (const DataStructure& d : k->data())
+      for (const LocalityDescriptor& l : d.locality) {
+        std::string s = describe(l);
+        if (std::find(kinds.begin(), kinds.end(), s) == kinds.end()) kinds.push_back(s);
+      }
+  std::string out;
+  for (const auto& s : kinds) out += (out.empty() ? "" : ", ") + s;
+  return out.empty() ? "-" : out;
+}
+
 int cmd_list(const std::vector<std::string>& args) {
   if (args.size() != 1) throw UsageError("usage: locsim list platforms|workloads");
   if (args[0] == "platforms") {
@@ -213,7 +229,7 @@ int cmd_list(const std::vector<std::string>& args) {
   if (args[0] == "workloads") {
     std::cout << std::left << std::setw(14) << "name" << std::setw(12) << "suite" << std::setw(8)
               << "CTAs" << std::setw(9) << "threads" << std::setw(26) << "default size"
-              << "description\n";
+              << "locality (seed 000 Locality Descriptors) / description\n";
     for (const auto& w : workload_registry()) {
       auto inst = w.make({});
       const Kernel& k = *inst->kernels().front();
@@ -221,7 +237,8 @@ int cmd_list(const std::vector<std::string>& args) {
       for (const auto& kk : inst->kernels()) ctas += kk->num_ctas();
       std::cout << std::left << std::setw(14) << w.name << std::setw(12) << w.suite << std::setw(8)
                 << ctas << std::setw(9) << k.threads_per_cta() << std::setw(26) << w.default_size
-                << w.description << "\n";
+                << locality_class(*inst) << "\n"
+                << std::setw(14) << "" << w.description << "\n";
       for (const auto& prm : w.params)
         std::cout << "    workload." << prm.first << " (default " << prm.second.first
                   << "): " << prm.second.second << "\n";

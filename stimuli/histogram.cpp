@@ -78,8 +78,17 @@ std::unique_ptr<Workload> make_histogram(const WorkloadArgs& args) {
   DeviceAllocator alloc;
   p.input = alloc.alloc(std::uint64_t{p.n} * 4);
   p.bins = alloc.alloc(kBins * 4);
-  std::vector<DataStructure> data = {{"input", p.input, std::uint64_t{p.n} * 4, 4},
-                                     {"bins", p.bins, kBins * 4, 4}};
+  // Seed 000 Table 2 lists histogram as INTER-THREAD (COACCESSED, REGULAR) for Parboil's histo
+  // (image tiles); in this global-atomic version every CTA shares the whole bins array (one
+  // C-Tile, one D-Tile) at data-dependent positions, and the input is streamed once.
+  std::vector<DataStructure> data = {
+      {"input", p.input, std::uint64_t{p.n} * 4, 4, {no_reuse()}},
+      {"bins",
+       p.bins,
+       kBins * 4,
+       4,
+       {inter_thread(SharingType::CoAccessed, AccessPattern::Irregular, {kBins, 1, 1}, {ctas, 1, 1},
+                     {0, 0, 0})}}};
   KernelShape shape;
   shape.name = "histo_kernel";
   shape.grid = {ctas, 1, 1};

@@ -33,7 +33,10 @@ const char* to_string(WarpOp op) {
 namespace {
 
 std::vector<WorkloadInfo> builtin_workload_list() {
-  return {vecadd_workload(), matmul_workload(), histogram_workload()};
+  std::vector<WorkloadInfo> v = {vecadd_workload(), matmul_workload(), histogram_workload()};
+  for (auto batch : {polybench_workloads, rodinia_workloads, sdk_parboil_workloads})
+    for (WorkloadInfo& w : batch()) v.push_back(std::move(w));
+  return v;
 }
 
 }  // namespace

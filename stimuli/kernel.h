@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/types.h"
+#include "stimuli/locality_descriptor.h"
 
 namespace locsim {
 
@@ -58,6 +59,8 @@ struct DataStructure {
   Addr base = 0;
   std::uint64_t bytes = 0;
   std::uint32_t elem_bytes = 4;
+  // Seed 000: zero or more Locality Descriptors (several when it has several locality types).
+  std::vector<LocalityDescriptor> locality;
 };
 
 class Kernel {

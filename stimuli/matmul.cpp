@@ -108,9 +108,23 @@ std::unique_ptr<Workload> make_matmul(const WorkloadArgs& args) {
   p.a = alloc.alloc(bytes);
   p.b = alloc.alloc(bytes);
   p.c = alloc.alloc(bytes);
-  std::vector<DataStructure> data = {
-      {"A", p.a, bytes, 4}, {"B", p.b, bytes, 4}, {"C", p.c, bytes, 4}};
   const std::uint32_t g = p.n / kBlockSize;
+  // A's 16-row band is read by every CTA of a block row, B's 16-column band by every CTA of a
+  // block column (INTER-THREAD, COACCESSED, REGULAR, seed 000 §3.3); C is written once.
+  std::vector<DataStructure> data = {
+      {"A",
+       p.a,
+       bytes,
+       4,
+       {inter_thread(SharingType::CoAccessed, AccessPattern::Regular, {p.n, kBlockSize, 1},
+                     {g, 1, 1}, {0, 1, 0}, kBlockSize)}},
+      {"B",
+       p.b,
+       bytes,
+       4,
+       {inter_thread(SharingType::CoAccessed, AccessPattern::Regular, {kBlockSize, p.n, 1},
+                     {1, g, 1}, {1, 0, 0}, std::uint64_t{kBlockSize} * p.n)}},
+      {"C", p.c, bytes, 4, {no_reuse()}}};
   KernelShape shape;
   shape.name = "MatrixMulCUDA";
   shape.grid = {g, g, 1};

@@ -65,8 +65,9 @@ std::unique_ptr<Workload> make_vecadd(const WorkloadArgs& args) {
   p.a = alloc.alloc(bytes);
   p.b = alloc.alloc(bytes);
   p.c = alloc.alloc(bytes);
-  std::vector<DataStructure> data = {
-      {"A", p.a, bytes, 4}, {"B", p.b, bytes, 4}, {"C", p.c, bytes, 4}};
+  std::vector<DataStructure> data = {{"A", p.a, bytes, 4, {no_reuse()}},
+                                     {"B", p.b, bytes, 4, {no_reuse()}},
+                                     {"C", p.c, bytes, 4, {no_reuse()}}};
   KernelShape shape;
   shape.name = "vectorAdd";
   shape.grid = {(p.n + kThreadsPerBlock - 1) / kThreadsPerBlock, 1, 1};

@@ -120,7 +120,7 @@ TEST_CASE("instruction builders overwrite every field of a reused WarpInst", "[s
 TEST_CASE("GridKernel: a coroutine stream is lazy and ends after Exit", "[stimuli][helpers]") {
   const std::uint64_t trips = 1ull << 40;
   auto k = make_grid_kernel<EndlessStream>({"endless", {2, 1, 1}, {40, 1, 1}, 32, 128},
-                                           {{"x", 0x1000, 64, 4}}, trips);
+                                           {{"x", 0x1000, 64, 4, {}}}, trips);
   CHECK(k->name() == "endless");
   CHECK(k->regs_per_thread() == 32);
   CHECK(k->shared_mem_bytes() == 128);
