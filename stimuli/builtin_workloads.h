@@ -13,8 +13,9 @@ WorkloadInfo matmul_workload();     // CUDA SDK matrixMul (16x16 shared-memory t
 WorkloadInfo histogram_workload();  // 256-bin histogram with global atomics
 
 // Benchmark batches of the workload library, each in its own files (stimuli/suite_*.cpp).
-std::vector<WorkloadInfo> polybench_workloads();  // PolyBench/GPU
-std::vector<WorkloadInfo> rodinia_workloads();    // Rodinia
+std::vector<WorkloadInfo> polybench_workloads();    // PolyBench/GPU
+std::vector<WorkloadInfo> rodinia_workloads();      // Rodinia (first half)
+std::vector<WorkloadInfo> rodinia_b_workloads();    // Rodinia (second half)
 std::vector<WorkloadInfo> sdk_parboil_workloads();  // CUDA SDK, Parboil and others
 
 }  // namespace locsim

@@ -34,7 +34,8 @@ namespace {
 
 std::vector<WorkloadInfo> builtin_workload_list() {
   std::vector<WorkloadInfo> v = {vecadd_workload(), matmul_workload(), histogram_workload()};
-  for (auto batch : {polybench_workloads, rodinia_workloads, sdk_parboil_workloads})
+  for (auto batch :
+       {polybench_workloads, rodinia_workloads, rodinia_b_workloads, sdk_parboil_workloads})
     for (WorkloadInfo& w : batch()) v.push_back(std::move(w));
   return v;
 }
