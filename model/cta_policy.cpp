@@ -31,13 +31,235 @@ void RoundRobinPolicy::select(const std::vector<SmView>& sms, std::vector<CtaAss
   }
 }
 
+namespace {
+
+std::uint32_t per_cluster(const GpuTopology& t) {
+  return t.sms_per_cluster ? t.sms_per_cluster : 1;
+}
+
+// Clusters of the topology; a trailing partial cluster counts as one.
+std::uint32_t cluster_count(const GpuTopology& t) {
+  const std::uint32_t spc = per_cluster(t);
+  return (t.num_sms + spc - 1) / spc;
+}
+
+std::uint32_t block_size(std::uint32_t max_per_sm) {
+  return max_per_sm >= 2 ? 2 : 1;
+}
+
+std::vector<std::uint32_t> free_slots(const std::vector<SmView>& sms) {
+  std::vector<std::uint32_t> f(sms.size());
+  for (std::size_t i = 0; i < sms.size(); ++i) f[i] = sms[i].free_slots;
+  return f;
+}
+
+// Visits the view indices `order` round-robin starting at position `pos` and launches one CTA of
+// [next, end) per visit on an SM with a free context, until the CTAs or the free contexts run out.
+// `pos` ends after the SM that received the last CTA.
+void fill_round_robin(const std::vector<SmView>& sms, const std::vector<std::uint32_t>& order,
+                      std::vector<std::uint32_t>& free, std::uint32_t& pos, std::uint32_t& next,
+                      std::uint32_t end, std::vector<CtaAssignment>& out) {
+  const std::uint32_t n = static_cast<std::uint32_t>(order.size());
+  if (!n) return;
+  pos %= n;
+  bool progress = true;
+  while (next < end && progress) {
+    progress = false;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const std::uint32_t p = (pos + k) % n;
+      const std::uint32_t s = order[p];
+      if (!free[s]) continue;
+      --free[s];
+      out.push_back(CtaAssignment{sms[s].sm, next++});
+      pos = (p + 1) % n;
+      progress = true;
+      break;
+    }
+  }
+}
+
+// Block variant: each visit launches up to `block` consecutive CTAs of [next, end) on one SM, and
+// only on an SM with `block` free contexts. A lone remaining CTA needs only one free context when
+// single_ok() says so (evaluated at the time of the visit).
+template <class SingleOk>
+void fill_blocks(const std::vector<SmView>& sms, const std::vector<std::uint32_t>& order,
+                 std::vector<std::uint32_t>& free, std::uint32_t& pos, std::uint32_t& next,
+                 std::uint32_t end, std::uint32_t block, SingleOk single_ok,
+                 std::vector<CtaAssignment>& out) {
+  const std::uint32_t n = static_cast<std::uint32_t>(order.size());
+  if (!n) return;
+  pos %= n;
+  bool progress = true;
+  while (next < end && progress) {
+    progress = false;
+    const std::uint32_t left = end - next;
+    const std::uint32_t take = std::min(block, left);
+    const std::uint32_t need = (left == 1 && single_ok()) ? 1 : block;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const std::uint32_t p = (pos + k) % n;
+      const std::uint32_t s = order[p];
+      if (free[s] < need) continue;
+      free[s] -= take;
+      for (std::uint32_t i = 0; i < take; ++i) out.push_back(CtaAssignment{sms[s].sm, next++});
+      pos = (p + 1) % n;
+      progress = true;
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+// --- two-level-rr / global-rr (Sec. 2.3, Sec. 4.1) ---
+
+void OrderedRoundRobinPolicy::begin_kernel(std::uint32_t num_ctas, std::uint32_t,
+                                           const GpuTopology& topo) {
+  topo_ = topo;
+  num_ctas_ = num_ctas;
+  next_cta_ = 0;
+  next_pos_ = 0;
+}
+
+void OrderedRoundRobinPolicy::select(const std::vector<SmView>& sms,
+                                     std::vector<CtaAssignment>& out) {
+  if (sms.empty() || next_cta_ >= num_ctas_) return;
+  std::vector<std::uint32_t> order(sms.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::uint32_t spc = per_cluster(topo_);
+  auto key = [&](std::uint32_t i) {
+    const std::uint32_t sm = sms[i].sm;
+    // two-level: (index within cluster, cluster); global: SM id.
+    return two_level_ ? std::make_pair(sm % spc, sm / spc) : std::make_pair(0u, sm);
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  std::vector<std::uint32_t> free = free_slots(sms);
+  fill_round_robin(sms, order, free, next_pos_, next_cta_, num_ctas_, out);
+}
+
+// --- greedy-clustering (Sec. 4.1) ---
+
+void GreedyClusteringPolicy::begin_kernel(std::uint32_t num_ctas, std::uint32_t,
+                                          const GpuTopology& topo) {
+  topo_ = topo;
+  num_ctas_ = num_ctas;
+  next_cta_ = 0;
+  rr_.assign(cluster_count(topo), 0);
+}
+
+void GreedyClusteringPolicy::select(const std::vector<SmView>& sms,
+                                    std::vector<CtaAssignment>& out) {
+  if (sms.empty() || next_cta_ >= num_ctas_) return;
+  const std::uint32_t spc = per_cluster(topo_);
+  std::vector<std::vector<std::uint32_t>> members(rr_.size());
+  for (std::uint32_t i = 0; i < sms.size(); ++i) {
+    const std::uint32_t c = sms[i].sm / spc;
+    if (c >= members.size()) {
+      members.resize(c + 1);
+      rr_.resize(c + 1, 0);
+    }
+    members[c].push_back(i);
+  }
+  std::vector<std::uint32_t> free = free_slots(sms);
+  for (std::uint32_t c = 0; c < members.size() && next_cta_ < num_ctas_; ++c)
+    fill_round_robin(sms, members[c], free, rr_[c], next_cta_, num_ctas_, out);
+}
+
+// --- cluster pools (distributed, distributed-block; Sec. 4.1, Sec. 5) ---
+
+void ClusterPoolPolicy::begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
+                                     const GpuTopology& topo) {
+  topo_ = topo;
+  max_per_sm_ = max_ctas_per_sm;
+  const std::uint64_t c_n = std::max<std::uint32_t>(1, cluster_count(topo));
+  pools_.assign(c_n, Pool{});
+  for (std::uint64_t c = 0; c < c_n; ++c) {
+    pools_[c].next = static_cast<std::uint32_t>(c * num_ctas / c_n);
+    pools_[c].end = static_cast<std::uint32_t>((c + 1) * num_ctas / c_n);
+  }
+}
+
+std::uint32_t ClusterPoolPolicy::remaining() const {
+  std::uint32_t r = 0;
+  for (const Pool& p : pools_) r += p.end - p.next;
+  return r;
+}
+
+std::vector<std::vector<std::uint32_t>> ClusterPoolPolicy::members(
+    const std::vector<SmView>& sms) const {
+  // SMs whose cluster has no pool (view inconsistent with the topology) get nothing.
+  std::vector<std::vector<std::uint32_t>> m(pools_.size());
+  const std::uint32_t spc = per_cluster(topo_);
+  for (std::uint32_t i = 0; i < sms.size(); ++i) {
+    const std::uint32_t c = sms[i].sm / spc;
+    if (c < m.size()) m[c].push_back(i);
+  }
+  return m;
+}
+
+void DistributedPolicy::select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) {
+  if (sms.empty()) return;
+  const auto m = members(sms);
+  std::vector<std::uint32_t> free = free_slots(sms);
+  for (std::size_t c = 0; c < pools_.size(); ++c) {
+    Pool& p = pools_[c];
+    fill_round_robin(sms, m[c], free, p.rr, p.next, p.end, out);
+  }
+}
+
+void DistributedBlockPolicy::select(const std::vector<SmView>& sms,
+                                    std::vector<CtaAssignment>& out) {
+  if (sms.empty()) return;
+  const auto m = members(sms);
+  std::vector<std::uint32_t> free = free_slots(sms);
+  const std::uint32_t block = block_size(max_per_sm_);
+  for (std::size_t c = 0; c < pools_.size(); ++c) {
+    Pool& p = pools_[c];
+    auto single_ok = [&] { return single_when_pool_has_one_ || remaining() == 1; };
+    fill_blocks(sms, m[c], free, p.rr, p.next, p.end, block, single_ok, out);
+  }
+}
+
+// --- bcs (block CTA scheduling [7], Sec. 5) ---
+
+void BlockCtaSchedulingPolicy::begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
+                                            const GpuTopology&) {
+  num_ctas_ = num_ctas;
+  next_cta_ = 0;
+  max_per_sm_ = max_ctas_per_sm;
+  next_pos_ = 0;
+}
+
+void BlockCtaSchedulingPolicy::select(const std::vector<SmView>& sms,
+                                      std::vector<CtaAssignment>& out) {
+  if (sms.empty() || next_cta_ >= num_ctas_) return;
+  std::vector<std::uint32_t> order(sms.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return sms[a].sm < sms[b].sm; });
+  std::vector<std::uint32_t> free = free_slots(sms);
+  fill_blocks(
+      sms, order, free, next_pos_, next_cta_, num_ctas_, block_size(max_per_sm_),
+      [] { return true; }, out);
+}
+
 std::unique_ptr<CtaSchedulingPolicy> make_cta_policy(const std::string& name) {
   if (name == "rr") return std::make_unique<RoundRobinPolicy>();
-  throw std::invalid_argument("unknown CTA policy '" + name + "' (known: rr)");
+  if (name == "two-level-rr") return std::make_unique<TwoLevelRoundRobinPolicy>();
+  if (name == "global-rr") return std::make_unique<GlobalRoundRobinPolicy>();
+  if (name == "greedy" || name == "greedy-clustering")
+    return std::make_unique<GreedyClusteringPolicy>();
+  if (name == "distributed") return std::make_unique<DistributedPolicy>();
+  if (name == "distributed-block") return std::make_unique<DistributedBlockPolicy>();
+  if (name == "bcs") return std::make_unique<BlockCtaSchedulingPolicy>();
+  std::string known;
+  for (const std::string& n : cta_policy_names()) known += (known.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown CTA policy '" + name + "' (known: " + known +
+                              "; alias: greedy-clustering)");
 }
 
 std::vector<std::string> cta_policy_names() {
-  return {"rr"};
+  return {"rr", "two-level-rr", "global-rr", "greedy", "distributed", "distributed-block", "bcs"};
 }
 
 std::uint32_t max_ctas_per_sm(const SmResources& sm, const CtaNeeds& cta, std::string* limiter) {

@@ -58,7 +58,146 @@ class RoundRobinPolicy final : public CtaSchedulingPolicy {
   std::uint32_t next_sm_ = 0;
 };
 
-// Factory by name ("rr"); throws std::invalid_argument listing the known names.
+// ---------------------------------------------------------------------------------------------
+// Policies of Wang et al., "Intra-Cluster Coalescing and Distributed-Block Scheduling to Reduce GPU
+// NoC Pressure" (Sec. 2.3, Sec. 4.1, Sec. 5, Fig. 6). CTA ids are 0-based here (the paper's CTA 1
+// is CTA 0). Clusters are groups of sms_per_cluster consecutive SM ids (GpuTopology::cluster_of).
+// Every policy below restarts its SM pointer(s) at the first SM at begin_kernel.
+// ---------------------------------------------------------------------------------------------
+
+// Round-robin over SMs in a fixed visiting order, one CTA per visit, CTAs in linear order; the next
+// search starts after the SM that received the previous CTA. Base of two-level-rr and global-rr.
+class OrderedRoundRobinPolicy : public CtaSchedulingPolicy {
+ public:
+  void begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
+                    const GpuTopology& topo) override;
+  void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
+  std::uint32_t remaining() const override { return num_ctas_ - next_cta_; }
+
+ protected:
+  explicit OrderedRoundRobinPolicy(bool two_level) : two_level_(two_level) {}
+
+ private:
+  bool two_level_;
+  GpuTopology topo_;
+  std::uint32_t num_ctas_ = 0;
+  std::uint32_t next_cta_ = 0;
+  std::uint32_t next_pos_ = 0;  // position in the visiting order
+};
+
+// "two-level-rr" (Sec. 2.3 / Sec. 4.1, two-level round-robin, the paper's baseline [11]): CTAs go
+// first across clusters (first SM of cluster 0, first SM of cluster 1, ...), then to the second SM
+// of every cluster, etc.; additional CTAs per SM are assigned the same way. Visiting order: SM
+// (cluster c, index j) is visited at position j * num_clusters + c.
+class TwoLevelRoundRobinPolicy final : public OrderedRoundRobinPolicy {
+ public:
+  TwoLevelRoundRobinPolicy() : OrderedRoundRobinPolicy(true) {}
+  const char* name() const override { return "two-level-rr"; }
+};
+
+// "global-rr" (Sec. 4.1, global / one-level round-robin): consecutive CTAs go to consecutive SMs in
+// global SM order (all SMs of cluster 0, then cluster 1, ...), wrapping around for additional CTAs.
+// Same visiting rule as "rr", except that the pointer restarts at SM 0 for every kernel.
+class GlobalRoundRobinPolicy final : public OrderedRoundRobinPolicy {
+ public:
+  GlobalRoundRobinPolicy() : OrderedRoundRobinPolicy(false) {}
+  const char* name() const override { return "global-rr"; }
+};
+
+// "greedy" (alias "greedy-clustering"; Sec. 4.1, greedy-clustering): CTAs from the global pool, in
+// order, fill the first cluster that has a free context: within that cluster they go round-robin
+// over its SMs (one CTA per SM per pass) until none of its SMs can take more, then the next
+// cluster is filled. Every select() starts again at cluster 0, so freed contexts of low clusters
+// are refilled first (Fig. 6: after CTA 1 finishes, CTA 9 goes to the SM that ran CTA 1).
+class GreedyClusteringPolicy final : public CtaSchedulingPolicy {
+ public:
+  const char* name() const override { return "greedy"; }
+  void begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
+                    const GpuTopology& topo) override;
+  void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
+  std::uint32_t remaining() const override { return num_ctas_ - next_cta_; }
+
+ private:
+  GpuTopology topo_;
+  std::uint32_t num_ctas_ = 0;
+  std::uint32_t next_cta_ = 0;
+  std::vector<std::uint32_t> rr_;  // per cluster: index (within the cluster) of the next SM
+};
+
+// Per-cluster contiguous CTA pools of the distributed policies: cluster c of C owns CTAs
+// [c*N/C, (c+1)*N/C) (Sec. 4.1: "splits up the set of CTAs evenly across the two clusters").
+class ClusterPoolPolicy : public CtaSchedulingPolicy {
+ public:
+  void begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
+                    const GpuTopology& topo) override;
+  std::uint32_t remaining() const override;
+
+ protected:
+  struct Pool {
+    std::uint32_t next = 0, end = 0;  // unlaunched CTAs [next, end)
+    std::uint32_t rr = 0;             // index (within the cluster) of the next SM to visit
+  };
+  GpuTopology topo_;
+  std::uint32_t max_per_sm_ = 0;
+  std::vector<Pool> pools_;
+  // View indices of the SMs of each cluster (SM ids from the view), in SM order.
+  std::vector<std::vector<std::uint32_t>> members(const std::vector<SmView>& sms) const;
+};
+
+// "distributed" (Sec. 4.1, distributed scheduling as in MCM-GPU [6]): an SM only takes CTAs from
+// its cluster's pool, in order; within a cluster CTAs go round-robin over its SMs, one per visit
+// (Sec. 5: "CTAs are allocated following a (default) round-robin strategy within a cluster"). Fig.
+// 6: after CTA 1 finishes, the cluster's next CTA (CTA 5) goes to the freed SM. Empty pool: the
+// paper describes no stealing from other clusters' pools (and attributes the losses on SRAD/BP to
+// workload imbalance), so once its cluster's pool is empty an SM stays idle for the rest of the
+// kernel, even when other clusters still have CTAs.
+class DistributedPolicy final : public ClusterPoolPolicy {
+ public:
+  const char* name() const override { return "distributed"; }
+  void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
+};
+
+// "distributed-block" (Sec. 5, distributed-block scheduling; Fig. 6): cluster pools as in
+// "distributed"; within a cluster, pairs of consecutive pool CTAs go to the same SM, pairs
+// round-robin over the cluster's SMs. Delayed issue: a pair (also the pool's last, odd CTA) is only
+// issued to an SM with two free CTA contexts ("CTA 5 can be allocated to SM #1 only when both CTAs
+// 1 and 2 have finished their execution"). Exception: the last unlaunched CTA of the whole grid is
+// issued to any SM of its cluster with one free context. With single_when_pool_has_one, the
+// exception instead applies whenever the cluster's pool has one CTA left (contradicts Fig. 6,
+// where CTA 5 is the last CTA of cluster #1's pool and still waits). If an SM holds fewer than two
+// CTAs (max_ctas_per_sm < 2), blocks degrade to single CTAs (else nothing could ever issue).
+class DistributedBlockPolicy final : public ClusterPoolPolicy {
+ public:
+  explicit DistributedBlockPolicy(bool single_when_pool_has_one = false)
+      : single_when_pool_has_one_(single_when_pool_has_one) {}
+  const char* name() const override { return "distributed-block"; }
+  void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
+
+ private:
+  bool single_when_pool_has_one_;
+};
+
+// "bcs" (block CTA scheduling [7], as summarized in Sec. 5): pairs of consecutive CTAs of the
+// global pool (0+1, 2+3, ...) go to the same SM; pairs round-robin over all SMs in global SM order.
+// Delayed issue: a pair is only issued to an SM with two free contexts; the last CTA of an odd grid
+// is issued alone to any SM with one free context. Degrades to single CTAs if max_ctas_per_sm < 2.
+class BlockCtaSchedulingPolicy final : public CtaSchedulingPolicy {
+ public:
+  const char* name() const override { return "bcs"; }
+  void begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
+                    const GpuTopology& topo) override;
+  void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
+  std::uint32_t remaining() const override { return num_ctas_ - next_cta_; }
+
+ private:
+  std::uint32_t num_ctas_ = 0;
+  std::uint32_t next_cta_ = 0;
+  std::uint32_t max_per_sm_ = 0;
+  std::uint32_t next_pos_ = 0;
+};
+
+// Factory by name (see cta_policy_names(); "greedy-clustering" is accepted as an alias of
+// "greedy"); throws std::invalid_argument listing the known names.
 std::unique_ptr<CtaSchedulingPolicy> make_cta_policy(const std::string& name);
 std::vector<std::string> cta_policy_names();
 
