@@ -1,0 +1,148 @@
+// Accel-Sim traces through the real binary: `run --trace` on a hand-written fixture with exact L1
+// counts, `export-trace` round trips with identical statistics, and error exit codes.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string tmp(const std::string& name) {
+  return "/tmp/locsim_trace_cli_" + std::to_string(getpid()) + "_" + name;
+}
+
+Result locsim(const std::string& args) {
+  const std::string o = tmp("out"), e = tmp("err");
+  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 ") + LOCSIM_BIN + " " +
+                          args + " >" + o + " 2>" + e + " </dev/null";
+  int st = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(o);
+  r.err = slurp(e);
+  std::remove(o.c_str());
+  std::remove(e.c_str());
+  return r;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+nlohmann::json run_json(const std::string& args, const std::string& tag) {
+  const std::string j = tmp(tag + ".json");
+  Result r = locsim(args + " --quiet --stats-json " + j);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  auto js = nlohmann::json::parse(slurp(j));
+  std::remove(j.c_str());
+  return js;
+}
+
+const std::string kFixture = std::string(LOCSIM_SOURCE_DIR) + "/tests/data/traces/one_warp";
+const std::string kOneSm =
+    " --platform fermi --set gpu.sms=1 --set gpu.sms_per_cluster=1 --set mem.channels=1"
+    " --set l2.size=256KiB";
+}  // namespace
+
+TEST_CASE("cli trace: hand-written one-warp trace gives the hand-computed L1 counts", "[cli]") {
+  // Lines (128 B): L0 = 0x10000000, L1 = 0x10000080, L2 = 0x10000100; the warp waits for each
+  // load before the next one, so every access sees the previous fill.
+  //   LDG.E     mode 1, 32 x 4 B from L0        -> L0 miss
+  //   LDG.E     mode 0, the same 32 addresses   -> L0 hit
+  //   LDG.E.64  mode 1, 32 x 8 B from L0        -> L0 hit, L1 miss (two line requests)
+  //   LDG.E     mode 2, 16 lanes x 4 B from L2  -> L2 miss
+  nlohmann::json j = run_json("run" + kOneSm + " --trace " + kFixture + "/kernelslist.g", "fix");
+  CHECK(j["l1d"]["accesses"] == 5);
+  CHECK(j["l1d"]["hits"] == 2);
+  CHECK(j["l1d"]["misses"] == 3);
+  CHECK(j["sm"]["global_mem_insts"] == 4);
+  CHECK(j["warp_insts"] == 7);
+  CHECK(j["dram"]["reads"].get<double>() > 0);
+}
+
+TEST_CASE("cli trace: an xz-compressed kernel file gives the same counts", "[cli]") {
+  const std::string dir = tmp("xz");
+  const std::string prep = "rm -rf " + dir + " && mkdir -p " + dir + " && cp " + kFixture +
+                           "/kernelslist.g " + dir + " && xz -c " + kFixture +
+                           "/kernel-1.traceg > " + dir + "/kernel-1.traceg.xz";
+  if (std::system(prep.c_str()) != 0) {
+    WARN("xz not available: skipped");
+    return;
+  }
+  nlohmann::json j = run_json("run" + kOneSm + " --trace " + dir + "/kernelslist.g", "xz");
+  CHECK(j["l1d"]["accesses"] == 5);
+  CHECK(j["l1d"]["hits"] == 2);
+  CHECK(j["l1d"]["misses"] == 3);
+  std::system(("rm -rf " + dir).c_str());
+}
+
+TEST_CASE("cli trace: export-trace round trips with identical statistics", "[cli]") {
+  for (const char* wl : {"vecadd --set workload.n=8192", "matmul --set workload.n=64",
+                         "histogram --set workload.n=16384 --set workload.ctas=8"}) {
+    const std::string dir = tmp("export");
+    std::system(("rm -rf " + dir).c_str());
+    Result e = locsim(std::string("export-trace --workload ") + wl + " " + dir);
+    INFO(wl << ": " << e.err);
+    REQUIRE(e.code == 0);
+    CHECK_THAT(e.out, Catch::Contains("kernelslist.g"));
+    nlohmann::json a = run_json(std::string("run --platform fermi --workload ") + wl, "direct");
+    nlohmann::json b = run_json("run --platform fermi --trace " + dir + "/kernelslist.g", "trace");
+    for (const char* kind : {"l1d", "l2", "dram", "noc", "sm"}) {
+      INFO(wl << " " << kind);
+      CHECK(a[kind] == b[kind]);
+    }
+    CHECK(a["l1d"]["accesses"].get<double>() > 0);
+    CHECK(a["cycles"] == b["cycles"]);
+    CHECK(a["warp_insts"] == b["warp_insts"]);
+    std::system(("rm -rf " + dir).c_str());
+  }
+}
+
+TEST_CASE("cli trace: malformed trace is a one-line error with exit 2", "[cli]") {
+  const std::string dir = tmp("bad");
+  std::system(("mkdir -p " + dir).c_str());
+  std::ofstream(dir + "/kernelslist.g") << "kernel-1.traceg\n";
+  std::ofstream(dir + "/kernel-1.traceg") << "-kernel name = k\n-grid dim = (1,1,1)\n"
+                                             "-block dim = (32,1,1)\n"
+                                             "-accelsim tracer version = 4\n"
+                                             "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
+                                             "insts = 2\n0000 ffffffff 0 EXIT 0 0\n";
+  Result r = locsim("run --platform fermi --quiet --trace " + dir + "/kernelslist.g");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains(dir + "/kernel-1.traceg:9: truncated: warp 0"));
+  CHECK(lines(r.err) == 1);
+  std::system(("rm -rf " + dir).c_str());
+}
+
+TEST_CASE("cli trace: missing trace file and conflicting options exit 2", "[cli]") {
+  Result r = locsim("run --platform fermi --quiet --trace /nonexistent/kernelslist.g");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("/nonexistent/kernelslist.g"));
+  CHECK(lines(r.err) == 1);
+  Result both = locsim("run --platform fermi --quiet --workload vecadd --trace " + kFixture +
+                       "/kernelslist.g");
+  CHECK(both.code == 2);
+  Result nodir = locsim("export-trace --workload vecadd");
+  CHECK(nodir.code == 2);
+  CHECK_THAT(nodir.err, Catch::Contains("output directory"));
+}

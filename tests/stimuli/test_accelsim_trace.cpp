@@ -1,0 +1,404 @@
+// Accel-Sim trace reader and writer: line parsing, headers, TB/warp structure, error messages,
+// .xz input and the writer -> reader round trip of the instruction streams.
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "model/params.h"
+#include "stimuli/accelsim_trace.h"
+#include "stimuli/trace_export.h"
+
+using namespace locsim;
+
+namespace {
+
+std::string tdir() {
+  static const std::string d = [] {
+    std::string p = "/tmp/locsim_trace_ut_" + std::to_string(getpid());
+    std::filesystem::create_directories(p);
+    return p;
+  }();
+  return d;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  const std::string p = tdir() + "/" + name;
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+
+std::string header(const std::string& grid = "(1,1,1)", const std::string& block = "(32,1,1)",
+                   int version = 4) {
+  return "-kernel name = k\n"
+         "-kernel id = 1\n"
+         "-grid dim = " +
+         grid +
+         "\n"
+         "-block dim = " +
+         block +
+         "\n"
+         "-shmem = 1024\n"
+         "-nregs = 24\n"
+         "-binary version = 70\n"
+         "-cuda stream id = 0\n"
+         "-shmem base_addr = 0x00007f0000000000\n"
+         "-local mem base_addr = 0x00007f0100000000\n"
+         "-nvbit version = 1.5.5\n"
+         "-accelsim tracer version = " +
+         std::to_string(version) +
+         "\n\n"
+         "#traces format = PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
+         "[adrrescompress?] [mem_addresses]\n\n";
+}
+
+// One TB with one warp holding `lines` (after header(), "#BEGIN_TB" is line 16).
+std::string one_warp(const std::vector<std::string>& lines, const std::string& tb = "0,0,0") {
+  std::string s = "#BEGIN_TB\n\nthread block = " + tb +
+                  "\n\nwarp = 0\ninsts = " + std::to_string(lines.size()) + "\n";
+  for (const auto& l : lines) s += l + "\n";
+  return s + "\n#END_TB\n";
+}
+
+std::vector<WarpInst> drain(const Kernel& k, std::uint32_t cta, std::uint32_t warp) {
+  std::vector<WarpInst> v;
+  auto s = k.warp_stream(cta, warp);
+  WarpInst in;
+  while (s->next(in)) v.push_back(in);
+  return v;
+}
+
+WarpInst parse(const std::string& line, bool last = false,
+               const std::vector<TraceMemcpy>& regions = {}) {
+  TraceKernelInfo info;
+  info.version = 4;
+  WarpInst in;
+  parse_trace_inst(line, info, last, regions, "t:1", in);
+  return in;
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    open_accelsim_kernel(path);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string parse_error(const std::string& line) {
+  try {
+    parse(line);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("trace: header fields are read", "[trace]") {
+  std::string tb;
+  for (int c = 0; c < 2; ++c) {
+    tb += "#BEGIN_TB\nthread block = " + std::to_string(c) + ",0,0\n";
+    for (int w = 0; w < 2; ++w)
+      tb += "warp = " + std::to_string(w) + "\ninsts = 1\n0000 ffffffff 0 EXIT 0 0\n";
+    tb += "#END_TB\n";
+  }
+  auto p = write("hdr.traceg", header("(2,1,1)", "(64,1,1)") + tb);
+  auto k = open_accelsim_kernel(p);
+  CHECK(k->name() == "k");
+  CHECK(k->grid().x == 2);
+  CHECK(k->block().x == 64);
+  CHECK(k->warps_per_cta() == 2);
+  CHECK(k->regs_per_thread() == 24);
+  CHECK(k->shared_mem_bytes() == 1024);
+  auto v = drain(*k, 1, 1);
+  REQUIRE(v.size() == 1);
+  CHECK(v[0].op == WarpOp::Exit);
+}
+
+TEST_CASE("trace: address mode 0 lists the active lanes", "[trace]") {
+  WarpInst in = parse("0010 00000005 1 R4 LDG.E 1 R2 4 0 0x100 0x200 0");
+  CHECK(in.op == WarpOp::Load);
+  CHECK(in.pc == 0x10);
+  CHECK(in.active_mask == 5u);
+  CHECK(in.addr[0] == 0x100);
+  CHECK(in.addr[1] == 0);
+  CHECK(in.addr[2] == 0x200);
+  CHECK(in.size == 4);
+}
+
+TEST_CASE("trace: address mode 1 is base plus stride over active lanes", "[trace]") {
+  WarpInst in = parse("0010 0000000f 1 R4 LDG.E.64 1 R2 8 1 0x1000 8");
+  CHECK(in.size == 8);
+  CHECK(in.addr[0] == 0x1000);
+  CHECK(in.addr[3] == 0x1018);
+  CHECK(in.addr[4] == 0);
+  WarpInst neg = parse("0010 00000003 1 R4 LDG.E 1 R2 4 1 0x1000 -4");
+  CHECK(neg.addr[1] == 0xffc);
+}
+
+TEST_CASE("trace: address mode 2 is base plus deltas", "[trace]") {
+  WarpInst in = parse("0010 0000000b 1 R4 LDG.E 1 R2 4 2 0x1000 16 -8 0");
+  CHECK(in.addr[0] == 0x1000);
+  CHECK(in.addr[1] == 0x1010);
+  CHECK(in.addr[2] == 0);
+  CHECK(in.addr[3] == 0x1008);
+}
+
+TEST_CASE("trace: widths come from the opcode suffix or the width field", "[trace]") {
+  CHECK(parse("0 1 1 R4 LDG.E.U8 1 R2 1 0 0x10").size == 1);
+  CHECK(parse("0 1 1 R4 LDG.E.S16 1 R2 2 0 0x10").size == 2);
+  CHECK(parse("0 1 1 R4 LDG.E.128 1 R2 16 0 0x10").size == 16);
+  CHECK(parse("0 1 0 STG.E 2 R2 R4 8 0 0x10").size == 8);  // no suffix: the width field
+  CHECK(trace_opcode_width("LDG.E.64.CONSTANT") == 8);
+  CHECK(trace_opcode_width("FFMA") == 0);
+}
+
+TEST_CASE("trace: opcode mapping", "[trace]") {
+  CHECK(parse("0 1 0 STG.E 2 R2 R4 4 0 0x10").op == WarpOp::Store);
+  CHECK(parse("0 1 1 R4 ATOMG.E.ADD 2 R2 R5 4 0 0x10").op == WarpOp::Atomic);
+  CHECK(parse("0 1 0 RED.E.ADD 2 R2 R5 4 0 0x10").op == WarpOp::Atomic);
+  CHECK(parse("0 1 1 R4 LDS.U.128 1 R2 16 0 0x10").op == WarpOp::SharedLoad);
+  CHECK(parse("0 1 0 STS 2 R2 R4 4 0 0x10").op == WarpOp::SharedStore);
+  CHECK(parse("0 1 1 R4 LDL 1 R2 4 0 0x7f0100000010").op == WarpOp::Load);
+  CHECK(parse("0 1 0 STL 2 R2 R4 4 0 0x7f0100000010").op == WarpOp::Store);
+  CHECK(parse("0 ffffffff 0 BAR.SYNC 0 0").op == WarpOp::Barrier);
+  CHECK(parse("0 ffffffff 0 EXIT 0 0", true).op == WarpOp::Exit);
+  CHECK(parse("0 ffffffff 0 EXIT 0 0", false).op == WarpOp::Compute);  // not the last
+  CHECK(parse("0 ffffffff 0 RET.ABS 0 0", true).op == WarpOp::Exit);
+  WarpInst f = parse("0 ffffffff 1 R4 FFMA 3 R1 R2 R3 0");
+  CHECK(f.op == WarpOp::Compute);
+  CHECK(f.count == 1);
+  CHECK(f.latency == 4);
+  CHECK(parse("0 ffffffff 1 R4 IADD3 3 R1 R2 R3 0").latency == 1);
+  CHECK(parse("0 ffffffff 1 R4 DFMA 3 R1 R2 R3 0").latency == 8);
+  CHECK(parse("0 ffffffff 1 R4 MUFU.RCP 1 R1 0").latency == 16);
+}
+
+TEST_CASE("trace: shared addresses are made relative to the shmem base", "[trace]") {
+  TraceKernelInfo info;
+  info.shmem_base = 0x7f0000000000;
+  WarpInst in;
+  parse_trace_inst("0 3 1 R4 LDS 1 R2 4 0 0x7f0000000010 0x20", info, false, {}, "t:1", in);
+  CHECK(in.addr[0] == 0x10);
+  CHECK(in.addr[1] == 0x20);  // already an offset
+}
+
+TEST_CASE("trace: data structures come from the memcpy regions", "[trace]") {
+  std::vector<TraceMemcpy> r = {{0x1000, 0x100}, {0x2000, 0x100}};
+  CHECK(parse("0 1 1 R4 LDG.E 1 R2 4 0 0x2010", false, r).data_structure == 1);
+  CHECK(parse("0 1 1 R4 LDG.E 1 R2 4 0 0x1010", false, r).data_structure == 0);
+  CHECK(parse("0 1 1 R4 LDG.E 1 R2 4 0 0x3010", false, r).data_structure == 0xffff);
+}
+
+TEST_CASE("trace: malformed instruction lines name what is wrong", "[trace]") {
+  CHECK(parse_error("0zz0 1 0 EXIT 0 0") == "t:1: bad hex PC '0zz0'");
+  CHECK(parse_error("0 1ffffffff 0 EXIT 0 0") == "t:1: bad hex active mask '1ffffffff'");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 0 0x10") ==
+        "t:1: truncated instruction: missing address (mode 0 lists one per active lane)");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 0 0x10 0xq") == "t:1: bad hex address '0xq'");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 7 0x10 4") ==
+        "t:1: unknown address compression mode '7' (0 = list, 1 = base+stride, 2 = base+deltas)");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 2 0x10") ==
+        "t:1: truncated instruction: missing delta (mode 2 has one per active lane after the "
+        "first)");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 12 1 0x10 4") ==
+        "t:1: unsupported access width 12 bytes for LDG.E (1, 2, 4, 8 or 16)");
+  CHECK(parse_error("0 1 0 EXIT 0 0 5 6") == "t:1: unexpected token '6' at the end of the line");
+  CHECK(parse_error("0 1 0 EXIT") == "t:1: truncated instruction: missing source count");
+}
+
+TEST_CASE("trace: warps stream lazily with the right instructions", "[trace]") {
+  std::string tb;
+  for (int c = 0; c < 3; ++c) {
+    tb += "#BEGIN_TB\nthread block = " + std::to_string(c) + ",0,0\n";
+    for (int w = 1; w >= 0; --w) {  // warps in any order
+      tb += "warp = " + std::to_string(w) + "\ninsts = 3\n";
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x%x 4\n",
+                    0x10000 + c * 0x1000 + w * 0x100);
+      tb += buf;
+      tb += "0010 ffffffff 0 BAR.SYNC 0 0\n0020 ffffffff 0 EXIT 0 0\n";
+    }
+    tb += "#END_TB\n";
+  }
+  auto p = write("lazy.traceg", header("(3,1,1)", "(64,1,1)") + tb);
+  auto k = open_accelsim_kernel(p);
+  auto v = drain(*k, 2, 1);
+  REQUIRE(v.size() == 3);
+  CHECK(v[0].op == WarpOp::Load);
+  CHECK(v[0].addr[0] == 0x12100);
+  CHECK(v[0].addr[31] == 0x12100 + 31 * 4);
+  CHECK(v[1].op == WarpOp::Barrier);
+  CHECK(v[2].op == WarpOp::Exit);
+  CHECK(drain(*k, 0, 0)[0].addr[0] == 0x10000);
+  // .xz: the same text compressed gives the same streams.
+  const std::string cmd = "xz -kf " + p;
+  if (std::system(cmd.c_str()) == 0) {
+    auto kx = open_accelsim_kernel(p + ".xz");
+    auto vx = drain(*kx, 2, 1);
+    REQUIRE(vx.size() == 3);
+    CHECK(vx[0].addr[0] == 0x12100);
+    auto s0 = kx->warp_stream(0, 0);
+    auto s1 = kx->warp_stream(1, 1);
+    WarpInst in;
+    REQUIRE(s1->next(in));
+    CHECK(in.addr[0] == 0x11100);
+    REQUIRE(s0->next(in));
+    CHECK(in.addr[0] == 0x10000);
+  }
+}
+
+TEST_CASE("trace: structural errors carry file and line", "[trace]") {
+  const std::string h = header();  // 15 lines: #BEGIN_TB is line 16
+  const std::string ex = "0000 ffffffff 0 EXIT 0 0";
+  SECTION("missing header") {
+    auto p = write("nohdr.traceg", "-kernel name = k\n-grid dim = (1,1,1)\n" + one_warp({ex}));
+    CHECK(error_of(p) == p + ":3: missing header '-block dim'");
+  }
+  SECTION("unsupported version") {
+    auto p = write("v2.traceg", header("(1,1,1)", "(32,1,1)", 2) + one_warp({ex}));
+    CHECK(error_of(p) == p + ":12: unsupported accelsim tracer version 2 (supported: 3, 4, 5)");
+  }
+  SECTION("fewer instruction lines than insts") {
+    std::string tb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n" + ex + "\n#END_TB\n";
+    auto p = write("count.traceg", h + tb);
+    CHECK(error_of(p) ==
+          p + ":21: warp 0 of thread block (0,0,0): insts = 3 but only 1 instruction lines");
+  }
+  SECTION("truncated file") {
+    std::string tb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n" + ex + "\n";
+    auto p = write("trunc.traceg", h + tb);
+    CHECK(error_of(p) == p + ":20: truncated: warp 0 of thread block (0,0,0) has insts = 3 but "
+                             "the file ends after 1 instruction lines");
+  }
+  SECTION("missing #END_TB") {
+    std::string tb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n" + ex + "\n";
+    auto p = write("noend.traceg", h + tb);
+    CHECK(error_of(p) == p + ":20: truncated: thread block (0,0,0) has no #END_TB");
+  }
+  SECTION("bad hex in an instruction") {
+    auto p = write("hex.traceg", h + one_warp({"0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0xg0 4", ex}));
+    CHECK(error_of(p) == p + ":22: bad hex address '0xg0'");
+  }
+  SECTION("TB outside the grid") {
+    auto p = write("grid.traceg", h + one_warp({ex}, "1,0,0"));
+    CHECK(error_of(p) == p + ":18: thread block (1,0,0) is outside grid dim (1,1,1)");
+  }
+  SECTION("missing TB") {
+    auto p = write("few.traceg", header("(2,1,1)") + one_warp({ex}));
+    CHECK(error_of(p) == p + ":24: 1 thread blocks, grid dim (2,1,1) needs 2 (thread block "
+                             "(1,0,0) is missing)");
+  }
+  SECTION("duplicate TB") {
+    auto p = write("dup.traceg", header("(2,1,1)") + one_warp({ex}) + one_warp({ex}));
+    CHECK(error_of(p) == p + ":27: thread block (0,0,0) appears twice (first at line 18)");
+  }
+  SECTION("too few warps for the block dim") {
+    auto p = write("warps.traceg", header("(1,1,1)", "(64,1,1)") + one_warp({ex}));
+    CHECK(error_of(p) == p + ":24: thread block (0,0,0) has 1 warps, block dim (64,1,1) needs 2");
+  }
+  SECTION("warp outside the block") {
+    std::string tb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 1\ninsts = 1\n" + ex + "\n#END_TB\n";
+    auto p = write("warp1.traceg", h + tb);
+    CHECK(error_of(p) == p + ":18: warp 1 is outside block dim (32,1,1) (1 warps)");
+  }
+  SECTION("garbage between blocks") {
+    auto p = write("junk.traceg", h + one_warp({ex}) + "hello\n");
+    CHECK(error_of(p) == p + ":25: expected #BEGIN_TB, got 'hello'");
+  }
+  SECTION("missing insts line") {
+    std::string tb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n" + ex + "\n#END_TB\n";
+    auto p = write("noinsts.traceg", h + tb);
+    CHECK(error_of(p) == p + ":19: expected 'insts = N' after 'warp = 0', got '" + ex + "'");
+  }
+}
+
+TEST_CASE("trace: kernelslist gives data structures and kernels", "[trace]") {
+  write("kl1.traceg", header() + one_warp({"0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x2000 4",
+                                           "0010 ffffffff 0 EXIT 0 0"}));
+  auto p = write("kl.g", "MemcpyHtoD,0x1000,256\nMemcpyHtoD,0x0000000000002000,4096\nkl1.traceg\n");
+  auto w = load_accelsim_trace(p);
+  REQUIRE(w->kernels().size() == 1);
+  const Kernel& k = *w->kernels()[0];
+  REQUIRE(k.data().size() == 2);
+  CHECK(k.data()[1].base == 0x2000);
+  CHECK(k.data()[1].bytes == 4096);
+  CHECK(drain(k, 0, 0)[0].data_structure == 1);
+  auto bad = write("klbad.g", "MemcpyHtoD,0x1000\nkl1.traceg\n");
+  try {
+    load_accelsim_trace(bad);
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()) ==
+          bad + ":1: expected 'MemcpyHtoD,0xADDRESS,BYTES', got 'MemcpyHtoD,0x1000'");
+  }
+  auto missing = write("klmiss.g", "nothere.traceg\n");
+  CHECK_THROWS_WITH(load_accelsim_trace(missing),
+                    Catch::Contains(missing + ":1: cannot open kernel trace"));
+}
+
+TEST_CASE("trace: built-in workloads survive a write and read back", "[trace]") {
+  for (const char* name : {"vecadd", "matmul", "histogram"}) {
+    WorkloadArgs a;
+    if (std::string(name) == "vecadd") a["n"] = "1000";
+    if (std::string(name) == "matmul") a["n"] = "32";
+    if (std::string(name) == "histogram") {
+      a["n"] = "4096";
+      a["ctas"] = "4";
+    }
+    auto w = make_workload(name, a);
+    const std::string dir = tdir() + "/rt_" + name;
+    export_accelsim_trace(*w, dir);
+    auto r = load_accelsim_trace(dir + "/kernelslist.g");
+    REQUIRE(r->kernels().size() == w->kernels().size());
+    for (std::size_t ki = 0; ki < w->kernels().size(); ++ki) {
+      const Kernel& a0 = *w->kernels()[ki];
+      const Kernel& b0 = *r->kernels()[ki];
+      CHECK(a0.name() == b0.name());
+      CHECK(a0.num_ctas() == b0.num_ctas());
+      CHECK(a0.regs_per_thread() == b0.regs_per_thread());
+      CHECK(a0.shared_mem_bytes() == b0.shared_mem_bytes());
+      for (std::uint32_t c = 0; c < a0.num_ctas(); ++c)
+        for (std::uint32_t wi = 0; wi < a0.warps_per_cta(); ++wi) {
+          auto x = drain(a0, c, wi);
+          auto y = drain(b0, c, wi);
+          std::size_t j = 0;
+          bool same = true;
+          for (const WarpInst& in : x) {
+            for (std::uint32_t rep = 0; rep < in.warp_insts(); ++rep, ++j) {
+              if (j >= y.size()) {
+                same = false;
+                break;
+              }
+              const WarpInst& o = y[j];
+              same = same && o.pc == in.pc && o.active_mask == in.active_mask;
+              if (in.op == WarpOp::Compute) {
+                same = same && o.op == WarpOp::Compute && o.count == 1;
+                const std::uint16_t want =
+                    rep + 1 < in.count ? 1 : std::max<std::uint16_t>(1, in.latency);
+                same = same && o.latency == want;
+              } else {
+                same = same && o.op == in.op;
+                if (in.op != WarpOp::Barrier && in.op != WarpOp::Exit)
+                  same = same && o.size == in.size && o.addr == in.addr &&
+                         (in.op == WarpOp::SharedLoad || in.op == WarpOp::SharedStore ||
+                          o.data_structure == in.data_structure);
+              }
+            }
+            if (in.op == WarpOp::Exit) break;
+          }
+          same = same && j == y.size();
+          if (!same) FAIL_CHECK(name << " kernel " << ki << " cta " << c << " warp " << wi);
+        }
+    }
+  }
+}
