@@ -17,7 +17,10 @@
 #include "model/stats_report.h"
 #include "platforms/gpu_params.h"
 #include "platforms/gpu_platform.h"
+#include "platforms/replay.h"
+#include "stimuli/accelsim_trace.h"
 #include "stimuli/kernel.h"
+#include "stimuli/trace_export.h"
 
 namespace po = boost::program_options;
 using namespace locsim;
@@ -33,12 +36,17 @@ struct UsageError : std::runtime_error {
 const char* kUsage =
     "usage: locsim <command> [options]\n"
     "commands:\n"
-    "  run        --platform NAME --workload NAME [--set k=v]... [--config F]... [--stats-json F]\n"
+    "  run        --platform NAME (--workload NAME | --trace DIR/kernelslist.g) [--set k=v]...\n"
+    "             [--config F]... [--stats-json F]\n"
     "             [--stats-csv F] [--check-data] [--check-protocol] [--per-instance]\n"
     "             [--quiet] [--progress]\n"
     "  list       platforms | workloads\n"
     "  params     [--platform NAME] [--set k=v]... [--config F]... [--markdown]\n"
     "  elaborate  --platform NAME [--set k=v]... [--config F]...\n"
+    "  replay     --platform NAME --workload NAME [--set k=v]... [--config F]... [--stats-json F]\n"
+    "             functional cache replay, no timing (docs/replay.md)\n"
+    "  export-trace --workload NAME [--set workload.k=v]... DIR\n"
+    "             write a workload as an Accel-Sim trace (docs/traces.md)\n"
     "  help       this text\n"
     "workload parameters are set with --set workload.PARAM=VALUE (see 'locsim list workloads').\n";
 
@@ -114,9 +122,9 @@ int cmd_run(const std::vector<std::string>& args) {
       "quiet,q", po::bool_switch(&quiet), "no table, no progress")(
       "progress", po::bool_switch(&progress), "progress line on stderr even if not a terminal");
   parse(d, args);
-  if (!trace.empty())
-    throw UsageError("--trace: Accel-Sim trace import is not available in this version");
-  if (workload.empty()) throw UsageError("missing --workload (see 'locsim list workloads')");
+  if (!trace.empty() && !workload.empty()) throw UsageError("give --workload or --trace, not both");
+  if (workload.empty() && trace.empty())
+    throw UsageError("missing --workload (see 'locsim list workloads') or --trace");
 
   ParamRegistry p;
   WorkloadArgs wargs;
@@ -124,7 +132,11 @@ int cmd_run(const std::vector<std::string>& args) {
   if (check_data) p.set("check.data", "true", "--check-data");
   if (check_protocol) p.set("check.protocol", "true", "--check-protocol");
   GpuConfig cfg = make_gpu_config(p);
-  std::unique_ptr<Workload> wl = make_workload(workload, wargs);
+  if (!trace.empty() && !wargs.empty())
+    throw UsageError("--set workload." + wargs.begin()->first +
+                     ": workload parameters do not apply to --trace");
+  std::unique_ptr<Workload> wl =
+      trace.empty() ? make_workload(workload, wargs) : load_accelsim_trace(trace);
   // Validate output paths before a long simulation.
   for (const std::string* f : {&json_out, &csv_out})
     if (!f->empty()) write_text_file(*f, "");
@@ -305,6 +317,55 @@ int cmd_elaborate(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+// Functional replay: the cache hierarchy without timing (platforms/replay.h, docs/replay.md).
+int cmd_replay(const std::vector<std::string>& args) {
+  Common c;
+  std::string workload, json_out;
+  po::options_description d("replay options");
+  add_common(d, c);
+  d.add_options()("workload,w", po::value(&workload), "built-in workload")(
+      "stats-json", po::value(&json_out), "write statistics as JSON");
+  parse(d, args);
+  if (workload.empty()) throw UsageError("missing --workload (see 'locsim list workloads')");
+  ParamRegistry p;
+  WorkloadArgs wargs;
+  build_params(p, c, &wargs, true);
+  GpuConfig cfg = make_gpu_config(p);
+  std::unique_ptr<Workload> wl = make_workload(workload, wargs);
+  if (!json_out.empty()) write_text_file(json_out, "");
+  FunctionalHierarchy h(functional_config(cfg));
+  ReplayResult r = run_replay(h, *wl, cfg.name);
+  std::cout << replay_table(h, r);
+  if (!json_out.empty()) write_text_file(json_out, replay_json(h, r).dump(2) + "\n");
+  return kExitOk;
+}
+
+// Writes a built-in workload as an Accel-Sim trace directory (stimuli/trace_export.h).
+int cmd_export_trace(const std::vector<std::string>& args) {
+  Common c;
+  std::string workload, dir;
+  po::options_description d("export-trace options");
+  add_common(d, c);
+  d.add_options()("workload,w", po::value(&workload), "built-in workload")("dir", po::value(&dir),
+                                                                           "output directory");
+  po::positional_options_description pos;
+  pos.add("dir", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(d).positional(pos).run(), vm);
+  po::notify(vm);
+  if (workload.empty()) throw UsageError("missing --workload (see 'locsim list workloads')");
+  if (dir.empty()) throw UsageError("export-trace: missing the output directory");
+  ParamRegistry p;
+  WorkloadArgs wargs;
+  build_params(p, c, &wargs, false);
+  std::unique_ptr<Workload> wl = make_workload(workload, wargs);
+  TraceExportSummary s = export_accelsim_trace(*wl, dir);
+  std::cout << "wrote " << dir << "/kernelslist.g: " << s.kernels << " kernel(s), " << s.ctas
+            << " CTAs, " << s.warps << " warps, " << s.lines << " instruction lines, " << s.bytes
+            << " bytes\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -322,6 +383,8 @@ int sc_main(int argc, char* argv[]) {
     if (cmd == "list") return cmd_list(args);
     if (cmd == "params") return cmd_params(args);
     if (cmd == "elaborate") return cmd_elaborate(args);
+    if (cmd == "replay") return cmd_replay(args);
+    if (cmd == "export-trace") return cmd_export_trace(args);
     throw UsageError("unknown command '" + cmd + "' (try 'locsim help')");
   } catch (const UsageError& e) {
     std::cerr << "locsim: error: " << e.what() << "\n";

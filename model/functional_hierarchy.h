@@ -1,0 +1,115 @@
+// Functional replay of the cache hierarchy: the timed model's L1D / L2 policies on model/ tag
+// arrays, with no SystemC and no timing. Every request completes instantly, so there is no MSHR
+// merging (a second access to a line being fetched in the timed model is a hit here, or a miss if
+// its sectors were not fetched), no reservation failure and no queueing.
+//
+//  * L1D per SM: allocate-on-miss, LRU, sectors as configured (a sectored L1 fetches the sectors
+//    asked for, an unsectored one the whole line); stores are write-through, no-write-allocate and
+//    evict a present line (write-evict); atomics bypass (performed at the L2) and also evict;
+//    l1_enabled=false sends every load to the L2 (`bypassed`).
+//  * L2 sub-partitions selected by AddressDecoder: sectored, write-back, write-allocate; a store
+//    that fully covers its missing sectors allocates without fetching, anything else fetches the
+//    missing sectors (one DRAM read request); a dirty victim is one DRAM write request.
+//  * Scheduling (run_kernel): CTAs go to SMs in RoundRobinPolicy order with max_ctas_per_sm
+//    occupancy; a freed CTA slot is refilled at the end of the round in which it freed. A round
+//    gives each SM, in SM order, one turn: its next warp in round-robin order (skipping warps
+//    waiting at a barrier) executes one WarpInst entry (a Compute block is one turn). Barriers
+//    release when every live warp of the CTA has arrived. Deterministic.
+// Statistics use the timed model's kinds and names (see counter list in the constructor).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/address_decoder.h"
+#include "model/coalescer.h"
+#include "model/cta_policy.h"
+#include "model/stats.h"
+#include "model/tag_array.h"
+#include "model/types.h"
+
+namespace locsim {
+
+class Kernel;
+class Workload;
+
+struct FunctionalConfig {
+  std::uint32_t num_sms = 15;
+  std::uint32_t sms_per_cluster = 1;
+  SmResources resources;
+  std::uint32_t coalesce_sector_bytes = 32;  // coalescer sector granularity (line = L1 line)
+  bool l1_enabled = true;
+  CacheGeometry l1{32, 4, 128, 128, SetIndexing::Linear};
+  CacheGeometry l2{64, 16, 128, 32, SetIndexing::Linear};  // one sub-partition
+  AddressMapConfig address_map;
+  // Throws std::invalid_argument naming the problem.
+  void validate() const;
+};
+
+class FunctionalHierarchy {
+ public:
+  explicit FunctionalHierarchy(const FunctionalConfig& cfg);
+
+  const FunctionalConfig& config() const { return cfg_; }
+  StatRegistry& stats() { return stats_; }
+  const StatRegistry& stats() const { return stats_; }
+  // Sum of a counter over its instances (kind "l1d", "l2", "dram", "sm"), e.g. total("l2","hits").
+  std::uint64_t total(const std::string& kind, const std::string& name) const {
+    return stats_.total(kind, name);
+  }
+
+  // One coalesced line request of SM `sm` (the L1 line holding it, bytes touched).
+  void access(std::uint32_t sm, AccessKind kind, const LineRequest& r);
+  // A whole warp memory instruction: coalesced, then one access() per line. Counts
+  // sm.global_mem_insts and sm.line_requests.
+  void access_warp(std::uint32_t sm, AccessKind kind, const std::array<Addr, kWarpSize>& addrs,
+                   std::uint32_t active_mask, std::uint32_t access_bytes);
+  // Kernel boundary: drops every L1 line (non-coherent L1s).
+  void invalidate_l1s();
+
+  // Runs every CTA of k (see the scheduling rules above). Throws std::invalid_argument when one
+  // CTA does not fit on an SM.
+  void run_kernel(const Kernel& k);
+  struct KernelRecord {
+    std::string name;
+    std::uint32_t ctas = 0;
+    std::uint32_t max_ctas_per_sm = 0;
+    std::string occupancy_limiter;
+    StatSnapshot begin, end;
+  };
+  // Runs the kernels in order, L1s invalidated before each; returns one record per kernel.
+  std::vector<KernelRecord> run(const Workload& w);
+
+  const TagArray& l1(std::uint32_t sm) const { return l1_[sm]; }
+  const TagArray& l2(std::uint32_t subpartition) const { return l2_[subpartition]; }
+  const AddressDecoder& decoder() const { return dec_; }
+
+ private:
+  void l2_access(AccessKind kind, Addr line, const ByteMask& bytes);
+
+  FunctionalConfig cfg_;
+  AddressDecoder dec_;
+  std::vector<TagArray> l1_;
+  std::vector<TagArray> l2_;
+  std::vector<std::uint32_t> l2_full_cover_;  // scratch
+  std::vector<LineRequest> coalesced_;
+  StatRegistry stats_;
+  struct L1Counters {
+    Counter *accesses, *hits, *misses, *sector_misses, *bypassed, *stores, *atomics, *evictions,
+        *fills;
+  };
+  struct L2Counters {
+    Counter *accesses, *hits, *misses, *writebacks, *evictions, *stores, *atomics, *fills;
+  };
+  struct SmCounters {
+    Counter *warp_insts, *thread_insts, *mem_insts, *line_requests, *shared_insts, *ctas;
+  };
+  std::vector<L1Counters> l1c_;
+  std::vector<L2Counters> l2c_;
+  std::vector<SmCounters> smc_;
+  std::vector<Counter*> dram_reads_, dram_writes_;
+  RoundRobinPolicy policy_;  // one for the whole run, like the dispatcher's (next SM carries over)
+};
+
+}  // namespace locsim
