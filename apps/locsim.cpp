@@ -239,18 +239,27 @@ int cmd_list(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (args[0] == "workloads") {
-    std::cout << std::left << std::setw(14) << "name" << std::setw(12) << "suite" << std::setw(8)
-              << "CTAs" << std::setw(9) << "threads" << std::setw(26) << "default size"
+    // Column widths follow the longest entry so long names never run into the next column.
+    std::size_t name_w = 5, size_w = 13, suite_w = 6;
+    for (const auto& w : workload_registry()) {
+      name_w = std::max(name_w, w.name.size() + 2);
+      suite_w = std::max(suite_w, w.suite.size() + 2);
+      size_w = std::max(size_w, w.default_size.size() + 2);
+    }
+    const int nw = static_cast<int>(name_w), sw = static_cast<int>(size_w),
+              uw = static_cast<int>(suite_w);
+    std::cout << std::left << std::setw(nw) << "name" << std::setw(uw) << "suite" << std::setw(8)
+              << "CTAs" << std::setw(9) << "threads" << std::setw(sw) << "default size"
               << "locality (seed 000 Locality Descriptors) / description\n";
     for (const auto& w : workload_registry()) {
       auto inst = w.make({});
       const Kernel& k = *inst->kernels().front();
       std::uint64_t ctas = 0;
       for (const auto& kk : inst->kernels()) ctas += kk->num_ctas();
-      std::cout << std::left << std::setw(14) << w.name << std::setw(12) << w.suite << std::setw(8)
-                << ctas << std::setw(9) << k.threads_per_cta() << std::setw(26) << w.default_size
+      std::cout << std::left << std::setw(nw) << w.name << std::setw(uw) << w.suite << std::setw(8)
+                << ctas << std::setw(9) << k.threads_per_cta() << std::setw(sw) << w.default_size
                 << locality_class(*inst) << "\n"
-                << std::setw(14) << "" << w.description << "\n";
+                << std::setw(nw) << "" << w.description << "\n";
       for (const auto& prm : w.params)
         std::cout << "    workload." << prm.first << " (default " << prm.second.first
                   << "): " << prm.second.second << "\n";
