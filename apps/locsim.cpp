@@ -193,6 +193,19 @@ int cmd_run(const std::vector<std::string>& args) {
   r.extra["check_data"] = cfg.check_data;
   r.extra["verified_words"] = o.verified_words;
   r.extra["ok"] = o.ok;
+  {
+    // Seed 001: per-cluster NoC port utilisation = flits / NoC cycles of the run.
+    const Crossbar& x = gpu.noc();
+    const double nc = static_cast<double>(x.noc_cycles());
+    nlohmann::json ports = nlohmann::json::array();
+    for (std::uint32_t q = 0; q < x.ports(); ++q)
+      ports.push_back({{"port", q},
+                       {"request_flits", x.port_request_flits(q)},
+                       {"reply_flits", x.port_reply_flits(q)},
+                       {"request_utilisation", nc > 0 ? x.port_request_flits(q) / nc : 0.0},
+                       {"reply_utilisation", nc > 0 ? x.port_reply_flits(q) / nc : 0.0}});
+    r.extra["noc_ports"] = std::move(ports);
+  }
   nlohmann::json params = nlohmann::json::object();
   for (const auto& info : p.list()) params[info.name] = info.value_text;
   r.extra["config"] = params;

@@ -45,6 +45,16 @@ void add_derived(nlohmann::json& kinds) {
     const double mshr = static_cast<double>(get(kinds, level, "mshr_hits"));
     (*k)["miss_rate"] = ratio(misses, hits + misses + mshr);
   }
+  // Seed 001 equation (1): intra-cluster locality, and its two sources.
+  auto c = kinds.find("cluster");
+  if (c != kinds.end()) {
+    const double reqs = static_cast<double>(get(kinds, "cluster", "read_requests"));
+    const double line = static_cast<double>(get(kinds, "cluster", "redundant_line_sharing"));
+    const double data = static_cast<double>(get(kinds, "cluster", "redundant_data_sharing"));
+    (*c)["icl"] = ratio(line + data, reqs);
+    (*c)["icl_line_sharing"] = ratio(line, reqs);
+    (*c)["icl_data_sharing"] = ratio(data, reqs);
+  }
 }
 
 }  // namespace
@@ -145,6 +155,8 @@ std::string report_table(const StatRegistry& reg, const RunReport& r) {
     }
     if (kind == "l1d" || kind == "l2")
       line("miss_rate", num(kinds[kind]["miss_rate"].get<double>(), 4), "misses/load access");
+    if (kind == "cluster")
+      line("icl", num(kinds[kind]["icl"].get<double>(), 4), "redundant/read request");
   }
   os << "host\n";
   const double wi = static_cast<double>(h["warp_insts"].get<std::uint64_t>());

@@ -6,8 +6,11 @@ namespace locsim {
 
 void CacheGeometry::validate() const {
   auto bad = [](const std::string& m) { throw std::invalid_argument(m); };
-  if (!is_pow2(sets))
-    bad("number of sets must be a power of two (got " + std::to_string(sets) + ")");
+  // Linear indexing takes the line address modulo the set count, so any count works (a 48 KB
+  // 4-way L1 of 128 B lines has 96 sets, seed 001 Table 2); XOR folding needs a power of two.
+  if (!sets) bad("number of sets must be at least 1");
+  if (indexing == SetIndexing::Xor && !is_pow2(sets))
+    bad("XOR set indexing needs a power-of-two number of sets (got " + std::to_string(sets) + ")");
   if (!ways) bad("associativity must be at least 1");
   if (!is_pow2(line_bytes) || line_bytes > 128 || line_bytes < 4)
     bad("line size must be a power of two between 4 and 128 bytes (got " +
@@ -27,6 +30,7 @@ TagArray::TagArray(const CacheGeometry& g) : geo_(g) {
 std::uint32_t TagArray::set_index(Addr a) const {
   const Addr line = a >> line_shift_;
   const Addr mask = geo_.sets - 1;
+  if (!is_pow2(geo_.sets)) return static_cast<std::uint32_t>(line % geo_.sets);
   if (geo_.indexing == SetIndexing::Linear || set_bits_ == 0)
     return static_cast<std::uint32_t>(line & mask);
   // XOR-fold the upper line-address bits into the index so power-of-two strides spread over sets.

@@ -56,6 +56,20 @@ void declare_gpu_params(ParamRegistry& p) {
   p.declare("noc.output_buffer", T::UInt, "8", "packets", "output FIFO per L2 sub-partition");
   p.declare("noc.response_fifo", T::UInt, "8", "packets", "response FIFO per cluster port");
 
+  // Seed 001 §6: intra-cluster coalescing unit between each cluster's L1s and its NoC port.
+  p.declare("icc.enabled", T::Bool, "false", "",
+            "insert an ICC unit between each cluster's L1s and its NoC port");
+  p.declare("icc.merge_table", T::Bool, "true", "", "ICC merge table on (needs icc.enabled)");
+  p.declare("icc.merge_entries", T::UInt, "48", "entries",
+            "merge-table entries per cluster (fully associative)");
+  p.declare("icc.coalesced_cache", T::Bool, "false", "", "coalesced cache on (needs icc.enabled)");
+  p.declare("icc.cc_entries", T::UInt, "24", "lines",
+            "coalesced-cache lines per cluster (fully associative, LRU)");
+  p.declare("icc.latency", T::UInt, "1", "cycles", "ICC lookup latency (core cycles)");
+  p.declare("icc.queue", T::UInt, "8", "requests", "ICC requests buffered towards the NoC port");
+  p.declare("cluster.locality_window", T::UInt, "2000", "cycles",
+            "window W of the intra-cluster locality metric (seed 001 eq. 1; 0: off)");
+
   p.declare("l2.size", T::Bytes, "768KiB", "bytes",
             "total L2 capacity (split evenly over sub-partitions)");
   p.declare("l2.line", T::Bytes, "128", "bytes", "L2 line size");
@@ -92,7 +106,10 @@ void declare_gpu_params(ParamRegistry& p) {
   p.declare("dram.atom_bytes", T::Bytes, "64", "bytes", "bytes per column access (burst)");
   p.declare("dram.queue", T::UInt, "32", "accesses", "scheduler queue per channel");
 
-  p.declare("dispatcher.policy", T::Enum, "rr", "", "CTA scheduling policy", cta_policy_names());
+  std::vector<std::string> policies = cta_policy_names();
+  policies.push_back("greedy-clustering");  // seed 001's name for greedy
+  p.declare("dispatcher.policy", T::Enum, "rr", "", "CTA scheduling policy (seed 001 §4)",
+            policies);
   p.declare("dispatcher.launch_latency", T::UInt, "1", "cycles", "free slot to next CTA launch");
   p.declare("dispatcher.kernel_gap", T::UInt, "0", "cycles", "idle cycles between kernels");
 
@@ -194,6 +211,26 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.noc.response_fifo = p.get_u32("noc.response_fifo", 1);
   c.noc.clock_hz = p.get_frequency_hz("clock.noc");
   c.noc.address_map = m;
+  c.noc.locality_window = p.get_uint("cluster.locality_window");
+  c.noc.line_bytes = c.l1.geometry.line_bytes;
+
+  c.icc_enabled = p.get_bool("icc.enabled");
+  c.icc.merge_table = p.get_bool("icc.merge_table");
+  c.icc.merge_entries = p.get_u32("icc.merge_entries", 1, 4096);
+  c.icc.coalesced_cache = p.get_bool("icc.coalesced_cache");
+  c.icc.cc_entries = p.get_u32("icc.cc_entries", 1, 4096);
+  c.icc.latency = p.get_u32("icc.latency");
+  c.icc.queue = p.get_u32("icc.queue", 1);
+  c.icc.line_bytes = c.l1.geometry.line_bytes;
+  c.icc.locality_window = c.noc.locality_window;
+  c.icc.sms = c.sms_per_cluster;
+  c.icc.clock_hz = core_hz;
+  if (c.icc_enabled) {
+    // The clusters' ICC units are the crossbar's sources.
+    c.noc.sources = c.num_sms / c.sms_per_cluster;
+    c.noc.sources_per_port = 1;
+    c.noc.route_by_cluster = true;
+  }
 
   const std::uint64_t subparts = std::uint64_t{m.channels} * m.subpartitions_per_channel;
   const std::uint64_t l2_total = p.get_bytes("l2.size");

@@ -7,6 +7,7 @@
 #include "model/params.h"
 #include "tlm_components/crossbar.h"
 #include "tlm_components/cta_dispatcher.h"
+#include "tlm_components/intra_cluster_coalescer.h"
 #include "tlm_components/l1_data_cache.h"
 #include "tlm_components/l2_cache_bank.h"
 #include "tlm_components/memory_controller.h"
@@ -24,6 +25,8 @@ struct GpuConfig {
   SmConfig sm;  // per-SM fields (id, cluster) filled per instance
   L1Config l1;
   CrossbarConfig noc;
+  bool icc_enabled = false;
+  IccConfig icc;  // cluster / first_sm filled per instance
   L2Config l2;
   MemoryControllerConfig mc;  // channel filled per instance
   DispatcherConfig dispatcher;

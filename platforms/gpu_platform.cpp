@@ -21,6 +21,15 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
     n = "l1d" + std::to_string(i);
     l1s_.push_back(std::make_unique<L1DataCache>(n.c_str(), cfg.l1, ctx_));
   }
+  if (cfg.icc_enabled) {
+    for (std::uint32_t c = 0; c < cfg.num_sms / cfg.sms_per_cluster; ++c) {
+      IccConfig ic = cfg.icc;
+      ic.cluster = c;
+      ic.first_sm = c * cfg.sms_per_cluster;
+      std::string n = "icc" + std::to_string(c);
+      iccs_.push_back(std::make_unique<IntraClusterCoalescer>(n.c_str(), ic, ctx_));
+    }
+  }
   xbar_ = std::make_unique<Crossbar>("noc", cfg.noc, ctx_);
   const std::uint32_t channels = cfg.address_map.channels;
   const std::uint32_t subs = cfg.address_map.subpartitions_per_channel;
@@ -39,10 +48,15 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
   // Wiring, in SM / sub-partition order (the crossbar and controllers rely on binding order).
   for (std::uint32_t i = 0; i < cfg.num_sms; ++i) {
     link(sms_[i]->mem, l1s_[i]->cpu, "sm" + std::to_string(i) + "_l1d");
-    link(l1s_[i]->mem, xbar_->in, "l1d" + std::to_string(i) + "_noc");
+    if (iccs_.empty())
+      link(l1s_[i]->mem, xbar_->in, "l1d" + std::to_string(i) + "_noc");
+    else
+      link(l1s_[i]->mem, iccs_[i / cfg.sms_per_cluster]->cpu, "l1d" + std::to_string(i) + "_icc");
     dispatcher_->sms.bind(sms_[i]->launch);
     sms_[i]->done.bind(dispatcher_->completion);
   }
+  for (std::uint32_t c = 0; c < iccs_.size(); ++c)
+    link(iccs_[c]->noc, xbar_->in, "icc" + std::to_string(c) + "_noc");
   for (std::uint32_t t = 0; t < l2s_.size(); ++t) {
     link(xbar_->out, l2s_[t]->noc, "noc_l2_" + std::to_string(t));
     link(l2s_[t]->dram, mcs_[t / subs]->in, "l2_" + std::to_string(t) + "_mc");
@@ -85,6 +99,7 @@ void GpuPlatform::kernel_begin(std::uint32_t seq, const Kernel& k) {
   ks.begin = ctx_.stats.snapshot();
   kernel_stats_.push_back(std::move(ks));
   for (auto& l1 : l1s_) l1->invalidate_all();  // L1s are not coherent across kernels
+  for (auto& icc : iccs_) icc->invalidate_all();
   if (ctx_.check_data) ctx_.golden.begin_kernel(seq);
 }
 

@@ -58,6 +58,9 @@ class GpuPlatform : public sc_core::sc_module {
   std::size_t num_l2() const { return l2s_.size(); }
   L2CacheBank& l2(std::size_t i) { return *l2s_[i]; }
   CtaDispatcher& dispatcher() { return *dispatcher_; }
+  std::size_t num_icc() const { return iccs_.size(); }
+  IntraClusterCoalescer& icc(std::size_t i) { return *iccs_[i]; }
+  const Crossbar& noc() const { return *xbar_; }
 
  private:
   template <class Init, class Targ>
@@ -71,6 +74,7 @@ class GpuPlatform : public sc_core::sc_module {
   std::unique_ptr<FunctionalMemory> backing_;
   std::vector<std::unique_ptr<StreamingMultiprocessor>> sms_;
   std::vector<std::unique_ptr<L1DataCache>> l1s_;
+  std::vector<std::unique_ptr<IntraClusterCoalescer>> iccs_;  // one per cluster, if enabled
   std::unique_ptr<Crossbar> xbar_;
   std::vector<std::unique_ptr<L2CacheBank>> l2s_;
   std::vector<std::unique_ptr<MemoryController>> mcs_;

@@ -31,6 +31,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, SimC
       port_rr_(ports_, 0),
 #define NOC_STAT(n, u, d) ctx.stats.counter(this->name(), "noc", n, u, d)
       requests_(NOC_STAT("requests", "packets", "request packets injected by SM ports")),
+      read_requests_(NOC_STAT("read_requests", "packets", "request packets that are loads")),
       replies_(NOC_STAT("replies", "packets", "reply packets injected by L2 sub-partitions")),
       req_flits_(NOC_STAT("request_flits", "flits", "flits carried by the request network")),
       rep_flits_(NOC_STAT("reply_flits", "flits", "flits carried by the reply network")),
@@ -66,6 +67,17 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, SimC
                                                  "flits injected by this cluster port"));
     port_rep_flits_.push_back(&ctx.stats.counter(path, "noc_port", "reply_flits", "flits",
                                                  "flits delivered to this cluster port"));
+    if (!cfg.route_by_cluster && cfg.locality_window) {
+      icl_.emplace_back(cfg.locality_window);
+      icl_requests_.push_back(
+          &ctx.stats.counter(path, "cluster", "read_requests", "requests",
+                             "reads leaving the cluster's L1s (before coalescing)"));
+      icl_line_.push_back(
+          &ctx.stats.counter(path, "cluster", "redundant_line_sharing", "requests",
+                             "reads of a line another windowed read touched, disjoint words"));
+      icl_data_.push_back(&ctx.stats.counter(path, "cluster", "redundant_data_sharing", "requests",
+                                             "reads of a word another windowed read also read"));
+    }
   }
   SC_HAS_PROCESS(Crossbar);
   SC_METHOD(step_method);
@@ -88,11 +100,34 @@ std::uint32_t Crossbar::reply_flits(const Payload& gp) const {
     // Sector-granular fills carry only the sectors asked for.
     const unsigned sectors = static_cast<unsigned>(__builtin_popcount(e.sector_mask));
     if (sectors)
-      bytes = cfg_.header_bytes + std::min<std::uint32_t>(gp.get_data_length(), sectors * kTransferSectorBytes);
+      bytes = cfg_.header_bytes +
+              std::min<std::uint32_t>(gp.get_data_length(), sectors * kTransferSectorBytes);
   } else if (e.kind == AccessKind::Atomic) {
     bytes += e.bytes.count();
   }
   return ceil_div(bytes, cfg_.flit_bytes);
+}
+
+std::uint32_t Crossbar::reply_source(const Payload& gp) const {
+  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
+  return cfg_.route_by_cluster ? e.cluster : e.sm;
+}
+
+void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {
+  if (icl_.empty()) return;
+  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
+  const Addr line = gp.get_address() & ~Addr{cfg_.line_bytes - 1};
+  ++*icl_requests_[p];
+  switch (icl_[p].observe(line, e.demand.any() ? e.demand : e.bytes, now)) {
+    case RequestLocality::LineSharing:
+      ++*icl_line_[p];
+      break;
+    case RequestLocality::DataSharing:
+      ++*icl_data_[p];
+      break;
+    case RequestLocality::First:
+      break;
+  }
 }
 
 bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
@@ -106,6 +141,10 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t dst = decoder_.subpartition(gp.get_address());
   req_.inject(p, dst, flits, &gp);
   ++requests_;
+  if (gpu_ext(gp).kind == AccessKind::Load) {
+    ++read_requests_;
+    observe_locality(p, gp, now);
+  }
   req_flits_ += flits;
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_req_flits_[p] += flits;
@@ -123,7 +162,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   }
   reply_accept_[tgt] = now;
   GpuExtension& e = gpu_ext(gp);
-  const std::uint32_t p = e.sm / cfg_.sources_per_port;
+  const std::uint32_t p = reply_source(gp) / cfg_.sources_per_port;
   const std::uint32_t flits = reply_flits(gp);
   rep_.inject(tgt, p, flits, &gp);
   ++replies_;
@@ -186,7 +225,7 @@ void Crossbar::step_method() {
   for (std::uint32_t p = 0; p < ports_; ++p) {
     if (port_delivered_[p] == now || !rep_.ready(p, now)) continue;
     Payload* gp = static_cast<Payload*>(rep_.front(p));
-    const std::uint32_t s = gpu_ext(*gp).sm;
+    const std::uint32_t s = reply_source(*gp);
     if (in_ports_[s]->response_busy()) continue;
     rep_.pop(p);
     port_delivered_[p] = now;

@@ -16,6 +16,7 @@
 
 #include "model/address_decoder.h"
 #include "model/crossbar_fabric.h"
+#include "model/intra_cluster_locality.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/sim_context.h"
@@ -33,6 +34,12 @@ struct CrossbarConfig {
   std::uint32_t response_fifo = 8;  // packets per cluster response FIFO
   double clock_hz = 1.4e9;
   AddressMapConfig address_map;
+  // With an ICC unit per cluster the sources are the clusters' units: replies are routed by the
+  // requester's cluster instead of its SM.
+  bool route_by_cluster = false;
+  // Intra-cluster locality window (seed 001 eq. 1), measured per port when no ICC unit does it.
+  Cycle locality_window = 2000;
+  std::uint32_t line_bytes = 128;
 };
 
 class Crossbar : public sc_core::sc_module {
@@ -43,10 +50,16 @@ class Crossbar : public sc_core::sc_module {
   Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, SimContext& ctx);
   std::uint32_t ports() const { return ports_; }
   std::uint32_t targets() const { return targets_; }
+  // Flits injected by / delivered to cluster port p so far, and NoC cycles elapsed.
+  std::uint64_t port_request_flits(std::uint32_t p) const { return port_req_flits_[p]->value(); }
+  std::uint64_t port_reply_flits(std::uint32_t p) const { return port_rep_flits_[p]->value(); }
+  Cycle noc_cycles() const { return clk_.now(); }
 
  private:
   std::uint32_t request_flits(const Payload& gp) const;
   std::uint32_t reply_flits(const Payload& gp) const;
+  std::uint32_t reply_source(const Payload& gp) const;
+  void observe_locality(std::uint32_t port, const Payload& gp, Cycle now);
   bool on_request(std::uint32_t src, Payload& gp, Cycle now);
   bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now);
   void step_method();
@@ -77,9 +90,12 @@ class Crossbar : public sc_core::sc_module {
   Cycle last_step_ = ~Cycle{0};
   sc_core::sc_event step_ev_;
 
-  Counter &requests_, &replies_, &req_flits_, &rep_flits_, &bytes_;
+  Counter &requests_, &read_requests_, &replies_, &req_flits_, &rep_flits_, &bytes_;
   Distribution &req_latency_, &rep_latency_;
   std::vector<Counter*> port_req_flits_, port_rep_flits_;
+  // Per cluster port (only without ICC units): equation (1) trackers and their counters.
+  std::vector<IntraClusterLocality> icl_;
+  std::vector<Counter*> icl_requests_, icl_line_, icl_data_;
 };
 
 }  // namespace locsim

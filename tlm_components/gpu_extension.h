@@ -28,6 +28,7 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   // sectors from `bytes`.
   std::uint32_t sector_mask = 0;
   ByteMask bytes;                         // bytes of the line touched (authoritative)
+  ByteMask demand;  // L1 fills: bytes the missing load wanted (bytes may be the whole line)
   std::vector<std::uint16_t> requesters;  // SMs served by this (possibly merged) request
   std::uint8_t word_count[32] = {};       // atomics: lanes adding 1 to each 4-byte word of the line
   std::uint64_t issue_ps = 0;             // when the SM issued the request (latency statistics)

@@ -230,6 +230,7 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
   fe.kind = AccessKind::Load;
   fe.bytes = sector_bytes_mask(fetch, g.sector_bytes);
   fe.sector_mask = fe.bytes.sector_mask(kTransferSectorBytes);
+  fe.demand = e.bytes;
   fe.requesters.push_back(e.sm);
   fe.owner = this;
   fe.issue_ps = e.issue_ps;

@@ -33,7 +33,10 @@ TEST_CASE("CacheGeometry: validation rejects bad geometries with a message", "[t
   CHECK_NOTHROW(geo(32, 4).validate());
   CHECK_NOTHROW(geo(1, 1, 4).validate());
   CHECK_NOTHROW(geo(64, 8, 128, 32).validate());
-  CHECK_THROWS_WITH(geo(3, 4).validate(), Contains("sets") && Contains("3"));
+  // Linear indexing accepts any set count (48 KB 4-way = 96 sets); XOR needs a power of two.
+  CHECK_NOTHROW(geo(96, 4).validate());
+  CHECK_THROWS_WITH(geo(3, 4, 128, 0, SetIndexing::Xor).validate(),
+                    Contains("sets") && Contains("3"));
   CHECK_THROWS_WITH(geo(0, 4).validate(), Contains("sets"));
   CHECK_THROWS_WITH(geo(32, 0).validate(), Contains("associativity"));
   CHECK_THROWS_WITH(geo(32, 4, 256).validate(), Contains("line size") && Contains("256"));
@@ -44,7 +47,22 @@ TEST_CASE("CacheGeometry: validation rejects bad geometries with a message", "[t
   // 128 / 2 = 64 sectors do not fit a 32-bit sector mask.
   CHECK_THROWS_WITH(geo(32, 4, 128, 2).validate(), Contains("sector size"));
   // The constructor validates too.
-  CHECK_THROWS_AS(TagArray(geo(6, 4)), std::invalid_argument);
+  CHECK_THROWS_AS(TagArray(geo(6, 4, 128, 0, SetIndexing::Xor)), std::invalid_argument);
+}
+
+TEST_CASE("TagArray: a non-power-of-two set count indexes modulo the set count", "[tag_array]") {
+  TagArray t(geo(96, 4));
+  CHECK(t.set_index(0) == 0);
+  CHECK(t.set_index(95 * 128) == 95);
+  CHECK(t.set_index(96 * 128) == 0);  // wraps after 96 lines
+  CHECK(t.set_index(200 * 128 + 5) == 8);
+  // Five lines 96 apart share set 0: the fifth evicts the least recently used (the first).
+  for (Addr i = 0; i < 4; ++i) install(t, i * 96 * 128);
+  CHECK(t.find(0) >= 0);
+  const Probe p = t.probe(4 * 96 * 128, t.geometry().full_sector_mask());
+  REQUIRE(p.result == ProbeResult::Miss);
+  CHECK(t.allocate(4 * 96 * 128, p).line_addr == 0);
+  CHECK(t.find(0) < 0);
 }
 
 TEST_CASE("CacheGeometry: derived quantities", "[tag_array]") {

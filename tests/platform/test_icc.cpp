@@ -1,0 +1,118 @@
+// Seed 001 on the clustered platform: the ICC unit (merge table, coalesced cache) end to end with
+// the data-integrity mode and protocol checkers. One elaboration per TEST_CASE (own process);
+// comparisons between configurations are in tests/cli/test_icc_cli.cpp.
+#include <catch2/catch.hpp>
+#include <memory>
+#include <string>
+
+#include "model/params.h"
+#include "platforms/gpu_params.h"
+#include "platforms/gpu_platform.h"
+#include "stimuli/kernel.h"
+
+using namespace locsim;
+
+namespace {
+struct Run {
+  std::unique_ptr<Workload> wl;
+  std::unique_ptr<GpuPlatform> gpu;
+  RunOutcome out;
+  std::uint64_t total(const char* kind, const char* name) {
+    return gpu->context().stats.total(kind, name);
+  }
+};
+
+Run run(const std::string& workload, const WorkloadArgs& args,
+        const std::vector<std::pair<std::string, std::string>>& sets) {
+  ParamRegistry p;
+  declare_gpu_params(p);
+  load_platform(p, "clustered");
+  p.set("check.data", "true", "test");
+  p.set("check.protocol", "true", "test");
+  for (auto& kv : sets) p.set(kv.first, kv.second, "test");
+  Run r;
+  r.wl = make_workload(workload, args);
+  r.gpu = std::make_unique<GpuPlatform>("gpu", make_gpu_config(p));
+  r.gpu->load(*r.wl);
+  r.out = r.gpu->simulate();
+  for (auto& f : r.out.failures) UNSCOPED_INFO(f);
+  return r;
+}
+
+// Every read that reached the ICC was answered by the CC, merged, or sent to the NoC; every
+// write went to the NoC; nothing is left in the merge table or the payload pool.
+void conservation(Run& r) {
+  REQUIRE(r.out.ok);
+  CHECK(r.out.verified_words > 0);
+  CHECK(r.gpu->ctas_completed() == r.gpu->ctas_total());
+  CHECK(r.gpu->context().pool.in_use() == 0);
+  const std::uint64_t reads = r.total("icc", "reads"), writes = r.total("icc", "writes");
+  CHECK(reads ==
+        r.total("icc", "merge_hits") + r.total("icc", "cc_hits") + r.total("noc", "read_requests"));
+  CHECK(r.total("icc", "noc_requests") == r.total("noc", "requests"));
+  CHECK(r.total("noc", "requests") == r.total("noc", "read_requests") + writes);
+  CHECK(r.total("icc", "broadcast_replies") == r.total("icc", "merge_hits"));
+  CHECK(r.total("noc", "requests") == r.total("noc", "replies"));
+  // L1 misses are what the ICC sees as reads (atomics and stores are its writes).
+  CHECK(reads == r.total("l1d", "misses"));
+  for (std::size_t c = 0; c < r.gpu->num_icc(); ++c)
+    CHECK(r.gpu->icc(c).merge_entries_in_use() == 0);
+}
+}  // namespace
+
+TEST_CASE("clustered: matmul with ICC and CC merges and caches across SMs with verified data",
+          "[platform][icc]") {
+  Run r = run("matmul", {{"n", "128"}}, {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
+  conservation(r);
+  REQUIRE(r.gpu->num_icc() == 12);
+  CHECK(r.total("icc", "merge_hits") > 1000);  // A and B tiles shared by the cluster's CTAs
+  CHECK(r.total("icc", "cc_hits") > 0);
+  CHECK(r.total("icc", "cc_fills") > 0);
+  CHECK(r.total("cluster", "read_requests") == r.total("icc", "reads"));
+  CHECK(r.total("cluster", "redundant_data_sharing") > 0);
+}
+
+TEST_CASE("clustered: matmul with the merge table only never touches the CC", "[platform][icc]") {
+  Run r = run("matmul", {{"n", "128"}}, {{"icc.enabled", "true"}});
+  conservation(r);
+  CHECK(r.total("icc", "merge_hits") > 1000);
+  CHECK(r.total("icc", "cc_hits") == 0);
+  CHECK(r.total("icc", "cc_fills") == 0);
+}
+
+TEST_CASE("clustered: a 2-entry merge table overflows and sends reads unmerged",
+          "[platform][icc]") {
+  Run r = run("matmul", {{"n", "128"}}, {{"icc.enabled", "true"}, {"icc.merge_entries", "2"}});
+  conservation(r);
+  CHECK(r.total("icc", "merge_full") > 0);
+  CHECK(r.total("icc", "merge_hits") > 0);
+}
+
+TEST_CASE("clustered: histogram atomics and stores bypass the ICC",
+          "[platform][icc]") {
+  Run r = run("histogram", {{"n", "16384"}, {"ctas", "60"}},
+              {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
+  conservation(r);
+  CHECK(r.total("icc", "writes") > 0);
+  CHECK(r.total("icc", "writes") == r.total("l1d", "atomics") + r.total("l1d", "stores"));
+}
+
+TEST_CASE("clustered: streaming vecadd gives the merge table nothing to merge", "[platform][icc]") {
+  Run r =
+      run("vecadd", {{"n", "65536"}}, {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
+  conservation(r);
+  CHECK(r.total("icc", "merge_hits") == 0);
+  CHECK(r.total("icc", "cc_hits") == 0);
+  CHECK(r.total("noc", "read_requests") == r.total("l1d", "misses"));
+  CHECK(r.total("cluster", "redundant_data_sharing") == 0);
+}
+
+TEST_CASE("clustered: a 15x4 organisation elaborates one ICC per cluster",
+          "[platform][icc]") {
+  Run r =
+      run("matmul", {{"n", "64"}},
+          {{"gpu.sms_per_cluster", "4"}, {"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
+  conservation(r);
+  CHECK(r.gpu->num_icc() == 15);
+  CHECK(r.gpu->noc().ports() == 15);
+}

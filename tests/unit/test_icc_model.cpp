@@ -1,0 +1,145 @@
+// Seed 001 §6: ICC merge table, coalesced cache and the intra-cluster-locality metric (eq. 1).
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <vector>
+
+#include "model/coalesced_cache.h"
+#include "model/intra_cluster_locality.h"
+#include "model/merge_table.h"
+
+using namespace locsim;
+
+namespace {
+ByteMask bytes(unsigned first, unsigned count) {
+  ByteMask m;
+  m.set_range(first, count);
+  return m;
+}
+const ByteMask kLine = bytes(0, 128);
+}  // namespace
+
+TEST_CASE("MergeTable: miss allocates and a later read of the line merges", "[icc]") {
+  MergeTable<int> t(4);
+  CHECK(t.capacity() == 4);
+  CHECK(t.lookup(0x1000, kLine, 3, 100) == MergeOutcome::Allocated);
+  CHECK(t.in_use() == 1);
+  CHECK(t.lookup(0x1000, bytes(0, 32), 4, 101) == MergeOutcome::Merged);
+  CHECK(t.lookup(0x1000, kLine, 3, 102) == MergeOutcome::Merged);  // same SM again: still merged
+  CHECK(t.in_use() == 1);                                          // merging takes no entry
+  CHECK(t.lookup(0x1080, kLine, 4, 103) == MergeOutcome::Allocated);
+  CHECK(t.in_use() == 2);
+  const auto* e = t.find(0x1000);
+  REQUIRE(e != nullptr);
+  CHECK(e->sms == std::vector<std::uint16_t>{3, 4, 3});
+  CHECK(e->leader == 100);
+}
+
+TEST_CASE("MergeTable: full table sends the read unmerged", "[icc]") {
+  MergeTable<int> t(2);
+  CHECK(t.lookup(0x000, kLine, 0, 1) == MergeOutcome::Allocated);
+  CHECK(t.lookup(0x080, kLine, 1, 2) == MergeOutcome::Allocated);
+  CHECK(t.full());
+  CHECK(t.lookup(0x100, kLine, 2, 3) == MergeOutcome::Full);
+  CHECK(t.find(0x100) == nullptr);  // nothing recorded for the unmerged read
+  CHECK(t.lookup(0x080, kLine, 2, 4) == MergeOutcome::Merged);  // full table still merges hits
+}
+
+TEST_CASE("MergeTable: reply of the leader broadcasts to the SM list and frees the entry",
+          "[icc]") {
+  MergeTable<int> t(2);
+  t.lookup(0x200, kLine, 1, 10);
+  t.lookup(0x200, kLine, 2, 11);
+  t.lookup(0x200, kLine, 4, 12);
+  std::vector<std::uint16_t> sms;
+  std::vector<int> merged;
+  // A reply to the same line carried by another request (one sent unmerged) is not the entry's.
+  CHECK_FALSE(t.release(0x200, 99, sms, merged));
+  CHECK(t.in_use() == 1);
+  CHECK(t.release(0x200, 10, sms, merged));
+  CHECK(sms == std::vector<std::uint16_t>{1, 2, 4});
+  CHECK(merged == std::vector<int>{11, 12});
+  CHECK(t.in_use() == 0);
+  CHECK(t.find(0x200) == nullptr);
+  // A reply with no entry at all goes to its own SM only.
+  sms.clear();
+  merged.clear();
+  CHECK_FALSE(t.release(0x300, 10, sms, merged));
+  CHECK(sms.empty());
+  // The freed entry is reusable.
+  CHECK(t.lookup(0x400, kLine, 0, 20) == MergeOutcome::Allocated);
+  CHECK(t.lookup(0x480, kLine, 0, 21) == MergeOutcome::Allocated);
+  CHECK(t.full());
+}
+
+TEST_CASE("MergeTable: a read needing bytes the outstanding request does not fetch is unmerged",
+          "[icc]") {
+  MergeTable<int> t(2);
+  CHECK(t.lookup(0x0, bytes(0, 32), 0, 1) == MergeOutcome::Allocated);  // sector 0 only
+  CHECK(t.lookup(0x0, bytes(16, 8), 1, 2) == MergeOutcome::Merged);     // inside sector 0
+  CHECK(t.lookup(0x0, bytes(32, 32), 2, 3) == MergeOutcome::Uncovered);
+  CHECK(t.find(0x0)->sms.size() == 2);
+}
+
+TEST_CASE("CoalescedCache: hit needs every byte and LRU picks the victim", "[icc]") {
+  CoalescedCache cc(2, 128, false);
+  CHECK(cc.capacity() == 2);
+  CHECK_FALSE(cc.lookup(0x0, kLine));
+  CHECK_FALSE(cc.fill(0x0, kLine, nullptr));
+  CHECK_FALSE(cc.fill(0x80, bytes(0, 64), nullptr));
+  CHECK(cc.occupancy() == 2);
+  CHECK(cc.lookup(0x80, bytes(0, 64)));
+  CHECK_FALSE(cc.lookup(0x80, bytes(0, 65)));  // byte 64 never filled
+  CHECK(cc.lookup(0x0, bytes(100, 4)));        // 0x0 is now the most recently used
+  CHECK(cc.fill(0x100, kLine, nullptr));       // evicts the LRU line, 0x80
+  CHECK_FALSE(cc.contains(0x80));
+  CHECK(cc.contains(0x0));
+  CHECK(cc.contains(0x100));
+  // Filling a present line extends its bytes without an eviction.
+  CHECK_FALSE(cc.fill(0x100, kLine, nullptr));
+  CHECK(cc.occupancy() == 2);
+}
+
+TEST_CASE("CoalescedCache: write invalidates and data follows the fills", "[icc]") {
+  CoalescedCache cc(4, 128, true);
+  std::vector<std::uint8_t> src(128);
+  for (unsigned i = 0; i < 128; ++i) src[i] = static_cast<std::uint8_t>(i + 1);
+  cc.fill(0x400, bytes(0, 32), src.data());
+  REQUIRE(cc.data(0x400) != nullptr);
+  CHECK(cc.data(0x400)[5] == 6);
+  CHECK(cc.data(0x400)[40] == 0);  // not filled
+  CHECK(cc.invalidate(0x400));
+  CHECK_FALSE(cc.invalidate(0x400));
+  CHECK_FALSE(cc.lookup(0x400, bytes(0, 4)));
+  CHECK(cc.data(0x400) == nullptr);
+  cc.fill(0x480, kLine, src.data());
+  cc.invalidate_all();
+  CHECK(cc.occupancy() == 0);
+  CHECK_THROWS(CoalescedCache(0, 128, false));
+}
+
+TEST_CASE("IntraClusterLocality: redundant within the window split into line and data sharing",
+          "[icc]") {
+  IntraClusterLocality icl(100);
+  CHECK(icl.observe(0x1000, bytes(0, 4), 0) == RequestLocality::First);
+  CHECK(icl.observe(0x1000, bytes(4, 4), 10) == RequestLocality::LineSharing);  // next word
+  CHECK(icl.observe(0x1000, bytes(0, 8), 20) == RequestLocality::DataSharing);  // same words
+  CHECK(icl.observe(0x2000, kLine, 30) == RequestLocality::First);
+  // 0x1000 last touched at 20: 120 is exactly the window away (still inside), 221 is not.
+  CHECK(icl.observe(0x1000, bytes(64, 4), 120) == RequestLocality::LineSharing);
+  CHECK(icl.observe(0x1000, bytes(64, 4), 221) == RequestLocality::First);
+  CHECK(icl.requests() == 6);
+  CHECK(icl.line_sharing() == 2);
+  CHECK(icl.data_sharing() == 1);
+  CHECK(icl.redundant() == 3);
+}
+
+TEST_CASE("IntraClusterLocality: words outside the window do not count as data sharing", "[icc]") {
+  IntraClusterLocality icl(50);
+  icl.observe(0x0, bytes(0, 4), 0);
+  icl.observe(0x0, bytes(8, 4), 40);
+  // Word 0 was read at 0 (out of the window at 60), the line at 40 (inside): line sharing only.
+  CHECK(icl.observe(0x0, bytes(0, 4), 60) == RequestLocality::LineSharing);
+  // Memory stays bounded: old lines are forgotten once out of the window.
+  for (Cycle c = 100; c < 1100; c += 10) icl.observe(0x1000 + 128 * c, bytes(0, 4), c);
+  CHECK(icl.tracked_lines() <= 6);
+}

@@ -1,0 +1,232 @@
+#include "tlm_components/intra_cluster_coalescer.h"
+
+#include <algorithm>
+#include <string>
+
+#include "tlm_components/gpu_extension.h"
+#include "tlm_components/payload_pool.h"
+
+namespace locsim {
+
+IntraClusterCoalescer::IntraClusterCoalescer(sc_core::sc_module_name name, const IccConfig& cfg,
+                                             SimContext& ctx)
+    : sc_module(name),
+      cpu("cpu"),
+      noc("noc"),
+      cfg_(cfg),
+      ctx_(ctx),
+      clk_(ClockDomain::from_hz(cfg.clock_hz)),
+      down_("down"),
+      table_(cfg.merge_table ? cfg.merge_entries : 0),
+      cc_(cfg.coalesced_cache ? cfg.cc_entries : 1, cfg.line_bytes, ctx.check_data),
+      icl_(cfg.locality_window),
+      to_l1_(cfg.sms),
+      delivered_(cfg.sms, ~Cycle{0}),
+#define ICC_STAT(n, u, d) ctx.stats.counter(this->name(), "icc", n, u, d)
+      reads_(ICC_STAT("reads", "requests", "global reads received from the cluster's L1s")),
+      writes_(ICC_STAT("writes", "requests", "stores and atomics passed to the NoC unmerged")),
+      merge_hits_(ICC_STAT("merge_hits", "requests",
+                           "reads merged into an outstanding request of the cluster")),
+      merge_allocs_(ICC_STAT("merge_allocations", "requests",
+                             "reads that allocated a merge-table entry and went to the NoC")),
+      merge_full_(ICC_STAT("merge_full", "requests", "reads sent unmerged: merge table full")),
+      merge_uncovered_(ICC_STAT("merge_uncovered", "requests",
+                                "reads sent unmerged: the outstanding request lacks their bytes")),
+      cc_hits_(ICC_STAT("cc_hits", "requests", "reads answered by the coalesced cache")),
+      cc_fills_(ICC_STAT("cc_fills", "lines", "replies with more than one requester cached")),
+      cc_evictions_(ICC_STAT("cc_evictions", "lines", "coalesced-cache lines displaced (LRU)")),
+      cc_invalidations_(ICC_STAT("cc_write_invalidations", "lines",
+                                 "coalesced-cache lines invalidated by a store or atomic")),
+      broadcasts_(ICC_STAT("broadcast_replies", "replies",
+                           "replies delivered to a merged requester (beyond the leader)")),
+      noc_requests_(ICC_STAT("noc_requests", "requests", "requests sent to the NoC port")),
+#undef ICC_STAT
+#define CL_STAT(n, u, d) ctx.stats.counter(this->name(), "cluster", n, u, d)
+      icl_requests_(CL_STAT("read_requests", "requests",
+                            "reads leaving the cluster's L1s (before coalescing)")),
+      icl_line_(CL_STAT("redundant_line_sharing", "requests",
+                        "reads of a line another windowed read touched, disjoint words")),
+      icl_data_(CL_STAT("redundant_data_sharing", "requests",
+                        "reads of a word another windowed read also read"))
+#undef CL_STAT
+{
+  if (cfg.merge_table && cfg.merge_entries == 0)
+    throw std::invalid_argument("ICC merge table needs at least one entry");
+  cpu.register_nb_transport_fw(this, &IntraClusterCoalescer::nb_fw);
+  cpu.register_b_transport(this, &IntraClusterCoalescer::b_transport);
+  cpu.register_transport_dbg(this, &IntraClusterCoalescer::transport_dbg);
+  noc.register_nb_transport_bw(this, &IntraClusterCoalescer::nb_bw);
+  for (std::uint32_t i = 0; i < cfg.sms; ++i) {
+    up_.push_back(std::make_unique<TargetPort>("up"));
+    up_.back()->bind([this, i](Payload& gp, tlm::tlm_phase& ph,
+                               sc_core::sc_time& d) { return cpu[i]->nb_transport_bw(gp, ph, d); },
+                     [this, i](Payload& gp) { return try_accept(i, gp, clk_.now()); },
+                     [this]() { kick(clk_.next_edge_cycle()); });
+  }
+  down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
+                    sc_core::sc_time& d) { return noc->nb_transport_fw(gp, ph, d); },
+             [this](Payload& gp) { return on_reply(gp); },
+             [this]() { kick(clk_.next_edge_cycle()); });
+  SC_HAS_PROCESS(IntraClusterCoalescer);
+  SC_METHOD(step_method);
+  sensitive << step_ev_;
+  dont_initialize();
+}
+
+void IntraClusterCoalescer::invalidate_all() {
+  if (cfg_.coalesced_cache) cc_.invalidate_all();
+}
+
+std::uint32_t IntraClusterCoalescer::port_of(const Payload& gp) const {
+  return gpu_ext(const_cast<Payload&>(gp)).sm - cfg_.first_sm;
+}
+
+bool IntraClusterCoalescer::try_accept(std::uint32_t, Payload& gp, Cycle now) {
+  // One lookup per cycle (the unit is the cluster's single path to its port), and room for a
+  // request towards the NoC in case the lookup misses.
+  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_accept_ ||
+      to_noc_.size() >= cfg_.queue) {
+    kick(std::max(clk_.next_edge_cycle(), now + (now == last_accept_ ? 1 : 0)));
+    return false;
+  }
+  last_accept_ = now;
+  process(port_of(gp), gp, now);
+  return true;
+}
+
+void IntraClusterCoalescer::process(std::uint32_t port, Payload& gp, Cycle now) {
+  GpuExtension& e = gpu_ext(gp);
+  const Addr line = gp.get_address() & ~Addr{cfg_.line_bytes - 1};
+  const Cycle ready = now + cfg_.latency;
+  e.at(name());
+  if (e.kind != AccessKind::Load) {
+    // Writes bypass the merge table (§6.1) and evict a CC copy so the CC never serves data
+    // older than a store that went past it.
+    ++writes_;
+    if (cfg_.coalesced_cache && cc_.invalidate(line)) ++cc_invalidations_;
+    to_noc_.push(ready, &gp);
+    kick(ready);
+    return;
+  }
+  ++reads_;
+  // Equation (1) counts the bytes the warps asked for, not the L1's (possibly whole-line) fetch.
+  const ByteMask& wanted = e.demand.any() ? e.demand : e.bytes;
+  ++icl_requests_;
+  switch (icl_.observe(line, wanted, now)) {
+    case RequestLocality::LineSharing:
+      ++icl_line_;
+      break;
+    case RequestLocality::DataSharing:
+      ++icl_data_;
+      break;
+    case RequestLocality::First:
+      break;
+  }
+  if (cfg_.coalesced_cache && cc_.lookup(line, e.bytes)) {
+    ++cc_hits_;
+    if (const std::uint8_t* d = cc_.data(line))
+      copy_masked(gp.get_data_ptr(), d, e.bytes, cfg_.line_bytes);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    deliver(port, gp, ready);
+    return;
+  }
+  if (cfg_.merge_table) {
+    switch (table_.lookup(line, e.bytes, e.sm, &gp)) {
+      case MergeOutcome::Merged:
+        ++merge_hits_;
+        return;  // waits in the entry for the leader's reply
+      case MergeOutcome::Allocated:
+        ++merge_allocs_;
+        break;
+      case MergeOutcome::Full:
+        ++merge_full_;
+        break;
+      case MergeOutcome::Uncovered:
+        ++merge_uncovered_;
+        break;
+    }
+  }
+  to_noc_.push(ready, &gp);
+  kick(ready);
+}
+
+bool IntraClusterCoalescer::on_reply(Payload& gp) {
+  GpuExtension& e = gpu_ext(gp);
+  const Cycle ready = clk_.next_edge_cycle() + cfg_.latency;
+  const Addr line = gp.get_address() & ~Addr{cfg_.line_bytes - 1};
+  e.at(name());
+  sms_scratch_.clear();
+  merged_scratch_.clear();
+  if (e.kind == AccessKind::Load && cfg_.merge_table &&
+      table_.release(line, &gp, sms_scratch_, merged_scratch_)) {
+    for (Payload* m : merged_scratch_) {
+      GpuExtension& me = gpu_ext(*m);
+      copy_masked(m->get_data_ptr(), gp.get_data_ptr(), me.bytes, cfg_.line_bytes);
+      m->set_response_status(gp.get_response_status());
+      me.at(name());
+      e.requesters.push_back(me.sm);
+      ++broadcasts_;
+      deliver(port_of(*m), *m, ready);
+    }
+    // §6.3: only lines that were effectively coalesced enter the CC.
+    if (cfg_.coalesced_cache && sms_scratch_.size() > 1) {
+      ++cc_fills_;
+      if (cc_.fill(line, e.bytes, ctx_.check_data ? gp.get_data_ptr() : nullptr)) ++cc_evictions_;
+    }
+  }
+  deliver(port_of(gp), gp, ready);
+  return true;
+}
+
+void IntraClusterCoalescer::deliver(std::uint32_t port, Payload& gp, Cycle when) {
+  to_l1_[port].push(when, &gp);
+  kick(when);
+}
+
+void IntraClusterCoalescer::step_method() {
+  const Cycle now = clk_.now();
+  if (sc_core::sc_time_stamp() != clk_.at(now)) {
+    kick(now + 1);
+    return;
+  }
+  Cycle next = ~Cycle{0};
+  // Held requests, round-robin over the L1s.
+  bool held = false;
+  for (std::uint32_t k = 0; k < cfg_.sms; ++k) {
+    const std::uint32_t i = (rr_ + k) % cfg_.sms;
+    Payload* gp = up_[i]->held_request();
+    if (!gp) continue;
+    held = true;
+    if (now != last_accept_ && to_noc_.size() < cfg_.queue) {
+      last_accept_ = now;
+      process(i, *gp, now);
+      up_[i]->accept_request();
+      rr_ = (i + 1) % cfg_.sms;
+    }
+    break;
+  }
+  for (std::uint32_t i = 0; i < cfg_.sms && !held; ++i) held = up_[i]->held_request() != nullptr;
+  // Towards the NoC: one request per cycle when the port's request channel is free.
+  if (!down_.busy() && to_noc_.ready(now)) {
+    ++noc_requests_;
+    down_.send(*to_noc_.pop());
+  }
+  if (!to_noc_.empty() && !down_.busy())
+    next = std::min(next, std::max(to_noc_.next_cycle(), now + 1));
+  // Towards the L1s: one response per L1 per cycle.
+  for (std::uint32_t i = 0; i < cfg_.sms; ++i) {
+    TimedQueue<Payload*>& q = to_l1_[i];
+    if (q.empty()) continue;
+    if (!up_[i]->response_busy() && delivered_[i] != now && q.ready(now)) {
+      delivered_[i] = now;
+      up_[i]->respond(*q.pop());
+    }
+    if (!q.empty() && !up_[i]->response_busy())
+      next = std::min(next, std::max(q.next_cycle(), now + 1));
+  }
+  // A held request waits for the next cycle, or for queue room (a send wakes us).
+  if (held && (to_noc_.size() < cfg_.queue)) next = std::min(next, now + 1);
+  if (next != ~Cycle{0}) kick(next);
+}
+
+}  // namespace locsim

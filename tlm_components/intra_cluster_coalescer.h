@@ -1,0 +1,97 @@
+// Intra-cluster coalescing (ICC) unit, seed 001 §6 (Figure 9): sits between the L1s of one cluster
+// and the cluster's NoC injection port. Every request leaving an L1 is looked up (1 cycle by
+// default, §7): a global read first probes the coalesced cache (hit: answered here), then the merge
+// table (hit: waits for the outstanding request; miss: allocates an entry if one is free and goes
+// to the NoC); writes and atomics bypass both (and invalidate a CC copy). A reply that leads a
+// merge-table entry is broadcast to every SM of its list and, when it had more than one requester,
+// fills the coalesced cache; any other reply goes to its own SM.
+// The unit also measures the cluster's intra-cluster locality (equation 1) on the requests it
+// receives, i.e. before coalescing, exactly where the paper counts them.
+#pragma once
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "model/coalesced_cache.h"
+#include "model/intra_cluster_locality.h"
+#include "model/merge_table.h"
+#include "tlm_components/at_ports.h"
+#include "tlm_components/clock_domain.h"
+#include "tlm_components/sim_context.h"
+#include "tlm_components/timed_queue.h"
+
+namespace locsim {
+
+struct IccConfig {
+  std::uint32_t cluster = 0;
+  std::uint32_t first_sm = 0;  // SM id of the cluster's first L1 (binding 0 of `cpu`)
+  std::uint32_t sms = 1;       // L1s bound to `cpu`, in SM order
+  bool merge_table = true;
+  std::uint32_t merge_entries = 48;  // seed 001 §6.2
+  bool coalesced_cache = false;
+  std::uint32_t cc_entries = 24;  // seed 001 §6.3
+  std::uint32_t latency = 1;      // lookup cycles (seed 001 §7: one cycle)
+  std::uint32_t queue = 8;        // requests buffered towards the NoC port
+  std::uint32_t line_bytes = 128;
+  Cycle locality_window = 2000;  // equation (1) window W, cycles
+  double clock_hz = 1.4e9;
+};
+
+class IntraClusterCoalescer : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<IntraClusterCoalescer> cpu;  // from the L1s
+  tlm_utils::simple_initiator_socket<IntraClusterCoalescer> noc;          // to the NoC port
+
+  IntraClusterCoalescer(sc_core::sc_module_name name, const IccConfig& cfg, SimContext& ctx);
+
+  // Kernel boundary: the CC is not coherent, like the L1s.
+  void invalidate_all();
+  std::uint32_t merge_entries_in_use() const { return table_.in_use(); }
+  const IntraClusterLocality& locality() const { return icl_; }
+
+ private:
+  bool try_accept(std::uint32_t port, Payload& gp, Cycle now);
+  void process(std::uint32_t port, Payload& gp, Cycle now);
+  bool on_reply(Payload& gp);
+  void deliver(std::uint32_t port, Payload& gp, Cycle when);
+  void step_method();
+  void kick(Cycle c) { step_ev_.notify(clk_.until(c)); }
+  std::uint32_t port_of(const Payload& gp) const;
+
+  tlm::tlm_sync_enum nb_fw(int id, Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    return up_[static_cast<std::size_t>(id)]->on_fw(gp, ph, d);
+  }
+  tlm::tlm_sync_enum nb_bw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    return down_.on_bw(gp, ph, d);
+  }
+  void b_transport(int, Payload& gp, sc_core::sc_time& d) { noc->b_transport(gp, d); }
+  unsigned int transport_dbg(int, Payload& gp) { return noc->transport_dbg(gp); }
+
+  IccConfig cfg_;
+  SimContext& ctx_;
+  ClockDomain clk_;
+  std::vector<std::unique_ptr<TargetPort>> up_;
+  InitiatorPort down_;
+  MergeTable<Payload*> table_;
+  CoalescedCache cc_;
+  IntraClusterLocality icl_;
+  TimedQueue<Payload*> to_noc_;
+  std::vector<TimedQueue<Payload*>> to_l1_;
+  std::vector<Cycle> delivered_;  // last cycle a response went to each L1
+  Cycle last_accept_ = ~Cycle{0};
+  std::uint32_t rr_ = 0;  // round-robin among the L1s with a held request
+  sc_core::sc_event step_ev_;
+  std::vector<std::uint16_t> sms_scratch_;
+  std::vector<Payload*> merged_scratch_;
+
+  Counter &reads_, &writes_, &merge_hits_, &merge_allocs_, &merge_full_, &merge_uncovered_,
+      &cc_hits_, &cc_fills_, &cc_evictions_, &cc_invalidations_, &broadcasts_, &noc_requests_;
+  Counter &icl_requests_, &icl_line_, &icl_data_;
+};
+
+}  // namespace locsim
