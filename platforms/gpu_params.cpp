@@ -36,6 +36,9 @@ void declare_gpu_params(ParamRegistry& p) {
             "line requests the load/store unit buffers towards the L1");
   p.declare("sm.shared_latency", T::UInt, "24", "cycles", "conflict-free shared-memory latency");
   p.declare("sm.shared_banks", T::UInt, "32", "banks", "shared-memory banks (4 B wide)");
+  p.declare("sm.warp_limit", T::UInt, "0", "warps",
+            "static warp limiting (SWL): only this many oldest warps not at a barrier issue "
+            "(0: off)");
 
   p.declare("l1d.enabled", T::Bool, "true", "", "false: every global access goes to the L2");
   p.declare("l1d.size", T::Bytes, "16KiB", "bytes", "L1 data cache capacity per SM");
@@ -48,6 +51,12 @@ void declare_gpu_params(ParamRegistry& p) {
   p.declare("l1d.mshr_max_merge", T::UInt, "8", "requests", "requests merged per L1 MSHR entry");
   p.declare("l1d.miss_queue", T::UInt, "8", "entries", "L1 miss queue towards the NoC");
   p.declare("l1d.hit_latency", T::UInt, "28", "cycles", "L1 hit latency (core cycles)");
+  p.declare("l1d.bypass", T::Enum, "none", "",
+            "global loads on the bypass path: none, all (like -dlcm=cg), mdb-local (one "
+            "bypassing parameter generator per SM), mdb-global (SM 0 decides for all)",
+            {"none", "all", "mdb-local", "mdb-global"});
+  p.declare("l1d.bypass_queue", T::UInt, "8", "requests",
+            "bypass-path requests buffered towards the NoC");
 
   p.declare("noc.flit_bytes", T::Bytes, "32", "bytes", "channel width: bytes per flit per cycle");
   p.declare("noc.header_bytes", T::Bytes, "8", "bytes", "packet header (address + command)");
@@ -174,6 +183,7 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.sm.ldst_queue = p.get_u32("sm.ldst_queue", 1);
   c.sm.shared_latency = p.get_u32("sm.shared_latency", 1);
   c.sm.shared_banks = p.get_u32("sm.shared_banks", 1, 1024);
+  c.sm.warp_limit = p.get_u32("sm.warp_limit", 0, 1024);
   c.sm.clock_hz = core_hz;
 
   c.l1.enabled = p.get_bool("l1d.enabled");
@@ -182,6 +192,14 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.l1.mshr_max_merge = p.get_u32("l1d.mshr_max_merge", 1);
   c.l1.miss_queue = p.get_u32("l1d.miss_queue", 1);
   c.l1.hit_latency = p.get_u32("l1d.hit_latency", 1);
+  {
+    const std::string b = p.get_string("l1d.bypass");
+    c.l1.bypass = b == "none"  ? L1BypassMode::None
+                  : b == "all" ? L1BypassMode::All
+                               : L1BypassMode::RankLimit;
+    c.bypass_generator = b == "mdb-local" ? 1 : b == "mdb-global" ? 2 : 0;
+  }
+  c.l1.bypass_queue = p.get_u32("l1d.bypass_queue", 1);
   c.l1.clock_hz = core_hz;
   c.sm.line_bytes = c.l1.geometry.line_bytes;
   c.sm.sector_bytes = std::min<std::uint32_t>(kTransferSectorBytes, c.l1.geometry.line_bytes);

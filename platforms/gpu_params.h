@@ -24,6 +24,7 @@ struct GpuConfig {
   std::uint32_t sms_per_cluster = 1;
   SmConfig sm;  // per-SM fields (id, cluster) filled per instance
   L1Config l1;
+  int bypass_generator = 0;  // 0: none, 1: one BPG per SM (MDB-local), 2: SM 0's BPG (MDB-global)
   CrossbarConfig noc;
   bool icc_enabled = false;
   IccConfig icc;  // cluster / first_sm filled per instance

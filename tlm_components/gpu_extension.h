@@ -27,8 +27,12 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   // caches' own sector size): the NoC sizes replies from it. Caches derive their tag-array
   // sectors from `bytes`.
   std::uint32_t sector_mask = 0;
-  ByteMask bytes;                         // bytes of the line touched (authoritative)
+  ByteMask bytes;   // bytes of the line touched (authoritative)
   ByteMask demand;  // L1 fills: bytes the missing load wanted (bytes may be the whole line)
+  // Seed 004 §5.2 bypass granularity: the requester's rank among the SM's warps of its CTA (one
+  // CTA per SM) or among its CTA slots (several CTAs per SM), and how many there are (N).
+  std::uint16_t bypass_rank = 0;
+  std::uint16_t bypass_population = 1;
   std::vector<std::uint16_t> requesters;  // SMs served by this (possibly merged) request
   std::uint8_t word_count[32] = {};       // atomics: lanes adding 1 to each 4-byte word of the line
   std::uint64_t issue_ps = 0;             // when the SM issued the request (latency statistics)

@@ -25,6 +25,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
       tags_(cfg.geometry),
       mshr_(cfg.mshr_entries, cfg.mshr_max_merge),
       miss_queue_(cfg.miss_queue),
+      bypass_queue_(cfg.bypass_queue),
 #define L1_STAT(n, u, d) ctx.stats.counter(this->name(), "l1d", n, u, d)
       accesses_(L1_STAT("accesses", "accesses", "global loads, stores and atomics received")),
       hits_(L1_STAT("hits", "accesses", "loads that found all their sectors valid")),
@@ -38,6 +39,8 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
       rf_merge_(L1_STAT("rf_mshr_merge", "cycles", "reservation failures: MSHR merge limit")),
       rf_mq_(L1_STAT("rf_miss_queue", "cycles", "reservation failures: miss queue full")),
       bypassed_(L1_STAT("bypassed", "accesses", "loads sent to the L2 without L1 allocation")),
+      bypass_stalls_(L1_STAT("bypass_stalls", "cycles",
+                             "cycles a bypassing load waited for the bypass path (not an RF)")),
       evictions_(L1_STAT("evictions", "lines", "valid lines displaced or write-evicted")),
       stores_(L1_STAT("stores", "accesses", "global store line requests (write-through)")),
       atomics_(L1_STAT("atomics", "accesses", "atomic line requests (performed at L2)")),
@@ -83,6 +86,7 @@ bool L1DataCache::on_request(Payload& gp) {
   ReservationFail f = process(gp, now);
   if (f == ReservationFail::None) {
     last_accept_ = now;
+    observe_accepted(gp);
     return true;
   }
   held_cause_ = f;
@@ -91,10 +95,13 @@ bool L1DataCache::on_request(Payload& gp) {
 }
 
 void L1DataCache::note_retry_outcome(ReservationFail f, Cycle now) {
-  if (held_cause_ != ReservationFail::None && now > held_since_) {
+  if (held_cause_ == ReservationFail::BypassQueue && now > held_since_) {
+    bypass_stalls_ += now - held_since_;
+  } else if (held_cause_ != ReservationFail::None && now > held_since_) {
     // The held request failed in every cycle from held_since_ up to now (exclusive).
     std::uint64_t n = now - held_since_;
     rf_ += n;
+    if (on_reservation_fail) on_reservation_fail(n);
     switch (held_cause_) {
       case ReservationFail::LineAlloc:
         rf_line_ += n;
@@ -109,11 +116,18 @@ void L1DataCache::note_retry_outcome(ReservationFail f, Cycle now) {
         rf_mq_ += n;
         break;
       case ReservationFail::None:
+      case ReservationFail::BypassQueue:
         break;
     }
   }
   held_cause_ = f;
   held_since_ = now;
+}
+
+void L1DataCache::observe_accepted(Payload& gp) {
+  GpuExtension& e = gpu_ext(gp);
+  if (on_load_access && e.kind == AccessKind::Load && cfg_.enabled)
+    on_load_access(tags_.line_addr(gp.get_address()), e);
 }
 
 void L1DataCache::retry_method() {
@@ -128,6 +142,7 @@ void L1DataCache::retry_method() {
   note_retry_outcome(f, now);
   if (f == ReservationFail::None) {
     last_accept_ = now;
+    observe_accepted(*gp);
     up_.accept_request();
   }
 }
@@ -161,6 +176,18 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
     ++bypassed_;
     e.at(name());
     miss_queue_.push(&gp);
+    send_down();
+    return ReservationFail::None;
+  }
+  if (cfg_.bypass == L1BypassMode::All ||
+      (cfg_.bypass == L1BypassMode::RankLimit && e.bypass_rank >= bypass_limit_)) {
+    // Seed 004 Figure 1 bypass path: no line, MSHR or miss-queue entry; the request itself goes
+    // to the L2 and its reply passes through.
+    if (bypass_queue_.full()) return ReservationFail::BypassQueue;
+    ++accesses_;
+    ++bypassed_;
+    e.at(name());
+    bypass_queue_.push(&gp);
     send_down();
     return ReservationFail::None;
   }
@@ -246,8 +273,10 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
 
 void L1DataCache::send_down() {
   bool popped = false;
-  while (!down_.busy() && !miss_queue_.empty()) {
-    Payload* gp = miss_queue_.pop();
+  while (!down_.busy() && (!miss_queue_.empty() || !bypass_queue_.empty())) {
+    const bool bypass = !bypass_queue_.empty() && (bypass_turn_ || miss_queue_.empty());
+    Payload* gp = bypass ? bypass_queue_.pop() : miss_queue_.pop();
+    bypass_turn_ = !bypass;
     popped = true;
     down_.send(*gp);
   }

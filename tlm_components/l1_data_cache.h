@@ -8,6 +8,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -19,10 +20,19 @@
 #include "model/tag_array.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
+#include "tlm_components/gpu_extension.h"
 #include "tlm_components/sim_context.h"
 #include "tlm_components/timed_queue.h"
 
 namespace locsim {
+
+// Seed 004: which global loads take the bypass path (straight to the L2, no line, MSHR or
+// miss-queue entry in the L1; the warp's own coalescing is kept).
+enum class L1BypassMode {
+  None,       // every load uses the L1
+  All,        // static bypass of all global loads (like -dlcm=cg)
+  RankLimit,  // warps/CTAs of rank >= limit bypass (set by a bypassing parameter generator)
+};
 
 struct L1Config {
   bool enabled = true;  // false: every access goes to the L2 (the paper's no-L1 configuration)
@@ -31,10 +41,12 @@ struct L1Config {
   std::uint32_t mshr_max_merge = 8;
   std::uint32_t miss_queue = 8;
   std::uint32_t hit_latency = 28;  // cycles from acceptance to the response of a hit
+  L1BypassMode bypass = L1BypassMode::None;
+  std::uint32_t bypass_queue = 8;  // bypass-path requests buffered towards the NoC
   double clock_hz = 1.4e9;
 };
 
-enum class ReservationFail { None, LineAlloc, MshrEntry, MshrMerge, MissQueue };
+enum class ReservationFail { None, LineAlloc, MshrEntry, MshrMerge, MissQueue, BypassQueue };
 
 class L1DataCache : public sc_core::sc_module {
  public:
@@ -47,6 +59,12 @@ class L1DataCache : public sc_core::sc_module {
   void invalidate_all() { tags_.invalidate_all(); }
   const TagArray& tags() const { return tags_; }
   std::uint32_t mshr_in_use() const { return mshr_.in_use(); }
+  // RankLimit mode: the first `limit` warps/CTAs (by GpuExtension::bypass_rank) use the L1.
+  void set_bypass_limit(std::uint32_t limit) { bypass_limit_ = limit; }
+  std::uint32_t bypass_limit() const { return bypass_limit_; }
+  // Observers of the load stream and of reservation failures (bypassing parameter generators).
+  std::function<void(Addr line, const GpuExtension&)> on_load_access;
+  std::function<void(std::uint64_t cycles)> on_reservation_fail;
 
  private:
   ReservationFail process(Payload& gp, Cycle now);
@@ -56,6 +74,7 @@ class L1DataCache : public sc_core::sc_module {
   void response_method();
   void send_down();
   void note_retry_outcome(ReservationFail f, Cycle now);
+  void observe_accepted(Payload& gp);
   std::uint8_t* line_data(Addr line);
 
   tlm::tlm_sync_enum nb_fw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
@@ -76,6 +95,9 @@ class L1DataCache : public sc_core::sc_module {
   MshrTable<Payload*> mshr_;
   std::unordered_map<Addr, std::uint32_t> inflight_sectors_;  // sectors being fetched per line
   BoundedQueue<Payload*> miss_queue_;
+  BoundedQueue<Payload*> bypass_queue_;
+  bool bypass_turn_ = false;  // the two queues share the port: alternate when both wait
+  std::uint32_t bypass_limit_ = ~std::uint32_t{0};
   TimedQueue<Payload*> responses_;
   std::vector<std::uint8_t> data_;  // line data, only in data-integrity mode
   Cycle last_accept_ = ~Cycle{0};
@@ -85,7 +107,7 @@ class L1DataCache : public sc_core::sc_module {
   sc_core::sc_event retry_ev_, resp_ev_;
 
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &sector_misses_, &rf_, &rf_line_, &rf_mshr_,
-      &rf_merge_, &rf_mq_, &bypassed_, &evictions_, &stores_, &atomics_, &fills_;
+      &rf_merge_, &rf_mq_, &bypassed_, &bypass_stalls_, &evictions_, &stores_, &atomics_, &fills_;
 };
 
 }  // namespace locsim

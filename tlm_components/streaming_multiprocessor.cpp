@@ -77,6 +77,9 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
   c.cta = cta;
   c.kernel_seq = kernel_seq;
   c.kernel = &k;
+  c.occupancy = std::max<std::uint32_t>(
+      1, max_ctas_per_sm(cfg_.resources,
+                         CtaNeeds{k.threads_per_cta(), k.regs_per_thread(), k.shared_mem_bytes()}));
   const std::uint32_t nw = k.warps_per_cta();
   Cycle now = clk_.next_edge_cycle();
   std::uint32_t wi = 0;
@@ -112,6 +115,7 @@ void StreamingMultiprocessor::fetch(Warp& w) {
 bool StreamingMultiprocessor::can_issue(const Warp& w, Cycle now) const {
   if (!w.active || w.exited || w.at_barrier || w.pending_loads || !w.have_inst) return false;
   if (w.ready_at > now) return false;
+  if (w.age > swl_max_age_) return false;
   if (is_global_mem(w.inst.op)) return ldst_free_at_ <= now && ldst_queue_.size() < cfg_.ldst_queue;
   if (is_shared_mem(w.inst.op)) return shared_free_at_ <= now;
   return true;
@@ -148,6 +152,7 @@ void StreamingMultiprocessor::cycle_method() {
   }
   if (now != last_cycle_) {
     last_cycle_ = now;
+    if (cfg_.warp_limit) update_warp_limit();
     bool issued = false;
     for (std::uint32_t s = 0; s < cfg_.schedulers; ++s) {
       int w = pick(s, now);
@@ -159,10 +164,12 @@ void StreamingMultiprocessor::cycle_method() {
     if (issued) ++active_cycles_;
   }
   // Sleep until the first cycle at which some warp can issue (responses and launches wake us).
+  if (cfg_.warp_limit) update_warp_limit();  // warps may have exited or reached a barrier
   Cycle next = kNeverCycle;
   const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
   for (const Warp& w : warps_) {
     if (!w.active || w.exited || w.at_barrier || w.pending_loads || !w.have_inst) continue;
+    if (w.age > swl_max_age_) continue;  // re-evaluated whenever an older warp waits or exits
     Cycle r = std::max(w.ready_at, now + 1);
     if (is_global_mem(w.inst.op)) {
       if (ldst_full) continue;
@@ -173,6 +180,20 @@ void StreamingMultiprocessor::cycle_method() {
     next = std::min(next, r);
   }
   if (next != kNeverCycle) schedule_wake(next);
+}
+
+void StreamingMultiprocessor::update_warp_limit() {
+  // The K oldest warps that are neither finished nor waiting at a barrier may issue. Counting
+  // barrier waiters out keeps SWL free of deadlock when K is below the warps of one CTA.
+  swl_ages_.clear();
+  for (const Warp& w : warps_)
+    if (w.active && !w.exited && !w.at_barrier) swl_ages_.push_back(w.age);
+  if (swl_ages_.size() <= cfg_.warp_limit) {
+    swl_max_age_ = ~std::uint64_t{0};
+    return;
+  }
+  std::nth_element(swl_ages_.begin(), swl_ages_.begin() + (cfg_.warp_limit - 1), swl_ages_.end());
+  swl_max_age_ = swl_ages_[cfg_.warp_limit - 1];
 }
 
 void StreamingMultiprocessor::issue(std::uint32_t wi, Cycle now) {
@@ -256,6 +277,14 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
     e.pc = in.pc;
     e.data_structure = in.data_structure;
     e.kind = kind;
+    // Seed 004 §5.2: warps decide when one CTA fits on the SM, CTA slots otherwise.
+    if (c.occupancy == 1) {
+      e.bypass_rank = static_cast<std::uint16_t>(w.warp_in_cta);
+      e.bypass_population = static_cast<std::uint16_t>(c.kernel->warps_per_cta());
+    } else {
+      e.bypass_rank = static_cast<std::uint16_t>(w.cta_slot);
+      e.bypass_population = static_cast<std::uint16_t>(c.occupancy);
+    }
     e.sector_mask = lr.sector_mask;
     e.bytes = lr.bytes;
     e.requesters.push_back(e.sm);

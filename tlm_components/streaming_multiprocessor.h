@@ -36,6 +36,9 @@ struct SmConfig {
   std::uint32_t shared_banks = 32;
   std::uint32_t line_bytes = 128;  // coalescing granularity (L1 line)
   std::uint32_t sector_bytes = 32;
+  // Static warp limiting (SWL, seed 004 §7.1 baseline): only the `warp_limit` oldest warps not
+  // waiting at a barrier may issue (0: no limit).
+  std::uint32_t warp_limit = 0;
   double clock_hz = 1.4e9;
 };
 
@@ -78,10 +81,12 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     std::uint32_t live_warps = 0;
     std::uint32_t at_barrier = 0;
     std::uint32_t pending_mem = 0;  // line requests without a response
+    std::uint32_t occupancy = 1;    // CTAs of this kernel that fit on the SM
   };
 
   void cycle_method();
   bool can_issue(const Warp& w, Cycle now) const;
+  void update_warp_limit();
   int pick(std::uint32_t sched, Cycle now);
   void issue(std::uint32_t wi, Cycle now);
   void issue_memory(std::uint32_t wi, Cycle now);
@@ -112,6 +117,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   Cycle wake_at_ = ~Cycle{0};
   sc_core::sc_event wake_;
   std::vector<LineRequest> coalesced_;
+  std::uint64_t swl_max_age_ = ~std::uint64_t{0};  // SWL: youngest age allowed to issue
+  std::vector<std::uint64_t> swl_ages_;
 
   Counter& warp_insts_;
   Counter& thread_insts_;
