@@ -206,6 +206,18 @@ int cmd_run(const std::vector<std::string>& args) {
                        {"reply_utilisation", nc > 0 ? x.port_reply_flits(q) / nc : 0.0}});
     r.extra["noc_ports"] = std::move(ports);
   }
+  if (gpu.num_bypass_generators()) {
+    // Seed 004: SM 0's bypassing-parameter decisions (most recent 4096), for plots.
+    nlohmann::json h = nlohmann::json::array();
+    for (const BypassDecision& d : gpu.bypass_generator(0).history())
+      h.push_back({{"at_access", d.at_access},
+                   {"k", d.k},
+                   {"active", d.active},
+                   {"rf_base", d.rf_base},
+                   {"hits", d.hits},
+                   {"adjusted_hits", d.adjusted}});
+    r.extra["mdb_history"] = std::move(h);
+  }
   nlohmann::json params = nlohmann::json::object();
   for (const auto& info : p.list()) params[info.name] = info.value_text;
   r.extra["config"] = params;

@@ -57,6 +57,14 @@ void declare_gpu_params(ParamRegistry& p) {
             {"none", "all", "mdb-local", "mdb-global"});
   p.declare("l1d.bypass_queue", T::UInt, "8", "requests",
             "bypass-path requests buffered towards the NoC");
+  p.declare("l1d.pdp", T::Bool, "false", "",
+            "protecting-distance replacement with bypass of fully protected sets (CBWT's PDP)");
+  // Seed 004 §6: bypassing parameter generator (with l1d.bypass=mdb-local|mdb-global).
+  p.declare("mdb.calculators", T::UInt, "8", "calculators",
+            "Adjusted-Hits calculators K (first 1..K warps/CTAs)");
+  p.declare("mdb.sampled_sets", T::UInt, "0", "sets",
+            "shadow-tag sets sampled, evenly spaced (0: one in eight, 4 of 32 on fermi)");
+  p.declare("mdb.interval", T::UInt, "1000", "accesses", "L1 load accesses between decisions");
 
   p.declare("noc.flit_bytes", T::Bytes, "32", "bytes", "channel width: bytes per flit per cycle");
   p.declare("noc.header_bytes", T::Bytes, "8", "bytes", "packet header (address + command)");
@@ -200,6 +208,14 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
     c.bypass_generator = b == "mdb-local" ? 1 : b == "mdb-global" ? 2 : 0;
   }
   c.l1.bypass_queue = p.get_u32("l1d.bypass_queue", 1);
+  c.l1.pdp = p.get_bool("l1d.pdp");
+  c.mdb.shadow.geometry = c.l1.geometry;
+  c.mdb.shadow.max_k = p.get_u32("mdb.calculators", 1, 64);
+  c.mdb.shadow.sampled_sets = p.get_u32("mdb.sampled_sets");
+  if (c.mdb.shadow.sampled_sets > c.l1.geometry.sets)
+    throw ConfigError("key 'mdb.sampled_sets': " + std::to_string(c.mdb.shadow.sampled_sets) +
+                      " exceeds the L1's " + std::to_string(c.l1.geometry.sets) + " sets");
+  c.mdb.decision_interval = p.get_u32("mdb.interval", 1);
   c.l1.clock_hz = core_hz;
   c.sm.line_bytes = c.l1.geometry.line_bytes;
   c.sm.sector_bytes = std::min<std::uint32_t>(kTransferSectorBytes, c.l1.geometry.line_bytes);

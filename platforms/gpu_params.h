@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "model/bypass_predictor.h"
 #include "model/params.h"
 #include "tlm_components/crossbar.h"
 #include "tlm_components/cta_dispatcher.h"
@@ -25,6 +26,7 @@ struct GpuConfig {
   SmConfig sm;  // per-SM fields (id, cluster) filled per instance
   L1Config l1;
   int bypass_generator = 0;  // 0: none, 1: one BPG per SM (MDB-local), 2: SM 0's BPG (MDB-global)
+  BypassPredictorConfig mdb;
   CrossbarConfig noc;
   bool icc_enabled = false;
   IccConfig icc;  // cluster / first_sm filled per instance

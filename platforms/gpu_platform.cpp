@@ -61,6 +61,7 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
     link(xbar_->out, l2s_[t]->noc, "noc_l2_" + std::to_string(t));
     link(l2s_[t]->dram, mcs_[t / subs]->in, "l2_" + std::to_string(t) + "_mc");
   }
+  wire_bypass_generators();
   dispatcher_->on_kernel_begin = [this](std::uint32_t s, const Kernel& k) { kernel_begin(s, k); };
   dispatcher_->on_kernel_end = [this](std::uint32_t s, const Kernel& k) { kernel_end(s, k); };
   if (cfg.watchdog_cycles)
@@ -75,6 +76,44 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
 }
 
 GpuPlatform::~GpuPlatform() = default;
+
+void GpuPlatform::wire_bypass_generators() {
+  if (!cfg_.bypass_generator) return;
+  const std::size_t n = cfg_.bypass_generator == 1 ? sms_.size() : 1;
+  for (std::size_t i = 0; i < n; ++i) bpgs_.push_back(std::make_unique<BypassPredictor>(cfg_.mdb));
+  const unsigned K = bpgs_.front()->max_k();
+  for (unsigned k = 1; k <= K; ++k)
+    mdb_choices_.push_back(&ctx_.stats.counter(
+        std::string(name()) + ".mdb", "mdb", "chose_k" + std::to_string(k), "decisions",
+        "bypassing-parameter decisions letting the first " + std::to_string(k) +
+            " warps/CTAs use the L1" + (k == K ? " (no bypassing)" : "")));
+  for (std::size_t g = 0; g < n; ++g) {
+    // MDB-local: each SM's L1 feeds its own generator; MDB-global: only SM 0's (§6, G-BPG).
+    L1DataCache& l1 = *l1s_[g];
+    l1.on_load_access = [this, g](Addr line, const GpuExtension& e) {
+      BypassPredictor& b = *bpgs_[g];
+      b.set_active(e.bypass_population);
+      if (b.on_access(line, e.bypass_rank)) apply_bypass_decision(g);
+    };
+    l1.on_reservation_fail = [this, g](std::uint64_t cycles) {
+      bpgs_[g]->on_reservation_failure(cycles);
+    };
+  }
+}
+
+void GpuPlatform::apply_bypass_decision(std::size_t g) {
+  const BypassPredictor& b = *bpgs_[g];
+  const unsigned k = b.decision();
+  ++*mdb_choices_[k - 1];
+  // k == K: every unit uses the L1 (§6); otherwise ranks >= k take the bypass path.
+  const std::uint32_t limit = k >= b.max_k() ? ~std::uint32_t{0} : k;
+  if (cfg_.bypass_generator == 1) {
+    l1s_[g]->set_bypass_limit(limit);
+  } else {
+    // G-BPG: the CTA dispatcher broadcasts SM 0's parameter to every SM (off the critical path).
+    for (auto& l1 : l1s_) l1->set_bypass_limit(limit);
+  }
+}
 
 template <class Init, class Targ>
 void GpuPlatform::link(Init& initiator, Targ& target, const std::string& what) {

@@ -61,6 +61,9 @@ class GpuPlatform : public sc_core::sc_module {
   std::size_t num_icc() const { return iccs_.size(); }
   IntraClusterCoalescer& icc(std::size_t i) { return *iccs_[i]; }
   const Crossbar& noc() const { return *xbar_; }
+  // Seed 004 bypassing parameter generators: one per SM (MDB-local), one for SM 0 (MDB-global).
+  std::size_t num_bypass_generators() const { return bpgs_.size(); }
+  const BypassPredictor& bypass_generator(std::size_t i) const { return *bpgs_[i]; }
 
  private:
   template <class Init, class Targ>
@@ -76,6 +79,10 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::unique_ptr<L1DataCache>> l1s_;
   std::vector<std::unique_ptr<IntraClusterCoalescer>> iccs_;  // one per cluster, if enabled
   std::unique_ptr<Crossbar> xbar_;
+  std::vector<std::unique_ptr<BypassPredictor>> bpgs_;
+  std::vector<Counter*> mdb_choices_;  // decisions that chose k = 1..K (all generators)
+  void wire_bypass_generators();
+  void apply_bypass_decision(std::size_t generator);
   std::vector<std::unique_ptr<L2CacheBank>> l2s_;
   std::vector<std::unique_ptr<MemoryController>> mcs_;
   std::unique_ptr<CtaDispatcher> dispatcher_;

@@ -39,6 +39,8 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
       rf_merge_(L1_STAT("rf_mshr_merge", "cycles", "reservation failures: MSHR merge limit")),
       rf_mq_(L1_STAT("rf_miss_queue", "cycles", "reservation failures: miss queue full")),
       bypassed_(L1_STAT("bypassed", "accesses", "loads sent to the L2 without L1 allocation")),
+      pdp_bypasses_(L1_STAT("pdp_bypasses", "accesses",
+                            "misses bypassed because every way of the set was protected (PDP)")),
       bypass_stalls_(L1_STAT("bypass_stalls", "cycles",
                              "cycles a bypassing load waited for the bypass path (not an RF)")),
       evictions_(L1_STAT("evictions", "lines", "valid lines displaced or write-evicted")),
@@ -48,6 +50,11 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
 #undef L1_STAT
 {
   if (ctx.check_data) data_.assign(cfg.geometry.capacity_bytes(), 0);
+  if (cfg.pdp) {
+    PdpConfig pc;
+    pc.geometry = cfg.geometry;
+    pdp_ = std::make_unique<ProtectingDistancePolicy>(pc);
+  }
   cpu.register_nb_transport_fw(this, &L1DataCache::nb_fw);
   cpu.register_b_transport(this, &L1DataCache::b_transport);
   cpu.register_transport_dbg(this, &L1DataCache::transport_dbg);
@@ -199,6 +206,10 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
       ++accesses_;
       ++hits_;
       tags_.touch(p.set, p.way);
+      if (pdp_) {
+        pdp_->on_access(p.set, line);
+        pdp_->protect(p.set, p.way);
+      }
       if (std::uint8_t* d = line_data(line))
         copy_masked(gp.get_data_ptr(), d, e.bytes, tags_.geometry().line_bytes);
       gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -214,6 +225,10 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
       ++accesses_;
       ++mshr_hits_;
       tags_.touch(p.set, p.way);
+      if (pdp_) {
+        pdp_->on_access(p.set, line);
+        pdp_->protect(p.set, p.way);
+      }
       mshr_.merge(line, &gp);
       e.at(name());
       return ReservationFail::None;
@@ -226,6 +241,23 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
   }
   if (mshr_.full() || mshr_.has(line)) return ReservationFail::MshrEntry;
   if (miss_queue_.full()) return ReservationFail::MissQueue;
+  Probe victim = p;
+  if (pdp_) {
+    // CBWT's PDP (seed 004 §7.1): an inserting miss whose set has only protected lines bypasses.
+    const int way = p.result == ProbeResult::Miss ? pdp_->victim(tags_, p.set) : p.way;
+    if (way < 0 && bypass_queue_.full()) return ReservationFail::BypassQueue;
+    pdp_->on_access(p.set, line);
+    if (way < 0) {
+      ++accesses_;
+      ++bypassed_;
+      ++pdp_bypasses_;
+      e.at(name());
+      bypass_queue_.push(&gp);
+      send_down();
+      return ReservationFail::None;
+    }
+    victim.way = way;
+  }
   ++accesses_;
   ++misses_;
   const CacheGeometry& g = tags_.geometry();
@@ -236,11 +268,12 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
     tags_.reserve_sectors(line);
     tags_.touch(p.set, p.way);
   } else {
-    Eviction ev = tags_.allocate(line, p);
+    Eviction ev = tags_.allocate(line, victim);
     if (ev.valid) ++evictions_;
     // Sectored caches fetch only the sectors asked for; others fetch the whole line.
     fetch = g.sector_bytes < g.line_bytes ? want : g.full_sector_mask();
   }
+  if (pdp_) pdp_->protect(victim.set, victim.way);
   mshr_.allocate(line, &gp);
   inflight_sectors_[line] = fetch;
   e.at(name());

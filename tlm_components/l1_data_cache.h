@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -17,6 +18,7 @@
 
 #include "model/bounded_queue.h"
 #include "model/mshr_table.h"
+#include "model/protecting_distance.h"
 #include "model/tag_array.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
@@ -43,6 +45,7 @@ struct L1Config {
   std::uint32_t hit_latency = 28;  // cycles from acceptance to the response of a hit
   L1BypassMode bypass = L1BypassMode::None;
   std::uint32_t bypass_queue = 8;  // bypass-path requests buffered towards the NoC
+  bool pdp = false;  // protecting-distance replacement and bypass (CBWT baseline, seed 004 §7.1)
   double clock_hz = 1.4e9;
 };
 
@@ -98,6 +101,7 @@ class L1DataCache : public sc_core::sc_module {
   BoundedQueue<Payload*> bypass_queue_;
   bool bypass_turn_ = false;  // the two queues share the port: alternate when both wait
   std::uint32_t bypass_limit_ = ~std::uint32_t{0};
+  std::unique_ptr<ProtectingDistancePolicy> pdp_;
   TimedQueue<Payload*> responses_;
   std::vector<std::uint8_t> data_;  // line data, only in data-integrity mode
   Cycle last_accept_ = ~Cycle{0};
@@ -107,7 +111,8 @@ class L1DataCache : public sc_core::sc_module {
   sc_core::sc_event retry_ev_, resp_ev_;
 
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &sector_misses_, &rf_, &rf_line_, &rf_mshr_,
-      &rf_merge_, &rf_mq_, &bypassed_, &bypass_stalls_, &evictions_, &stores_, &atomics_, &fills_;
+      &rf_merge_, &rf_mq_, &bypassed_, &pdp_bypasses_, &bypass_stalls_, &evictions_, &stores_,
+      &atomics_, &fills_;
 };
 
 }  // namespace locsim

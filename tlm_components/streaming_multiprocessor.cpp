@@ -77,9 +77,7 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
   c.cta = cta;
   c.kernel_seq = kernel_seq;
   c.kernel = &k;
-  c.occupancy = std::max<std::uint32_t>(
-      1, max_ctas_per_sm(cfg_.resources,
-                         CtaNeeds{k.threads_per_cta(), k.regs_per_thread(), k.shared_mem_bytes()}));
+  c.launch_seq = launch_counter_++;
   const std::uint32_t nw = k.warps_per_cta();
   Cycle now = clk_.next_edge_cycle();
   std::uint32_t wi = 0;
@@ -277,13 +275,16 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
     e.pc = in.pc;
     e.data_structure = in.data_structure;
     e.kind = kind;
-    // Seed 004 §5.2: warps decide when one CTA fits on the SM, CTA slots otherwise.
-    if (c.occupancy == 1) {
+    // Seed 004 §5.2: with one CTA running on the SM its warps are the bypass units, otherwise
+    // the CTAs, ranked by launch order.
+    if (resident_ <= 1) {
       e.bypass_rank = static_cast<std::uint16_t>(w.warp_in_cta);
       e.bypass_population = static_cast<std::uint16_t>(c.kernel->warps_per_cta());
     } else {
-      e.bypass_rank = static_cast<std::uint16_t>(w.cta_slot);
-      e.bypass_population = static_cast<std::uint16_t>(c.occupancy);
+      std::uint32_t rank = 0;
+      for (const CtaSlot& o : ctas_) rank += o.active && o.launch_seq < c.launch_seq;
+      e.bypass_rank = static_cast<std::uint16_t>(rank);
+      e.bypass_population = static_cast<std::uint16_t>(resident_);
     }
     e.sector_mask = lr.sector_mask;
     e.bytes = lr.bytes;

@@ -81,7 +81,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     std::uint32_t live_warps = 0;
     std::uint32_t at_barrier = 0;
     std::uint32_t pending_mem = 0;  // line requests without a response
-    std::uint32_t occupancy = 1;    // CTAs of this kernel that fit on the SM
+    std::uint64_t launch_seq = 0;   // launch order on this SM (bypass rank, seed 004 §5.2)
   };
 
   void cycle_method();
@@ -110,6 +110,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::uint32_t resident_ = 0;
   std::vector<int> last_issued_;  // per scheduler
   std::uint64_t age_counter_ = 0;
+  std::uint64_t launch_counter_ = 0;
   std::deque<Payload*> ldst_queue_;
   Cycle ldst_free_at_ = 0;
   Cycle shared_free_at_ = 0;

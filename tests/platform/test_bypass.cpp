@@ -71,3 +71,42 @@ TEST_CASE("fermi: static warp limiting with one warp still completes barriers", 
   common(r);
   CHECK(r.total("sm", "warp_insts") > 0);
 }
+
+TEST_CASE("fermi: MDB-local bypasses warps or CTAs of a thrashing kernel with verified data",
+          "[platform][mdb]") {
+  Run r = run("atax", {{"n", "256"}}, {{"l1d.indexing", "xor"}, {"l1d.bypass", "mdb-local"}});
+  common(r);
+  REQUIRE(r.gpu->num_bypass_generators() == 15);
+  CHECK(r.gpu->bypass_generator(0).decisions() > 10);
+  CHECK(r.total("l1d", "bypassed") > 0);
+  CHECK(r.total("l1d", "hits") > 0);
+  std::uint64_t chosen = 0;
+  for (unsigned k = 1; k <= 8; ++k)
+    chosen += r.total("mdb", ("chose_k" + std::to_string(k)).c_str());
+  std::uint64_t decisions = 0;
+  for (std::size_t i = 0; i < r.gpu->num_bypass_generators(); ++i)
+    decisions += r.gpu->bypass_generator(i).decisions();
+  CHECK(chosen == decisions);
+  // A decision below K left the L1 of that SM with that limit.
+  const unsigned k0 = r.gpu->bypass_generator(0).decision();
+  CHECK(r.gpu->l1(0).bypass_limit() == (k0 >= 8 ? ~std::uint32_t{0} : k0));
+}
+
+TEST_CASE("fermi: MDB-global broadcasts SM 0's parameter to every L1", "[platform][mdb]") {
+  Run r = run("kmeans", {}, {{"l1d.indexing", "xor"}, {"l1d.bypass", "mdb-global"}});
+  common(r);
+  REQUIRE(r.gpu->num_bypass_generators() == 1);
+  CHECK(r.gpu->bypass_generator(0).decisions() > 0);
+  for (std::size_t i = 1; i < 15; ++i)
+    CHECK(r.gpu->l1(i).bypass_limit() == r.gpu->l1(0).bypass_limit());
+  CHECK(r.total("l1d", "bypassed") > 0);
+}
+
+TEST_CASE("fermi: PDP protects lines and bypasses fully protected sets with verified data",
+          "[platform][pdp]") {
+  Run r = run("syr2k", {{"n", "64"}}, {{"l1d.pdp", "true"}, {"sm.warp_limit", "8"}});
+  common(r);
+  CHECK(r.total("l1d", "hits") > 0);
+  CHECK(r.total("l1d", "pdp_bypasses") > 0);
+  CHECK(r.total("l1d", "bypassed") == r.total("l1d", "pdp_bypasses"));
+}
