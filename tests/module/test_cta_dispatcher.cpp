@@ -203,7 +203,7 @@ TEST_CASE(
                               {2, 1, 404}});
   CHECK(b.sms[0]->max_resident == 4);
   CHECK(b.sms[1]->max_resident == 4);
-  CHECK(sc_core::sc_time_stamp() == sc_time(605, SC_NS));  // sc_stop at the last completion
+  CHECK(b.disp->kernels()[2].end == 605);  // the last completion
   CHECK(b.disp->ctas_completed() == 19);
   CHECK(b.ctx.stats.total("dispatcher", "ctas_launched") == 19);
   CHECK(b.disp->kernels()[0].start == 0);
@@ -242,7 +242,8 @@ TEST_CASE("Dispatcher: kernels run in order, with launch latency and kernel gap"
   CHECK((!b.hooks[1].begin && b.hooks[1].seq == 0 && b.hooks[1].t == sc_time(310, SC_NS)));
   CHECK((b.hooks[2].begin && b.hooks[2].seq == 1 && b.hooks[2].t == sc_time(322, SC_NS)));
   CHECK((!b.hooks[3].begin && b.hooks[3].seq == 1 && b.hooks[3].t == sc_time(527, SC_NS)));
-  CHECK(sc_core::sc_time_stamp() == sc_time(527, SC_NS));
+  // The dispatcher does not stop the simulation: it ends when the bench's blocks are idle.
+  CHECK(b.disp->finished());
 }
 
 TEST_CASE("Dispatcher: the rr policy visits SMs round-robin from the last SM served",
