@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Seed 001 experiment (intra-cluster coalescing) on the clustered platform.
 
 Runs the paper's workload set (Table 3, from the workload library) under the CTA scheduling
@@ -120,6 +120,18 @@ def jobs_for(abbr, workload, args):
                        clusters=clusters, spc=spc)
 
 
+def read_rows(path):
+    def conv(v):
+        for t in (int, float):
+            try:
+                return t(v)
+            except ValueError:
+                pass
+        return v
+    with open(path) as f:
+        return [{k: conv(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
 def geomean(xs):
     xs = [x for x in xs if x > 0]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
@@ -131,6 +143,7 @@ def main():
     ap.add_argument("--out", default="docs/validation/icc")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--workloads", default="", help="comma-separated paper abbreviations")
+    ap.add_argument("--from-csv", default="", help="re-make tables and plots from a CSV of runs")
     args = ap.parse_args()
 
     have = available_workloads(args.locsim)
@@ -140,15 +153,20 @@ def main():
     if missing:
         print("icc_experiment: not in the workload library, skipped: " + ", ".join(missing))
     jobs = [j for a, n, wa in chosen for j in jobs_for(a, n, wa)]
-    print(f"icc_experiment: {len(jobs)} runs on {args.jobs} host threads", flush=True)
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        rows = list(pool.map(lambda j: run_one(args.locsim, j), jobs))
+    if args.from_csv:
+        rows = read_rows(args.from_csv)
+        in_csv = {x["abbr"] for x in rows}
+        chosen = [w for w in chosen if w[0] in in_csv]
+    else:
+        print(f"icc_experiment: {len(jobs)} runs on {args.jobs} host threads", flush=True)
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            rows = list(pool.map(lambda j: run_one(args.locsim, j), jobs))
 
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "icc.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "icc.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            w.writerows(rows)
 
     abbrs = [a for a, _, _ in chosen]
     main_r = {(r["abbr"], r["config"]): r for r in rows if r["experiment"] == "main"}
