@@ -65,6 +65,9 @@ void declare_gpu_params(ParamRegistry& p) {
   p.declare("mdb.sampled_sets", T::UInt, "0", "sets",
             "shadow-tag sets sampled, evenly spaced (0: one in eight, 4 of 32 on fermi)");
   p.declare("mdb.interval", T::UInt, "1000", "accesses", "L1 load accesses between decisions");
+  p.declare("mdb.scale_hits", T::Bool, "false", "",
+            "scale sampled shadow-tag hits by sets/sampled sets before subtracting the "
+            "whole-cache RF estimate (the paper does not; see docs/validation/mdb.md)");
 
   p.declare("noc.flit_bytes", T::Bytes, "32", "bytes", "channel width: bytes per flit per cycle");
   p.declare("noc.header_bytes", T::Bytes, "8", "bytes", "packet header (address + command)");
@@ -216,6 +219,12 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
     throw ConfigError("key 'mdb.sampled_sets': " + std::to_string(c.mdb.shadow.sampled_sets) +
                       " exceeds the L1's " + std::to_string(c.l1.geometry.sets) + " sets");
   c.mdb.decision_interval = p.get_u32("mdb.interval", 1);
+  if (p.get_bool("mdb.scale_hits")) {
+    const std::uint32_t sampled =
+        c.mdb.shadow.sampled_sets ? c.mdb.shadow.sampled_sets
+                                  : std::max<std::uint32_t>(1, c.l1.geometry.sets / 8);
+    c.mdb.hit_scale = static_cast<double>(c.l1.geometry.sets) / sampled;
+  }
   c.l1.clock_hz = core_hz;
   c.sm.line_bytes = c.l1.geometry.line_bytes;
   c.sm.sector_bytes = std::min<std::uint32_t>(kTransferSectorBytes, c.l1.geometry.line_bytes);
