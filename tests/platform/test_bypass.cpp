@@ -5,40 +5,12 @@
 #include <memory>
 #include <string>
 
-#include "model/params.h"
-#include "platforms/gpu_params.h"
-#include "platforms/gpu_platform.h"
-#include "stimuli/kernel.h"
+#include "platform_run.h"
 
 using namespace locsim;
+using namespace locsim::test;
 
 namespace {
-struct Run {
-  std::unique_ptr<Workload> wl;
-  std::unique_ptr<GpuPlatform> gpu;
-  RunOutcome out;
-  std::uint64_t total(const char* kind, const char* name) {
-    return gpu->context().stats.total(kind, name);
-  }
-};
-
-Run run(const std::string& workload, const WorkloadArgs& args,
-        const std::vector<std::pair<std::string, std::string>>& sets) {
-  ParamRegistry p;
-  declare_gpu_params(p);
-  load_platform(p, "fermi");
-  p.set("check.data", "true", "test");
-  p.set("check.protocol", "true", "test");
-  for (auto& kv : sets) p.set(kv.first, kv.second, "test");
-  Run r;
-  r.wl = make_workload(workload, args);
-  r.gpu = std::make_unique<GpuPlatform>("gpu", make_gpu_config(p));
-  r.gpu->load(*r.wl);
-  r.out = r.gpu->simulate();
-  for (auto& f : r.out.failures) UNSCOPED_INFO(f);
-  return r;
-}
-
 void common(Run& r) {
   REQUIRE(r.out.ok);
   CHECK(r.out.verified_words > 0);
@@ -50,7 +22,7 @@ void common(Run& r) {
 
 TEST_CASE("fermi: static bypass sends every global load past the L1 with verified data",
           "[platform][bypass]") {
-  Run r = run("matmul", {{"n", "64"}}, {{"l1d.bypass", "all"}});
+  Run r = run("fermi", "matmul", {{"n", "64"}}, {{"l1d.bypass", "all"}});
   common(r);
   const std::uint64_t loads =
       r.total("l1d", "accesses") - r.total("l1d", "stores") - r.total("l1d", "atomics");
@@ -67,14 +39,15 @@ TEST_CASE("fermi: static bypass sends every global load past the L1 with verifie
 TEST_CASE("fermi: static warp limiting with one warp still completes barriers", "[platform][swl]") {
   // matmul has 8 warps per CTA and two barriers per tile: with K=1 the oldest warp waits at the
   // barrier, so the next one must be allowed to issue.
-  Run r = run("matmul", {{"n", "64"}}, {{"sm.warp_limit", "1"}});
+  Run r = run("fermi", "matmul", {{"n", "64"}}, {{"sm.warp_limit", "1"}});
   common(r);
   CHECK(r.total("sm", "warp_insts") > 0);
 }
 
 TEST_CASE("fermi: MDB-local bypasses warps or CTAs of a thrashing kernel with verified data",
           "[platform][mdb]") {
-  Run r = run("atax", {{"n", "256"}}, {{"l1d.indexing", "xor"}, {"l1d.bypass", "mdb-local"}});
+  Run r =
+      run("fermi", "atax", {{"n", "256"}}, {{"l1d.indexing", "xor"}, {"l1d.bypass", "mdb-local"}});
   common(r);
   REQUIRE(r.gpu->num_bypass_generators() == 15);
   CHECK(r.gpu->bypass_generator(0).decisions() > 10);
@@ -93,7 +66,7 @@ TEST_CASE("fermi: MDB-local bypasses warps or CTAs of a thrashing kernel with ve
 }
 
 TEST_CASE("fermi: MDB-global broadcasts SM 0's parameter to every L1", "[platform][mdb]") {
-  Run r = run("kmeans", {}, {{"l1d.indexing", "xor"}, {"l1d.bypass", "mdb-global"}});
+  Run r = run("fermi", "kmeans", {}, {{"l1d.indexing", "xor"}, {"l1d.bypass", "mdb-global"}});
   common(r);
   REQUIRE(r.gpu->num_bypass_generators() == 1);
   CHECK(r.gpu->bypass_generator(0).decisions() > 0);
@@ -104,7 +77,7 @@ TEST_CASE("fermi: MDB-global broadcasts SM 0's parameter to every L1", "[platfor
 
 TEST_CASE("fermi: PDP protects lines and bypasses fully protected sets with verified data",
           "[platform][pdp]") {
-  Run r = run("syr2k", {{"n", "64"}}, {{"l1d.pdp", "true"}, {"sm.warp_limit", "8"}});
+  Run r = run("fermi", "syr2k", {{"n", "64"}}, {{"l1d.pdp", "true"}, {"sm.warp_limit", "8"}});
   common(r);
   CHECK(r.total("l1d", "hits") > 0);
   CHECK(r.total("l1d", "pdp_bypasses") > 0);

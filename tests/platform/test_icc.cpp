@@ -5,40 +5,12 @@
 #include <memory>
 #include <string>
 
-#include "model/params.h"
-#include "platforms/gpu_params.h"
-#include "platforms/gpu_platform.h"
-#include "stimuli/kernel.h"
+#include "platform_run.h"
 
 using namespace locsim;
+using namespace locsim::test;
 
 namespace {
-struct Run {
-  std::unique_ptr<Workload> wl;
-  std::unique_ptr<GpuPlatform> gpu;
-  RunOutcome out;
-  std::uint64_t total(const char* kind, const char* name) {
-    return gpu->context().stats.total(kind, name);
-  }
-};
-
-Run run(const std::string& workload, const WorkloadArgs& args,
-        const std::vector<std::pair<std::string, std::string>>& sets) {
-  ParamRegistry p;
-  declare_gpu_params(p);
-  load_platform(p, "clustered");
-  p.set("check.data", "true", "test");
-  p.set("check.protocol", "true", "test");
-  for (auto& kv : sets) p.set(kv.first, kv.second, "test");
-  Run r;
-  r.wl = make_workload(workload, args);
-  r.gpu = std::make_unique<GpuPlatform>("gpu", make_gpu_config(p));
-  r.gpu->load(*r.wl);
-  r.out = r.gpu->simulate();
-  for (auto& f : r.out.failures) UNSCOPED_INFO(f);
-  return r;
-}
-
 // Every read that reached the ICC was answered by the CC, merged, or sent to the NoC; every
 // write went to the NoC; nothing is left in the merge table or the payload pool.
 void conservation(Run& r) {
@@ -62,7 +34,8 @@ void conservation(Run& r) {
 
 TEST_CASE("clustered: matmul with ICC and CC merges and caches across SMs with verified data",
           "[platform][icc]") {
-  Run r = run("matmul", {{"n", "128"}}, {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
+  Run r = run("clustered", "matmul", {{"n", "128"}},
+              {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
   conservation(r);
   REQUIRE(r.gpu->num_icc() == 12);
   CHECK(r.total("icc", "merge_hits") > 1000);  // A and B tiles shared by the cluster's CTAs
@@ -73,7 +46,7 @@ TEST_CASE("clustered: matmul with ICC and CC merges and caches across SMs with v
 }
 
 TEST_CASE("clustered: matmul with the merge table only never touches the CC", "[platform][icc]") {
-  Run r = run("matmul", {{"n", "128"}}, {{"icc.enabled", "true"}});
+  Run r = run("clustered", "matmul", {{"n", "128"}}, {{"icc.enabled", "true"}});
   conservation(r);
   CHECK(r.total("icc", "merge_hits") > 1000);
   CHECK(r.total("icc", "cc_hits") == 0);
@@ -82,15 +55,15 @@ TEST_CASE("clustered: matmul with the merge table only never touches the CC", "[
 
 TEST_CASE("clustered: a 2-entry merge table overflows and sends reads unmerged",
           "[platform][icc]") {
-  Run r = run("matmul", {{"n", "128"}}, {{"icc.enabled", "true"}, {"icc.merge_entries", "2"}});
+  Run r = run("clustered", "matmul", {{"n", "128"}},
+              {{"icc.enabled", "true"}, {"icc.merge_entries", "2"}});
   conservation(r);
   CHECK(r.total("icc", "merge_full") > 0);
   CHECK(r.total("icc", "merge_hits") > 0);
 }
 
-TEST_CASE("clustered: histogram atomics and stores bypass the ICC",
-          "[platform][icc]") {
-  Run r = run("histogram", {{"n", "16384"}, {"ctas", "60"}},
+TEST_CASE("clustered: histogram atomics and stores bypass the ICC", "[platform][icc]") {
+  Run r = run("clustered", "histogram", {{"n", "16384"}, {"ctas", "60"}},
               {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
   conservation(r);
   CHECK(r.total("icc", "writes") > 0);
@@ -98,8 +71,8 @@ TEST_CASE("clustered: histogram atomics and stores bypass the ICC",
 }
 
 TEST_CASE("clustered: streaming vecadd gives the merge table nothing to merge", "[platform][icc]") {
-  Run r =
-      run("vecadd", {{"n", "65536"}}, {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
+  Run r = run("clustered", "vecadd", {{"n", "65536"}},
+              {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
   conservation(r);
   CHECK(r.total("icc", "merge_hits") == 0);
   CHECK(r.total("icc", "cc_hits") == 0);
@@ -107,10 +80,9 @@ TEST_CASE("clustered: streaming vecadd gives the merge table nothing to merge", 
   CHECK(r.total("cluster", "redundant_data_sharing") == 0);
 }
 
-TEST_CASE("clustered: a 15x4 organisation elaborates one ICC per cluster",
-          "[platform][icc]") {
+TEST_CASE("clustered: a 15x4 organisation elaborates one ICC per cluster", "[platform][icc]") {
   Run r =
-      run("matmul", {{"n", "64"}},
+      run("clustered", "matmul", {{"n", "64"}},
           {{"gpu.sms_per_cluster", "4"}, {"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
   conservation(r);
   CHECK(r.gpu->num_icc() == 15);

@@ -4,49 +4,10 @@
 #include <memory>
 #include <string>
 
-#include "model/params.h"
-#include "platforms/gpu_params.h"
-#include "platforms/gpu_platform.h"
-#include "stimuli/kernel.h"
+#include "platform_run.h"
 
 using namespace locsim;
-
-namespace {
-struct Run {
-  std::unique_ptr<Workload> wl;
-  std::unique_ptr<GpuPlatform> gpu;
-  RunOutcome out;
-  std::uint64_t total(const char* kind, const char* name) {
-    return gpu->context().stats.total(kind, name);
-  }
-};
-
-Run run(const std::string& platform, const std::string& workload, const WorkloadArgs& args) {
-  ParamRegistry p;
-  declare_gpu_params(p);
-  load_platform(p, platform);
-  p.set("check.data", "true", "test");
-  p.set("check.protocol", "true", "test");
-  Run r;
-  r.wl = make_workload(workload, args);
-  r.gpu = std::make_unique<GpuPlatform>("gpu", make_gpu_config(p));
-  r.gpu->load(*r.wl);
-  r.out = r.gpu->simulate();
-  for (auto& f : r.out.failures) UNSCOPED_INFO(f);
-  return r;
-}
-
-void common_checks(Run& r) {
-  REQUIRE(r.out.ok);
-  CHECK(r.gpu->ctas_completed() == r.gpu->ctas_total());
-  CHECK(r.gpu->context().pool.in_use() == 0);
-  CHECK(r.out.cycles > 0);
-  CHECK(r.total("sm", "warp_insts") > 0);
-  CHECK(r.total("l1d", "accesses") > 0);
-  CHECK(r.total("dram", "reads") > 0);
-  CHECK(r.total("noc", "requests") == r.total("noc", "replies"));
-}
-}  // namespace
+using namespace locsim::test;
 
 TEST_CASE("fermi: rodinia particlefilter frames verify", "[platform][fermi][rodinia_b]") {
   Run r = run("fermi", "particlefilter", {{"particles", "700"}, {"frames", "3"}});

@@ -4,39 +4,14 @@
 #include <memory>
 #include <string>
 
-#include "model/params.h"
-#include "platforms/gpu_params.h"
-#include "platforms/gpu_platform.h"
+#include "platform_run.h"
 #include "stimuli/kernel.h"
 #include "stimuli/stream_walk.h"
 
 using namespace locsim;
+using namespace locsim::test;
 
 namespace {
-struct PbRun {
-  std::unique_ptr<Workload> wl;
-  std::unique_ptr<GpuPlatform> gpu;
-  RunOutcome out;
-  std::uint64_t total(const char* kind, const char* name) {
-    return gpu->context().stats.total(kind, name);
-  }
-};
-
-PbRun pb_run(const std::string& workload, const WorkloadArgs& args) {
-  ParamRegistry p;
-  declare_gpu_params(p);
-  load_platform(p, "fermi");
-  p.set("check.data", "true", "test");
-  p.set("check.protocol", "true", "test");
-  PbRun r;
-  r.wl = make_workload(workload, args);
-  r.gpu = std::make_unique<GpuPlatform>("gpu", make_gpu_config(p));
-  r.gpu->load(*r.wl);
-  r.out = r.gpu->simulate();
-  for (auto& f : r.out.failures) UNSCOPED_INFO(f);
-  return r;
-}
-
 // Warp instructions the streams stand for, over every warp of every kernel.
 std::uint64_t pb_stream_insts(const Workload& wl) {
   std::uint64_t n = 0;
@@ -46,7 +21,7 @@ std::uint64_t pb_stream_insts(const Workload& wl) {
   return n;
 }
 
-void pb_common_checks(PbRun& r) {
+void pb_common_checks(Run& r) {
   REQUIRE(r.out.ok);
   CHECK(r.gpu->ctas_completed() == r.gpu->ctas_total());
   CHECK(r.gpu->context().pool.in_use() == 0);
@@ -57,20 +32,20 @@ void pb_common_checks(PbRun& r) {
   CHECK(r.total("noc", "requests") == r.total("noc", "replies"));
 }
 
-std::uint64_t pb_l1_reuse(PbRun& r) {
+std::uint64_t pb_l1_reuse(Run& r) {
   return r.total("l1d", "hits") + r.total("l1d", "mshr_hits");
 }
 }  // namespace
 
 TEST_CASE("fermi polybench: syrk reuses rows of A in the L1", "[platform][fermi][polybench]") {
-  PbRun r = pb_run("syrk", {{"n", "64"}});
+  Run r = run("fermi", "syrk", {{"n", "64"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   CHECK(r.out.verified_words == 64 * 64);  // all of C written back
 }
 
 TEST_CASE("fermi polybench: syr2k", "[platform][fermi][polybench]") {
-  PbRun r = pb_run("syr2k", {{"n", "48"}});
+  Run r = run("fermi", "syr2k", {{"n", "48"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   CHECK(r.out.verified_words == 48 * 48);
@@ -78,42 +53,42 @@ TEST_CASE("fermi polybench: syr2k", "[platform][fermi][polybench]") {
 
 TEST_CASE("fermi polybench: conv2d stencil overlap hits in the L1",
           "[platform][fermi][polybench]") {
-  PbRun r = pb_run("conv2d", {{"n", "256"}});
+  Run r = run("fermi", "conv2d", {{"n", "256"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   CHECK(r.out.verified_words == 254 * 254);  // interior of B
 }
 
 TEST_CASE("fermi polybench: atax two kernels", "[platform][fermi][polybench]") {
-  PbRun r = pb_run("atax", {{"n", "256"}});
+  Run r = run("fermi", "atax", {{"n", "256"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   CHECK(r.out.verified_words == 2 * 256);  // tmp, then y
 }
 
 TEST_CASE("fermi polybench: mvt two kernels", "[platform][fermi][polybench]") {
-  PbRun r = pb_run("mvt", {{"n", "256"}});
+  Run r = run("fermi", "mvt", {{"n", "256"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   CHECK(r.out.verified_words == 2 * 256);  // x1, then x2
 }
 
 TEST_CASE("fermi polybench: gesummv", "[platform][fermi][polybench]") {
-  PbRun r = pb_run("gesummv", {{"n", "256"}});
+  Run r = run("fermi", "gesummv", {{"n", "256"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   CHECK(r.out.verified_words == 2 * 256);  // tmp and y
 }
 
 TEST_CASE("fermi polybench: bicg two kernels", "[platform][fermi][polybench]") {
-  PbRun r = pb_run("bicg", {{"n", "256"}});
+  Run r = run("fermi", "bicg", {{"n", "256"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   CHECK(r.out.verified_words == 2 * 256);  // s, then q
 }
 
 TEST_CASE("fermi polybench: covariance three kernels", "[platform][fermi][polybench]") {
-  PbRun r = pb_run("covariance", {{"n", "64"}});
+  Run r = run("fermi", "covariance", {{"n", "64"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   // mean (64) + centred rows 0..15 (16*64) + all of symmat (64*64)
@@ -121,21 +96,21 @@ TEST_CASE("fermi polybench: covariance three kernels", "[platform][fermi][polybe
 }
 
 TEST_CASE("fermi polybench: doitgen two kernels per r", "[platform][fermi][polybench]") {
-  PbRun r = pb_run("doitgen", {{"n", "16"}});
+  Run r = run("fermi", "doitgen", {{"n", "16"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   CHECK(r.out.verified_words == 2 * 16 * 16 * 16);  // sum[r] and A[r] for every r
 }
 
 TEST_CASE("fermi polybench: fdtd2d time steps", "[platform][fermi][polybench]") {
-  PbRun r = pb_run("fdtd2d", {{"n", "64"}, {"tmax", "2"}});
+  Run r = run("fermi", "fdtd2d", {{"n", "64"}, {"tmax", "2"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   CHECK(r.out.verified_words == 2 * (64 * 64 + 64 * 63 + 63 * 63));  // ey, ex, hz per step
 }
 
 TEST_CASE("fermi polybench: gemm", "[platform][fermi][polybench]") {
-  PbRun r = pb_run("gemm", {{"n", "64"}});
+  Run r = run("fermi", "gemm", {{"n", "64"}});
   pb_common_checks(r);
   CHECK(pb_l1_reuse(r) > 0);
   CHECK(r.out.verified_words == 64 * 64);

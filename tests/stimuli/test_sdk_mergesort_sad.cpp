@@ -9,47 +9,12 @@
 #include "model/params.h"
 #include "stimuli/kernel.h"
 #include "stimuli/stream_walk.h"
+#include "stimuli_test_helpers.h"
 
 using namespace locsim;
+using namespace locsim::test;
 
 namespace {
-
-std::vector<WarpInst> drain(const Kernel& k, std::uint32_t cta, std::uint32_t warp) {
-  std::vector<WarpInst> v;
-  for_each_warp_inst(k, cta, warp, [&](const WarpInst& in) { v.push_back(in); });
-  return v;
-}
-
-std::vector<WarpInst> only(const std::vector<WarpInst>& v, WarpOp op) {
-  std::vector<WarpInst> r;
-  std::copy_if(v.begin(), v.end(), std::back_inserter(r),
-               [&](const WarpInst& in) { return in.op == op; });
-  return r;
-}
-
-std::size_t count_op(const std::vector<WarpInst>& v, WarpOp op) {
-  return only(v, op).size();
-}
-
-std::string error_of(const std::string& name, const WorkloadArgs& args) {
-  try {
-    make_workload(name, args);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-// One op per pc (one pc per static instruction), over every warp of the kernel.
-void check_pcs(const Kernel& k) {
-  std::map<std::uint32_t, WarpOp> seen;
-  for (std::uint32_t c = 0; c < k.num_ctas(); ++c)
-    for (std::uint32_t w = 0; w < k.warps_per_cta(); ++w)
-      for (const auto& in : drain(k, c, w)) {
-        auto it = seen.emplace(in.pc, in.op).first;
-        CHECK(it->second == in.op);
-      }
-}
 
 // Every word of [base, base + 4*count) touched exactly once by the given ops of the kernel.
 void check_permutation(const Kernel& k, WarpOp op, Addr base, std::uint32_t count) {
