@@ -9,15 +9,12 @@ plots and the markdown tables used by docs/validation/icc.md.
 usage: scripts/icc_experiment.py [--locsim build/locsim] [--out docs/validation/icc]
                                  [--jobs 2] [--workloads HS,MM,...]
 """
-import argparse
-import csv
-import json
-import math
 import os
-import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from experiment_common import (arg_parser, bar_plotter, choose, geomean, run_all,  # noqa: E402
+                               run_locsim, write_tables)
 
 # Paper abbreviation -> (library workload, size arguments). Sizes are the library defaults except
 # fdtd3d, whose default volume has 16 CTAs (too few for 60 SMs).
@@ -58,28 +55,9 @@ ORG_CONFIGS = [("D", "distributed", {}), ("DB+ICC", "distributed-block", ICC),
                ("DB+ICC+CC", "distributed-block", ICC_CC)]
 
 
-def available_workloads(locsim):
-    out = subprocess.run([locsim, "list", "workloads"], capture_output=True, text=True,
-                         env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")).stdout
-    return {line.split()[0] for line in out.splitlines() if line and not line[0].isspace()}
-
-
 def run_one(locsim, job):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = f.name
-    cmd = [locsim, "run", "--platform", "clustered", "--workload", job["workload"], "--quiet",
-           "--stats-json", out, "--set", "dispatcher.policy=" + job["policy"]]
-    for k, v in job["args"].items():
-        cmd += ["--set", f"workload.{k}={v}"]
-    for k, v in job["sets"].items():
-        cmd += ["--set", f"{k}={v}"]
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if p.returncode != 0:
-        sys.exit(f"icc_experiment: {' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()}")
-    with open(out) as f:
-        j = json.load(f)
-    os.unlink(out)
+    j = run_locsim("icc_experiment", locsim, "clustered", job["workload"], job["args"],
+                   dict(job["sets"], **{"dispatcher.policy": job["policy"]}))
     cl = j.get("cluster", {})
     icc = j.get("icc", {})
     ports = j.get("noc_ports", [])
@@ -120,53 +98,12 @@ def jobs_for(abbr, workload, args):
                        clusters=clusters, spc=spc)
 
 
-def read_rows(path):
-    def conv(v):
-        for t in (int, float):
-            try:
-                return t(v)
-            except ValueError:
-                pass
-        return v
-    with open(path) as f:
-        return [{k: conv(v) for k, v in row.items()} for row in csv.DictReader(f)]
-
-
-def geomean(xs):
-    xs = [x for x in xs if x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--locsim", default="build/locsim")
-    ap.add_argument("--out", default="docs/validation/icc")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--workloads", default="", help="comma-separated paper abbreviations")
-    ap.add_argument("--from-csv", default="", help="re-make tables and plots from a CSV of runs")
-    args = ap.parse_args()
-
-    have = available_workloads(args.locsim)
-    chosen = [w for w in WORKLOADS if not args.workloads or w[0] in args.workloads.split(",")]
-    missing = [f"{a} ({n})" for a, n, _ in chosen if n not in have]
-    chosen = [w for w in chosen if w[1] in have]
-    if missing:
-        print("icc_experiment: not in the workload library, skipped: " + ", ".join(missing))
+    args = arg_parser(__doc__, "docs/validation/icc").parse_args()
+    chosen = choose("icc_experiment", WORKLOADS, args.workloads, args.locsim)
     jobs = [j for a, n, wa in chosen for j in jobs_for(a, n, wa)]
-    if args.from_csv:
-        rows = read_rows(args.from_csv)
-        in_csv = {x["abbr"] for x in rows}
-        chosen = [w for w in chosen if w[0] in in_csv]
-    else:
-        print(f"icc_experiment: {len(jobs)} runs on {args.jobs} host threads", flush=True)
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            rows = list(pool.map(lambda j: run_one(args.locsim, j), jobs))
-
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "icc.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-            w.writeheader()
-            w.writerows(rows)
+    rows = run_all("icc_experiment", args, jobs, lambda j: run_one(args.locsim, j))
+    chosen = [w for w in chosen if w[0] in {x["abbr"] for x in rows}]
 
     abbrs = [a for a, _, _ in chosen]
     main_r = {(r["abbr"], r["config"]): r for r in rows if r["experiment"] == "main"}
@@ -235,34 +172,11 @@ def main():
             vals.append(geomean([org_r[(a, c, cfg)]["ipc"] / org_r[(a, c, "D")]["ipc"]
                                  for a in abbrs]))
         md.append(f"| {c} x {s} | {vals[0]:.3f} | {vals[1]:.3f} |")
-    with open(os.path.join(args.out, "tables.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
-    print("\n".join(md))
+    write_tables(args.out, md)
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("icc_experiment: python3-matplotlib missing, no plots")
+    bars = bar_plotter("icc_experiment", args.out)
+    if bars is None:
         return
-
-    def bars(fname, title, ylabel, series, labels, hline=None):
-        fig, ax = plt.subplots(figsize=(10, 3.6))
-        n = len(series)
-        width = 0.8 / n
-        for i, (name, vals) in enumerate(series):
-            ax.bar([x + i * width for x in range(len(labels))], vals, width, label=name)
-        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(labels))])
-        ax.set_xticklabels(labels)
-        ax.set_ylabel(ylabel)
-        ax.set_title(title)
-        if hline is not None:
-            ax.axhline(hline, color="black", linewidth=0.8)
-        ax.legend(fontsize=8, ncol=min(n, 6))
-        fig.tight_layout()
-        fig.savefig(os.path.join(args.out, fname), dpi=90)
-        plt.close(fig)
 
     labels = abbrs + ["avg"]
     bars("fig3_icl_window.png", "Intra-cluster locality vs window (distributed)", "ICL",

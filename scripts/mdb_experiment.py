@@ -10,15 +10,12 @@ docs/validation/mdb.md.
 usage: scripts/mdb_experiment.py [--locsim build/locsim] [--out docs/validation/mdb]
                                  [--jobs 2] [--workloads ATX,MVT,...]
 """
-import argparse
-import csv
-import json
-import math
 import os
-import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from experiment_common import (arg_parser, bar_plotter, choose, geomean, run_all,  # noqa: E402
+                               run_locsim, write_tables)
 
 # Paper abbreviation (Table 2) -> (library workload, size arguments, paper class).
 WORKLOADS = [
@@ -57,28 +54,9 @@ CONFIGS.append(("base-gto", {"sm.scheduler": "gto"}))
 CONFIGS.append(("MDB-global-gto", {"sm.scheduler": "gto", "l1d.bypass": "mdb-global"}))
 
 
-def available_workloads(locsim):
-    out = subprocess.run([locsim, "list", "workloads"], capture_output=True, text=True,
-                         env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")).stdout
-    return {line.split()[0] for line in out.splitlines() if line and not line[0].isspace()}
-
-
 def run_one(locsim, job):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = f.name
-    cmd = [locsim, "run", "--platform", "fermi", "--workload", job["workload"], "--quiet",
-           "--stats-json", out]
-    for k, v in job["args"].items():
-        cmd += ["--set", f"workload.{k}={v}"]
-    for k, v in dict(BASE, **job["sets"]).items():
-        cmd += ["--set", f"{k}={v}"]
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if p.returncode != 0:
-        sys.exit(f"mdb_experiment: {' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()}")
-    with open(out) as f:
-        j = json.load(f)
-    os.unlink(out)
+    j = run_locsim("mdb_experiment", locsim, "fermi", job["workload"], job["args"],
+                   dict(BASE, **job["sets"]))
     ki = j["warp_insts"] / 1000.0
     l1 = j["l1d"]
     loads = l1["accesses"] - l1["stores"] - l1["atomics"]
@@ -99,53 +77,13 @@ def run_one(locsim, job):
     }
 
 
-def read_rows(path):
-    def conv(v):
-        for t in (int, float):
-            try:
-                return t(v)
-            except ValueError:
-                pass
-        return v
-    with open(path) as f:
-        return [{k: conv(v) for k, v in row.items()} for row in csv.DictReader(f)]
-
-
-def geomean(xs):
-    xs = [x for x in xs if x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--locsim", default="build/locsim")
-    ap.add_argument("--out", default="docs/validation/mdb")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--workloads", default="", help="comma-separated paper abbreviations")
-    ap.add_argument("--from-csv", default="", help="re-make tables and plots from a CSV of runs")
-    args = ap.parse_args()
-
-    have = available_workloads(args.locsim)
-    chosen = [w for w in WORKLOADS if not args.workloads or w[0] in args.workloads.split(",")]
-    missing = [f"{a} ({n})" for a, n, _, _ in chosen if n not in have]
-    chosen = [w for w in chosen if w[1] in have]
-    if missing:
-        print("mdb_experiment: not in the workload library, skipped: " + ", ".join(missing))
+    args = arg_parser(__doc__, "docs/validation/mdb").parse_args()
+    chosen = choose("mdb_experiment", WORKLOADS, args.workloads, args.locsim)
     jobs = [dict(abbr=a, workload=n, args=wa, cls=c, config=label, sets=sets)
             for a, n, wa, c in chosen for label, sets in CONFIGS]
-    if args.from_csv:
-        rows = read_rows(args.from_csv)
-        in_csv = {x["abbr"] for x in rows}
-        chosen = [w for w in chosen if w[0] in in_csv]
-    else:
-        print(f"mdb_experiment: {len(jobs)} runs on {args.jobs} host threads", flush=True)
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            rows = list(pool.map(lambda j: run_one(args.locsim, j), jobs))
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "mdb.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-            w.writeheader()
-            w.writerows(rows)
+    rows = run_all("mdb_experiment", args, jobs, lambda j: run_one(args.locsim, j))
+    chosen = [w for w in chosen if w[0] in {x["abbr"] for x in rows}]
 
     r = {(x["abbr"], x["config"]): x for x in rows}
     abbrs = [a for a, _, _, _ in chosen]
@@ -200,35 +138,11 @@ def main():
         md.append(f"| {a} | " + " | ".join(f"{speedup(a, c):.2f}" for c in (
             "base-32KiB", "MDB-global", "MDB-global-32KiB", "base-64KiB", "MDB-global-64KiB",
             "base-gto", "MDB-global-gto")) + " |")
-    with open(os.path.join(args.out, "tables.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
-    print("\n".join(md))
+    write_tables(args.out, md)
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("mdb_experiment: python3-matplotlib missing, no plots")
+    bars = bar_plotter("mdb_experiment", args.out)
+    if bars is None:
         return
-
-    def bars(fname, title, ylabel, series, labels, hline=None, log=False):
-        fig, ax = plt.subplots(figsize=(11, 3.6))
-        width = 0.8 / len(series)
-        for i, (name, vals) in enumerate(series):
-            ax.bar([x + i * width for x in range(len(labels))], vals, width, label=name)
-        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(labels))])
-        ax.set_xticklabels(labels)
-        ax.set_ylabel(ylabel)
-        ax.set_title(title)
-        if log:
-            ax.set_yscale("log")
-        if hline is not None:
-            ax.axhline(hline, color="black", linewidth=0.8)
-        ax.legend(fontsize=8, ncol=min(len(series), 6))
-        fig.tight_layout()
-        fig.savefig(os.path.join(args.out, fname), dpi=90)
-        plt.close(fig)
 
     bars("fig2_classification.png", "IPC normalised to the 16 KB L1 baseline", "normalised IPC",
          [("no L1", [speedup(a, "noL1") for a in abbrs]),
