@@ -1,8 +1,5 @@
 // Seed 004 comparisons on fermi: two runs of the real binary per test (one elaboration per
 // process), compared on simulated cycles, which are deterministic.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -10,19 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_helpers.h"
+
+using namespace cli_test;
+
 namespace {
 nlohmann::json run(const std::string& args) {
-  const std::string js = "/tmp/locsim_mdb_" + std::to_string(getpid()) + ".json";
-  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 ") + LOCSIM_BIN +
-                          " run --platform fermi --quiet --set l1d.indexing=xor --stats-json " +
-                          js + " " + args + " >/dev/null 2>&1 </dev/null";
-  const int st = std::system(cmd.c_str());
-  REQUIRE(WIFEXITED(st));
-  REQUIRE(WEXITSTATUS(st) == 0);
-  std::ifstream f(js);
-  nlohmann::json j = nlohmann::json::parse(f);
-  std::remove(js.c_str());
-  return j;
+  return run_json("run --platform fermi --set l1d.indexing=xor " + args);
 }
 double cycles(const nlohmann::json& j) {
   return j["cycles"].get<double>();

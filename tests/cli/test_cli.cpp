@@ -1,7 +1,4 @@
 // Command-line behaviour of the real locsim binary: exit codes, one-line errors, outputs.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -9,42 +6,11 @@
 #include <sstream>
 #include <string>
 
+#include "cli_helpers.h"
+
+using namespace cli_test;
+
 namespace {
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-std::string tmp(const std::string& name) {
-  return "/tmp/locsim_cli_" + std::to_string(getpid()) + "_" + name;
-}
-
-Result locsim(const std::string& args) {
-  const std::string o = tmp("out"), e = tmp("err");
-  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 ") + LOCSIM_BIN + " " +
-                          args + " >" + o + " 2>" + e + " </dev/null";
-  int st = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.out = slurp(o);
-  r.err = slurp(e);
-  std::remove(o.c_str());
-  std::remove(e.c_str());
-  return r;
-}
-
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
 
 const std::string kSmall = "run --platform fermi --workload vecadd --set workload.n=8192 --quiet";
 }  // namespace

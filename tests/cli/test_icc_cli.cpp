@@ -1,8 +1,5 @@
 // Seed 001 comparisons on the clustered platform: two runs of the real binary per test (one
 // elaboration per process), compared on simulated counts, which are deterministic.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -10,19 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_helpers.h"
+
+using namespace cli_test;
+
 namespace {
 nlohmann::json run(const std::string& args) {
-  const std::string js = "/tmp/locsim_icc_" + std::to_string(getpid()) + ".json";
-  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 ") + LOCSIM_BIN +
-                          " run --platform clustered --quiet --stats-json " + js + " " + args +
-                          " >/dev/null 2>&1 </dev/null";
-  const int st = std::system(cmd.c_str());
-  REQUIRE(WIFEXITED(st));
-  REQUIRE(WEXITSTATUS(st) == 0);
-  std::ifstream f(js);
-  nlohmann::json j = nlohmann::json::parse(f);
-  std::remove(js.c_str());
-  return j;
+  return run_json("run --platform clustered " + args);
 }
 const std::string kMm = "--workload matmul --set workload.n=128 --check-data";
 const std::string kVec = "--workload vecadd --set workload.n=65536 --check-data";

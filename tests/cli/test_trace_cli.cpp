@@ -1,8 +1,5 @@
 // Accel-Sim traces through the real binary: `run --trace` on a hand-written fixture with exact L1
 // counts, `export-trace` round trips with identical statistics, and error exit codes.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -11,52 +8,11 @@
 #include <sstream>
 #include <string>
 
+#include "cli_helpers.h"
+
+using namespace cli_test;
+
 namespace {
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-std::string tmp(const std::string& name) {
-  return "/tmp/locsim_trace_cli_" + std::to_string(getpid()) + "_" + name;
-}
-
-Result locsim(const std::string& args) {
-  const std::string o = tmp("out"), e = tmp("err");
-  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 ") + LOCSIM_BIN + " " +
-                          args + " >" + o + " 2>" + e + " </dev/null";
-  int st = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.out = slurp(o);
-  r.err = slurp(e);
-  std::remove(o.c_str());
-  std::remove(e.c_str());
-  return r;
-}
-
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
-nlohmann::json run_json(const std::string& args, const std::string& tag) {
-  const std::string j = tmp(tag + ".json");
-  Result r = locsim(args + " --quiet --stats-json " + j);
-  INFO(r.err);
-  REQUIRE(r.code == 0);
-  auto js = nlohmann::json::parse(slurp(j));
-  std::remove(j.c_str());
-  return js;
-}
 
 const std::string kFixture = std::string(LOCSIM_SOURCE_DIR) + "/tests/data/traces/one_warp";
 const std::string kOneSm =
