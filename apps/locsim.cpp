@@ -314,9 +314,17 @@ int cmd_elaborate(const std::vector<std::string>& args) {
   GpuConfig cfg = make_gpu_config(p);
   const auto t0 = std::chrono::steady_clock::now();
   GpuPlatform gpu("gpu", cfg);
+  // With no workload the dispatcher stops at once; SystemC's "stopped by user" note is noise.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes elaboration and initialisation only
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string mechanisms;
+  for (const auto& m : mechanism_registry())
+    if (gpu.mechanism(m.name)) mechanisms += (mechanisms.empty() ? "" : ", ") + std::string(m.name);
   std::cout << "platform        " << cfg.name << "\n"
+            << "topology        " << cfg.topology << "\n"
+            << "mechanisms      " << (mechanisms.empty() ? "none" : mechanisms) << "\n"
             << "SMs             " << cfg.num_sms << " (" << cfg.num_sms / cfg.sms_per_cluster
             << " clusters)\n"
             << "L2 banks        " << gpu.num_l2() << "\n"
