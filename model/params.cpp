@@ -689,4 +689,33 @@ const ParamInfo& ParamRegistry::info(const std::string& name) const {
   return it->second.info;
 }
 
+std::string bytes_text(std::uint64_t bytes) {
+  static const char* const units[] = {"", "KiB", "MiB", "GiB", "TiB"};
+  unsigned u = 0;
+  while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes >= 1024 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++u;
+  }
+  return std::to_string(bytes) + units[u];
+}
+
+std::string frequency_text(double hz) {
+  // The largest unit that leaves at most three decimals; trailing zeros dropped.
+  static const std::pair<double, const char*> units[] = {{1e9, "GHz"}, {1e6, "MHz"}, {1e3, "kHz"}};
+  for (const auto& u : units) {
+    const double v = hz / u.first;
+    if (v < 1) continue;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    std::string t = buf;
+    if (parse_frequency_hz(t + u.second) != hz) continue;
+    while (t.back() == '0') t.pop_back();
+    if (t.back() == '.') t.pop_back();
+    return t + u.second;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", hz);
+  return buf;
+}
+
 }  // namespace locsim

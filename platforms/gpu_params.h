@@ -33,8 +33,8 @@ struct GpuConfig {
   AddressMapConfig address_map;
   bool check_data = false;
   bool check_protocol = false;
-  std::uint64_t watchdog_cycles = 0;
-  std::uint64_t watchdog_interval = 0;
+  std::uint64_t watchdog_cycles = 2000000;  // 0: off
+  std::uint64_t watchdog_interval = 10000;
   std::uint64_t max_cycles = 0;
   // The mechanisms the parameters turned on, in mechanism_registry() order.
   std::vector<std::shared_ptr<const MechanismConfig>> mechanisms;

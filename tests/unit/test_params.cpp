@@ -546,3 +546,19 @@ TEST_CASE("ParamRegistry: get_bytes_u32 rejects sizes that do not fit 32 bits", 
   CHECK_THAT(error_of([&] { p.get_bytes_u32("l1d.size", 128); }), Catch::Contains("out of range"));
   CHECK_THROWS_AS(p.get_bytes_u32("l1d.ways"), std::logic_error);  // not a Bytes parameter
 }
+
+TEST_CASE("Default texts written from struct defaults parse back exactly", "[params]") {
+  CHECK(bytes_text(128) == "128");
+  CHECK(bytes_text(49152) == "48KiB");
+  CHECK(bytes_text(786432) == "768KiB");
+  CHECK(bytes_text(4u << 20) == "4MiB");
+  CHECK(bytes_text(1000) == "1000");
+  CHECK(frequency_text(1.4e9) == "1.4GHz");
+  CHECK(frequency_text(924e6) == "924MHz");
+  CHECK(frequency_text(700e6) == "700MHz");
+  CHECK(frequency_text(1e9) == "1GHz");
+  for (double hz : {1.4e9, 924e6, 1251e6, 877.5e6, 1.2345e9, 33.0})
+    CHECK(parse_frequency_hz(frequency_text(hz)) == hz);
+  for (std::uint64_t b : {1ull, 32ull, 1536ull, 3ull << 20, 96ull << 10, 12345ull})
+    CHECK(parse_bytes(bytes_text(b)) == b);
+}
