@@ -22,7 +22,7 @@ struct Top : sc_core::sc_module {
 };
 }  // namespace
 
-TEST_CASE("Topology check: an unbound target socket is named", "[module][topology]") {
+TEST_CASE("Topology check: a fully bound chain passes", "[module][topology]") {
   Top top("top");
   top.a.out.bind(top.chk.target);
   top.chk.initiator.bind(top.b.in);
