@@ -32,7 +32,12 @@ CacheGeometry cache_geometry_from_params(const ParamRegistry& p, const std::stri
     throw ConfigError("key '" + prefix + ".size': " + std::to_string(bytes) +
                       " bytes is not a whole number of sets of " + std::to_string(g.ways) +
                       " ways x " + std::to_string(g.line_bytes) + " B lines");
-  g.sets = static_cast<std::uint32_t>(bytes / (std::uint64_t{g.line_bytes} * g.ways));
+  const std::uint64_t sets = bytes / (std::uint64_t{g.line_bytes} * g.ways);
+  // Checked before narrowing: 2^41 B used to become a 512 B cache.
+  if (sets > 0xffffffffu)
+    throw ConfigError("key '" + prefix + ".size': " + std::to_string(bytes) + " bytes make " +
+                      std::to_string(sets) + " sets, more than a cache can have (2^32 - 1)");
+  g.sets = static_cast<std::uint32_t>(sets);
   try {
     g.validate();
   } catch (const std::exception& e) {

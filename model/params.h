@@ -93,6 +93,10 @@ class ParamRegistry {
   std::map<std::string, Entry> entries_;
 };
 
+// Clock frequencies accepted by Frequency parameters (periods are whole picoseconds).
+constexpr double kMinFrequencyHz = 1e3;
+constexpr double kMaxFrequencyHz = 100e9;
+
 // Parsers exposed for tests and the CLI. Each throws ConfigError with a message describing the
 // accepted forms (without a key name; callers prefix it).
 std::uint64_t parse_bytes(const std::string& text);

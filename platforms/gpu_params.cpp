@@ -3,6 +3,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -46,6 +47,29 @@ void declare_gpu_params(ParamRegistry& p) {
   for (const MechanismInfo& m : mechanism_registry()) m.declare_params(p);
 }
 
+namespace {
+// The host memory the caches' tag arrays (and, in the data-integrity mode, their data) take,
+// checked before anything is allocated: a 4 GiB L1 per SM used to grow until the OS killed it.
+constexpr std::uint64_t kTagBytesPerLine = 40;  // measured: elaborate RSS / lines on fermi
+constexpr std::uint64_t kMaxCacheHostBytes = std::uint64_t{8} << 30;
+
+void check_cache_host_memory(const GpuConfig& c) {
+  const std::uint64_t subparts =
+      std::uint64_t{c.address_map.channels} * c.address_map.subpartitions_per_channel;
+  const auto bytes = [&](const CacheGeometry& g, std::uint64_t instances) {
+    const long double lines = static_cast<long double>(g.sets) * g.ways * instances;
+    return lines * (kTagBytesPerLine + (c.check_data ? g.line_bytes : 0));
+  };
+  const long double l1 = bytes(c.l1.geometry, c.num_sms), l2 = bytes(c.l2.geometry, subparts);
+  if (l1 + l2 <= kMaxCacheHostBytes) return;
+  char gib[32];
+  std::snprintf(gib, sizeof gib, "%.1f", static_cast<double>((l1 + l2) / (1024.0L * 1024 * 1024)));
+  throw ConfigError(std::string("key '") + (l1 >= l2 ? "l1d.size" : "l2.size") +
+                    "': the caches would need about " + gib +
+                    " GiB of host memory (limit 8 GiB; l1d.size x gpu.sms + l2.size)");
+}
+}  // namespace
+
 GpuConfig make_gpu_config(const ParamRegistry& p) {
   GpuConfig c;
   c.name = p.get_string("platform.name");
@@ -74,6 +98,9 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
     throw ConfigError("key 'l2.line': must equal l1d.line (" +
                       std::to_string(c.l1.geometry.line_bytes) + ")");
 
+  c.check_data = p.get_bool("check.data");
+  check_cache_host_memory(c);
+
   c.mc = memory_controller_config_from_params(p, c.l2.geometry);
   c.mc.sources = m.subpartitions_per_channel;
   c.mc.address_map = m;
@@ -82,7 +109,6 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.dispatcher.topology = GpuTopology{c.num_sms, c.sms_per_cluster};
   c.dispatcher.resources = c.sm.resources;
 
-  c.check_data = p.get_bool("check.data");
   c.check_protocol = p.get_bool("check.protocol");
   c.watchdog_cycles = p.get_uint("watchdog.limit");
   c.watchdog_interval = p.get_uint("watchdog.interval");
