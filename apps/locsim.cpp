@@ -61,12 +61,39 @@ void add_common(po::options_description& d, Common& c) {
       "config,c", po::value(&c.configs)->composing(), "JSON file of parameter values");
 }
 
-std::vector<std::string> parse(po::options_description& d, const std::vector<std::string>& args) {
+// Parses the options of a command; a stray word (a typo'd option value, a second workload name)
+// is an error, not silently ignored.
+void parse(po::options_description& d, const std::vector<std::string>& args,
+           const po::positional_options_description& pos = {}) {
   po::variables_map vm;
-  po::parsed_options parsed = po::command_line_parser(args).options(d).run();
+  po::parsed_options parsed = [&] {
+    try {
+      return po::command_line_parser(args).options(d).positional(pos).run();
+    } catch (const po::too_many_positional_options_error&) {
+      // Name the first word that is neither an option, an option's value nor an expected
+      // positional argument.
+      unsigned positional = 0;
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a.size() > 1 && a[0] == '-') {
+          // --name[=value] or -x[value]: does the next word belong to this option?
+          const bool is_long = a[1] == '-';
+          const std::size_t eq = a.find('=');
+          const std::string name =
+              is_long ? a.substr(2, eq == std::string::npos ? a.npos : eq - 2) : a.substr(0, 2);
+          const po::option_description* o = d.find_nothrow(name, false);
+          const bool inline_value = is_long ? eq != std::string::npos : a.size() > 2;
+          if (o && o->semantic()->max_tokens() > 0 && !inline_value) ++i;  // its value
+          continue;
+        }
+        if (++positional > pos.max_total_count())
+          throw UsageError("unexpected argument '" + a + "'");
+      }
+      throw;
+    }
+  }();
   po::store(parsed, vm);
   po::notify(vm);
-  return {};
 }
 
 // Builds the parameter set: defaults, platform file, config files, then --set (workload.* keys
@@ -137,6 +164,8 @@ int cmd_run(const std::vector<std::string>& args) {
                      ": workload parameters do not apply to --trace");
   std::unique_ptr<Workload> wl =
       trace.empty() ? make_workload(workload, wargs) : load_accelsim_trace(trace);
+  if (!json_out.empty() && json_out == csv_out)
+    throw UsageError("--stats-json and --stats-csv name the same file '" + json_out + "'");
   // Validate output paths before a long simulation.
   for (const std::string* f : {&json_out, &csv_out})
     if (!f->empty()) write_text_file(*f, "");
@@ -202,7 +231,12 @@ int cmd_run(const std::vector<std::string>& args) {
   const StatRegistry& reg = gpu.context().stats;
   if (!quiet) std::cout << report_table(reg, r);
   if (!json_out.empty())
-    write_text_file(json_out, report_json(reg, r, per_instance).dump(2) + "\n");
+    // Names come from user files (platform JSON, trace headers): invalid UTF-8 is replaced rather
+    // than failing the report after the whole run.
+    write_text_file(json_out,
+                    report_json(reg, r, per_instance)
+                            .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                        "\n");
   if (!csv_out.empty()) write_text_file(csv_out, report_csv(reg, r));
   if (o.truncated && !quiet)
     std::cerr << "locsim: stopped at sim.max_cycles=" << cfg.max_cycles << "\n";
@@ -354,7 +388,10 @@ int cmd_replay(const std::vector<std::string>& args) {
   FunctionalHierarchy h(functional_config(cfg));
   ReplayResult r = run_replay(h, *wl, cfg.name);
   std::cout << replay_table(h, r);
-  if (!json_out.empty()) write_text_file(json_out, replay_json(h, r).dump(2) + "\n");
+  if (!json_out.empty())
+    write_text_file(
+        json_out,
+        replay_json(h, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   return kExitOk;
 }
 
@@ -368,14 +405,13 @@ int cmd_export_trace(const std::vector<std::string>& args) {
                                                                            "output directory");
   po::positional_options_description pos;
   pos.add("dir", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(d).positional(pos).run(), vm);
-  po::notify(vm);
+  parse(d, args, pos);
   if (workload.empty()) throw UsageError("missing --workload (see 'locsim list workloads')");
   if (dir.empty()) throw UsageError("export-trace: missing the output directory");
   ParamRegistry p;
   WorkloadArgs wargs;
   build_params(p, c, &wargs, false);
+  make_gpu_config(p);  // a trace carries no platform, but a bad --set is still a mistake
   std::unique_ptr<Workload> wl = make_workload(workload, wargs);
   TraceExportSummary s = export_accelsim_trace(*wl, dir);
   std::cout << "wrote " << dir << "/kernelslist.g: " << s.kernels << " kernel(s), " << s.ctas
@@ -390,9 +426,13 @@ int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING,
                                           sc_core::SC_DISPLAY | sc_core::SC_THROW);
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+  if (args.empty()) {
+    std::cerr << "locsim: error: missing command\n" << kUsage;
+    return kExitUsage;
+  }
+  if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     std::cout << kUsage;
-    return args.empty() ? kExitUsage : kExitOk;
+    return kExitOk;
   }
   const std::string cmd = args[0];
   args.erase(args.begin());

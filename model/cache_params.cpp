@@ -21,6 +21,18 @@ void declare_cache_geometry_params(ParamRegistry& p, const std::string& prefix,
             prefix == "l1d" ? "L1 set index function" : "L2 set index function", {"linear", "xor"});
 }
 
+namespace {
+// "l1d.ways=4 (platforms/fermi.json)": a derived value's inputs and where each came from.
+std::string inputs(const ParamRegistry& p, const std::string& prefix) {
+  std::string out;
+  for (const char* k : {".size", ".ways", ".line", ".sector"}) {
+    const ParamInfo& i = p.info(prefix + k);
+    out += (out.empty() ? "" : ", ") + i.name + "=" + i.value_text + " (" + i.source + ")";
+  }
+  return out;
+}
+}  // namespace
+
 CacheGeometry cache_geometry_from_params(const ParamRegistry& p, const std::string& prefix,
                                          std::uint64_t bytes) {
   CacheGeometry g;
@@ -31,7 +43,7 @@ CacheGeometry cache_geometry_from_params(const ParamRegistry& p, const std::stri
   if (g.line_bytes == 0 || bytes % (std::uint64_t{g.line_bytes} * g.ways) != 0)
     throw ConfigError("key '" + prefix + ".size': " + std::to_string(bytes) +
                       " bytes is not a whole number of sets of " + std::to_string(g.ways) +
-                      " ways x " + std::to_string(g.line_bytes) + " B lines");
+                      " ways x " + std::to_string(g.line_bytes) + " B lines; " + inputs(p, prefix));
   const std::uint64_t sets = bytes / (std::uint64_t{g.line_bytes} * g.ways);
   // Checked before narrowing: 2^41 B used to become a 512 B cache.
   if (sets > 0xffffffffu)
@@ -41,7 +53,7 @@ CacheGeometry cache_geometry_from_params(const ParamRegistry& p, const std::stri
   try {
     g.validate();
   } catch (const std::exception& e) {
-    throw ConfigError("keys '" + prefix + ".*': " + e.what());
+    throw ConfigError("keys '" + prefix + ".*': " + e.what() + "; " + inputs(p, prefix));
   }
   return g;
 }

@@ -193,3 +193,43 @@ TEST_CASE("cli: malformed config files name the file", "[cli]") {
   }
   std::remove(f.c_str());
 }
+
+TEST_CASE("cli: stray words, no command and clashing outputs are one-line errors", "[cli]") {
+  // Positional words used to be ignored silently (`--quiet extra`, `--set check.data true`).
+  for (const char* extra : {" extra", " --set check.data true"}) {
+    Result r = locsim(kSmall + extra);
+    INFO(extra);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("unexpected argument"));
+  }
+  Result r = locsim("run -pfermi -wvecadd -s workload.n=1024 -q stray");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("'stray'"));
+  r = locsim("params --platform fermi stray");
+  CHECK(r.code == 2);
+  r = locsim("export-trace --workload vecadd --set workload.n=64 " + tmp("d1") + " " + tmp("d2"));
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains(tmp("d2")));
+  // No command: exit 2 with a message, not silence.
+  r = locsim("");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("missing command"));
+  // One path for both outputs would overwrite one with the other.
+  const std::string f = tmp("same");
+  r = locsim(kSmall + " --stats-json " + f + " --stats-csv " + f);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("same file"));
+  // export-trace validates the configuration it is given.
+  r = locsim("export-trace --workload vecadd --set workload.n=64 --set l1d.size=0 " + tmp("d3"));
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("l1d"));
+}
+
+TEST_CASE("cli: an error on a derived value names its inputs and their sources", "[cli]") {
+  Result r = locsim(kSmall + " --set l1d.size=1000");
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains("l1d.size=1000 (--set)") && Catch::Contains("l1d.ways=4 (") &&
+                        Catch::Contains("fermi.json"));
+}
