@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages locsim needs (only the missing ones), then configures and builds.
+# Installs the Debian packages locsim needs (only the missing ones), then configures and builds
+# (--deps-only: packages only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PKGS="build-essential cmake pkg-config libsystemc-dev libboost-program-options-dev catch2 libmetis-dev nlohmann-json3-dev liblzma-dev python3-matplotlib"
@@ -14,5 +15,6 @@ if [ -n "$missing" ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
+[ "${1:-}" = "--deps-only" ] && exit 0
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
