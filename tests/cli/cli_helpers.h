@@ -31,10 +31,13 @@ inline std::string tmp(const std::string& name) {
   return "/tmp/locsim_cli_" + std::to_string(getpid()) + "_" + name;
 }
 
-inline Result locsim(const std::string& args) {
+// Runs locsim; with limit_s > 0 under `timeout` (exit 124 when the run was still going).
+inline Result locsim_limited(const std::string& args, int limit_s) {
   const std::string o = tmp("out"), e = tmp("err");
-  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 ") + LOCSIM_BIN + " " +
-                          args + " >" + o + " 2>" + e + " </dev/null";
+  const std::string limit =
+      limit_s > 0 ? "timeout -k 5 " + std::to_string(limit_s) + " " : std::string();
+  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 ") + limit + LOCSIM_BIN +
+                          " " + args + " >" + o + " 2>" + e + " </dev/null";
   int st = std::system(cmd.c_str());
   Result r;
   r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -43,6 +46,10 @@ inline Result locsim(const std::string& args) {
   std::remove(o.c_str());
   std::remove(e.c_str());
   return r;
+}
+
+inline Result locsim(const std::string& args) {
+  return locsim_limited(args, 0);
 }
 
 inline int lines(const std::string& s) {
