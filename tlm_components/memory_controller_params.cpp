@@ -8,6 +8,30 @@
 
 namespace locsim {
 
+namespace {
+// One row per DRAM timing key: declared and read from the same table.
+struct DramTimingKey {
+  const char* key;
+  std::uint32_t DramTiming::*field;
+  std::uint32_t min;
+  const char* desc;
+};
+const DramTimingKey kDramTimingKeys[] = {
+    {"tCL", &DramTiming::tCL, 1, "CAS latency (RD to data)"},
+    {"tWL", &DramTiming::tWL, 1, "write latency (WR to data)"},
+    {"tRP", &DramTiming::tRP, 1, "precharge to activate"},
+    {"tRC", &DramTiming::tRC, 1, "activate to activate, same bank"},
+    {"tRAS", &DramTiming::tRAS, 1, "activate to precharge"},
+    {"tRCD", &DramTiming::tRCD, 1, "activate to column command"},
+    {"tRRD", &DramTiming::tRRD, 1, "activate to activate, different banks"},
+    {"tCCD", &DramTiming::tCCD, 1, "column command to column command"},
+    {"tWR", &DramTiming::tWR, 1, "write recovery (end of data to precharge)"},
+    {"tWTR", &DramTiming::tWTR, 1, "write to read turnaround"},
+    {"tRTW", &DramTiming::tRTW, 0, "read to write bus turnaround"},
+    {"burst_cycles", &DramTiming::burst_cycles, 1, "data-bus cycles per column access"},
+};
+}  // namespace
+
 void declare_memory_params(ParamRegistry& p) {
   using T = ParamType;
   const AddressMapConfig m;
@@ -26,21 +50,9 @@ void declare_memory_params(ParamRegistry& p) {
             "XOR low row bits into the bank index");
 
   const DramTiming t;
-  const auto cyc = [&](const char* key, std::uint32_t v, const char* desc) {
-    p.declare(std::string("dram.") + key, T::UInt, std::to_string(v), "DRAM cycles", desc);
-  };
-  cyc("tCL", t.tCL, "CAS latency (RD to data)");
-  cyc("tWL", t.tWL, "write latency (WR to data)");
-  cyc("tRP", t.tRP, "precharge to activate");
-  cyc("tRC", t.tRC, "activate to activate, same bank");
-  cyc("tRAS", t.tRAS, "activate to precharge");
-  cyc("tRCD", t.tRCD, "activate to column command");
-  cyc("tRRD", t.tRRD, "activate to activate, different banks");
-  cyc("tCCD", t.tCCD, "column command to column command");
-  cyc("tWR", t.tWR, "write recovery (end of data to precharge)");
-  cyc("tWTR", t.tWTR, "write to read turnaround");
-  cyc("tRTW", t.tRTW, "read to write bus turnaround");
-  cyc("burst_cycles", t.burst_cycles, "data-bus cycles per column access");
+  for (const DramTimingKey& k : kDramTimingKeys)
+    p.declare(std::string("dram.") + k.key, T::UInt, std::to_string(t.*k.field), "DRAM cycles",
+              k.desc);
   const MemoryControllerConfig d;
   p.declare("dram.atom_bytes", T::Bytes, bytes_text(d.atom_bytes), "bytes",
             "bytes per column access (burst)");
@@ -70,18 +82,8 @@ MemoryControllerConfig memory_controller_config_from_params(const ParamRegistry&
                                                             const CacheGeometry& l2) {
   MemoryControllerConfig c;
   DramTiming& t = c.timing;
-  t.tCL = p.get_u32("dram.tCL", 1);
-  t.tWL = p.get_u32("dram.tWL", 1);
-  t.tRP = p.get_u32("dram.tRP", 1);
-  t.tRC = p.get_u32("dram.tRC", 1);
-  t.tRAS = p.get_u32("dram.tRAS", 1);
-  t.tRCD = p.get_u32("dram.tRCD", 1);
-  t.tRRD = p.get_u32("dram.tRRD", 1);
-  t.tCCD = p.get_u32("dram.tCCD", 1);
-  t.tWR = p.get_u32("dram.tWR", 1);
-  t.tWTR = p.get_u32("dram.tWTR", 1);
-  t.tRTW = p.get_u32("dram.tRTW");
-  t.burst_cycles = p.get_u32("dram.burst_cycles", 1);
+  for (const DramTimingKey& k : kDramTimingKeys)
+    t.*k.field = p.get_u32(std::string("dram.") + k.key, k.min);
   try {
     t.validate();
   } catch (const std::exception& e) {
