@@ -18,9 +18,9 @@
 #include "platforms/gpu_params.h"
 #include "platforms/gpu_platform.h"
 #include "platforms/replay.h"
-#include "stimuli/accelsim_trace.h"
-#include "stimuli/kernel.h"
-#include "stimuli/trace_export.h"
+#include "stimuli/accelsim/accelsim_trace.h"
+#include "stimuli/accelsim/trace_export.h"
+#include "stimuli/workload_registry.h"
 
 namespace po = boost::program_options;
 using namespace locsim;

@@ -1,4 +1,4 @@
-#include "stimuli/kernel.h"
+#include "stimuli/workload_registry.h"
 
 #include <algorithm>
 
@@ -8,35 +8,12 @@
 
 namespace locsim {
 
-const char* to_string(WarpOp op) {
-  switch (op) {
-    case WarpOp::Compute:
-      return "compute";
-    case WarpOp::Load:
-      return "load";
-    case WarpOp::Store:
-      return "store";
-    case WarpOp::Atomic:
-      return "atomic";
-    case WarpOp::SharedLoad:
-      return "shared_load";
-    case WarpOp::SharedStore:
-      return "shared_store";
-    case WarpOp::Barrier:
-      return "barrier";
-    case WarpOp::Exit:
-      return "exit";
-  }
-  return "?";
-}
-
 namespace {
 
 std::vector<WorkloadInfo> builtin_workload_list() {
-  std::vector<WorkloadInfo> v = {vecadd_workload(), matmul_workload(), histogram_workload()};
-  for (auto batch :
-       {polybench_workloads, rodinia_workloads, rodinia_b_workloads, sdk_parboil_workloads})
-    for (WorkloadInfo& w : batch()) v.push_back(std::move(w));
+  std::vector<WorkloadInfo> v = {histogram_workload(), laplace_workload()};
+  for (auto suite : {polybench_workloads, rodinia_workloads, cuda_sdk_workloads, parboil_workloads})
+    for (WorkloadInfo& w : suite()) v.push_back(std::move(w));
   return v;
 }
 

@@ -1,9 +1,9 @@
-#include "stimuli/access_sets.h"
+#include "model/workload/access_sets.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "stimuli/stream_walk.h"
+#include "model/workload/stream_walk.h"
 
 namespace locsim {
 
@@ -135,48 +135,92 @@ std::size_t KernelAccessSets::memory_bytes() const {
   return n;
 }
 
-KernelAccessSets compute_access_sets(const Kernel& k, const AccessSetOptions& opt) {
+namespace {
+
+void check_line_bytes(const AccessSetOptions& opt) {
   if (!is_pow2(opt.line_bytes))
     throw std::invalid_argument("access sets: line size " + std::to_string(opt.line_bytes) +
                                 " is not a power of two");
+}
+
+std::vector<std::string> ds_names_of(const Kernel& k) {
+  std::vector<std::string> names;
+  for (const DataStructure& d : k.data()) names.push_back(d.name);
+  names.push_back("unknown");
+  return names;
+}
+
+// Runs the warp streams of one CTA. `last` (one entry per structure) is scratch space.
+void compute_cta(const Kernel& k, std::uint32_t cta, std::uint32_t line_bytes, DsLookup& lookup,
+                 std::vector<Addr>& last, CtaAccessSet& set) {
+  const std::size_t nds = last.size();
+  const Addr mask = ~Addr{line_bytes - 1};
+  set.ds.resize(nds);
+  std::fill(last.begin(), last.end(), ~Addr{0});
+  for_each_cta_inst(k, cta, [&](std::uint32_t, const WarpInst& in) {
+    if (in.op != WarpOp::Load && in.op != WarpOp::Store && in.op != WarpOp::Atomic) return;
+    const bool reads = in.op != WarpOp::Store, writes = in.op != WarpOp::Load;
+    for (unsigned l = 0; l < 32; ++l) {
+      if (!((in.active_mask >> l) & 1u)) continue;
+      const Addr a = in.addr[l];
+      const std::size_t d = lookup(a);
+      DsAccess& acc = set.ds[d];
+      if (reads) acc.read_bytes += in.size;
+      if (writes) acc.write_bytes += in.size;
+      const Addr first = a & mask, end = (a + std::max<Addr>(in.size, 1) - 1) & mask;
+      for (Addr line = first;; line += line_bytes) {
+        // Consecutive lanes mostly hit the line just recorded: skip the duplicate early.
+        if (line != last[d]) {
+          acc.lines.push_back(line);
+          last[d] = line;
+        }
+        if (line == end) break;
+      }
+    }
+  });
+  for (DsAccess& d : set.ds) sort_unique(d.lines);
+}
+
+}  // namespace
+
+KernelAccessSets compute_access_sets(const Kernel& k, const AccessSetOptions& opt) {
+  check_line_bytes(opt);
   KernelAccessSets out;
   out.line_bytes = opt.line_bytes;
-  const std::vector<DataStructure>& data = k.data();
-  for (const DataStructure& d : data) out.ds_names.push_back(d.name);
-  out.ds_names.push_back("unknown");
-  const std::size_t nds = out.ds_names.size();
-  const Addr mask = ~Addr{opt.line_bytes - 1};
-  DsLookup lookup(data);
+  out.ds_names = ds_names_of(k);
+  DsLookup lookup(k.data());
   out.ctas.resize(k.num_ctas());
-  std::vector<Addr> last(nds);
-  for (std::uint32_t cta = 0; cta < k.num_ctas(); ++cta) {
-    CtaAccessSet& set = out.ctas[cta];
-    set.ds.resize(nds);
-    std::fill(last.begin(), last.end(), ~Addr{0});
-    for_each_cta_inst(k, cta, [&](std::uint32_t, const WarpInst& in) {
-      if (in.op != WarpOp::Load && in.op != WarpOp::Store && in.op != WarpOp::Atomic) return;
-      const bool reads = in.op != WarpOp::Store, writes = in.op != WarpOp::Load;
-      for (unsigned l = 0; l < 32; ++l) {
-        if (!((in.active_mask >> l) & 1u)) continue;
-        const Addr a = in.addr[l];
-        const std::size_t d = lookup(a);
-        DsAccess& acc = set.ds[d];
-        if (reads) acc.read_bytes += in.size;
-        if (writes) acc.write_bytes += in.size;
-        const Addr first = a & mask, end = (a + std::max<Addr>(in.size, 1) - 1) & mask;
-        for (Addr line = first;; line += opt.line_bytes) {
-          // Consecutive lanes mostly hit the line just recorded: skip the duplicate early.
-          if (line != last[d]) {
-            acc.lines.push_back(line);
-            last[d] = line;
-          }
-          if (line == end) break;
-        }
-      }
-    });
-    for (DsAccess& d : set.ds) sort_unique(d.lines);
-  }
+  std::vector<Addr> last(out.ds_names.size());
+  for (std::uint32_t cta = 0; cta < k.num_ctas(); ++cta)
+    compute_cta(k, cta, opt.line_bytes, lookup, last, out.ctas[cta]);
   return out;
+}
+
+LazyCtaAccessSets::LazyCtaAccessSets(const Kernel& k, const AccessSetOptions& opt)
+    : kernel_(k), opt_(opt) {
+  check_line_bytes(opt);
+}
+
+const std::vector<std::string>& LazyCtaAccessSets::ds_names() {
+  if (names_.empty()) names_ = ds_names_of(kernel_);
+  return names_;
+}
+
+const CtaAccessSet& LazyCtaAccessSets::cta(std::uint32_t cta) {
+  const std::uint32_t n = kernel_.num_ctas();
+  if (cta >= n)
+    throw std::out_of_range("access sets: CTA " + std::to_string(cta) + " of a grid of " +
+                            std::to_string(n));
+  if (ctas_.empty()) ctas_.resize(n);
+  if (!ctas_[cta]) {
+    DsLookup lookup(kernel_.data());
+    std::vector<Addr> last(ds_names().size());
+    auto set = std::make_unique<CtaAccessSet>();
+    compute_cta(kernel_, cta, opt_.line_bytes, lookup, last, *set);
+    ctas_[cta] = std::move(set);
+    ++computed_;
+  }
+  return *ctas_[cta];
 }
 
 }  // namespace locsim

@@ -6,11 +6,12 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "model/types.h"
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 
 namespace locsim {
 
@@ -63,5 +64,38 @@ std::uint64_t sorted_intersection_size(const std::vector<Addr>& a, const std::ve
 
 // Runs every warp stream of every CTA once. Throws std::invalid_argument for a bad line size.
 KernelAccessSets compute_access_sets(const Kernel& k, const AccessSetOptions& opt = {});
+
+// Per-CTA access sets of one kernel on demand, for CTA policies that place CTAs by the data they
+// share: running a kernel's streams costs as much as a functional replay, so nothing is computed
+// until a CTA's set is asked for, and each CTA's set is computed once.
+class CtaAccessSetProvider {
+ public:
+  virtual ~CtaAccessSetProvider() = default;
+  virtual std::uint32_t line_bytes() const = 0;
+  // Kernel::data() names, then "unknown": the data-structure index of CtaAccessSet::ds.
+  virtual const std::vector<std::string>& ds_names() = 0;
+  // The set of linear CTA id `cta`; std::out_of_range outside the grid.
+  virtual const CtaAccessSet& cta(std::uint32_t cta) = 0;
+};
+
+// The provider over a Kernel's warp streams; the kernel must outlive it. Same sets as
+// compute_access_sets with the same options.
+class LazyCtaAccessSets final : public CtaAccessSetProvider {
+ public:
+  // Throws std::invalid_argument for a bad line size; computes nothing.
+  explicit LazyCtaAccessSets(const Kernel& k, const AccessSetOptions& opt = {});
+  std::uint32_t line_bytes() const override { return opt_.line_bytes; }
+  const std::vector<std::string>& ds_names() override;
+  const CtaAccessSet& cta(std::uint32_t cta) override;
+  // CTAs whose set has been computed so far.
+  std::uint32_t computed() const { return computed_; }
+
+ private:
+  const Kernel& kernel_;
+  AccessSetOptions opt_;
+  std::vector<std::string> names_;                   // filled on first use
+  std::vector<std::unique_ptr<CtaAccessSet>> ctas_;  // null until computed
+  std::uint32_t computed_ = 0;
+};
 
 }  // namespace locsim

@@ -1,16 +1,15 @@
-// The stimulus interface: a workload is a sequence of kernels; a kernel is a grid of CTAs whose
-// warps each yield a lazy stream of warp instructions. No SystemC here.
+// The workload interface the simulators consume: a workload is a sequence of kernels; a kernel is
+// a grid of CTAs whose warps each yield a lazy stream of warp instructions. Implementations (the
+// built-in workloads, Accel-Sim traces) live in stimuli/. No SystemC here.
 #pragma once
 #include <array>
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "model/types.h"
-#include "stimuli/locality_descriptor.h"
+#include "model/workload/locality_descriptor.h"
 
 namespace locsim {
 
@@ -20,13 +19,13 @@ struct Dim3 {
 };
 
 enum class WarpOp : std::uint8_t {
-  Compute,      // `count` independent ALU instructions, then the warp waits `latency` cycles
-  Load,         // global load: addr[lane] for active lanes, `size` bytes per lane
-  Store,        // global store
-  Atomic,       // global atomic add of 1 on the 32-bit word at addr[lane] (performed at L2)
-  SharedLoad,   // shared-memory access (bank conflicts from addr[lane] offsets)
+  Compute,     // `count` independent ALU instructions, then the warp waits `latency` cycles
+  Load,        // global load: addr[lane] for active lanes, `size` bytes per lane
+  Store,       // global store
+  Atomic,      // global atomic add of 1 on the 32-bit word at addr[lane] (performed at L2)
+  SharedLoad,  // shared-memory access (bank conflicts from addr[lane] offsets)
   SharedStore,
-  Barrier,      // __syncthreads()
+  Barrier,  // __syncthreads()
   Exit
 };
 
@@ -36,9 +35,9 @@ struct WarpInst {
   WarpOp op = WarpOp::Exit;
   std::uint32_t pc = 0;
   std::uint32_t active_mask = 0xffffffffu;
-  std::uint16_t count = 1;    // Compute: instructions in this block (>= 1)
-  std::uint16_t latency = 0;  // Compute: dependency latency after the block, in core cycles
-  std::uint8_t size = 4;      // memory: bytes per lane (1, 2, 4, 8, 16)
+  std::uint16_t count = 1;           // Compute: instructions in this block (>= 1)
+  std::uint16_t latency = 0;         // Compute: dependency latency after the block, in core cycles
+  std::uint8_t size = 4;             // memory: bytes per lane (1, 2, 4, 8, 16)
   std::uint16_t data_structure = 0;  // index into Kernel::data(); 0xffff = unknown
   std::array<Addr, 32> addr{};       // memory: per-lane byte addresses
 
@@ -87,41 +86,6 @@ class Workload {
   virtual std::string description() const = 0;
   // Kernels in launch order (each runs to completion before the next starts).
   virtual const std::vector<std::unique_ptr<Kernel>>& kernels() const = 0;
-};
-
-// Workload parameters given as name=value strings (from --set workload.NAME=value).
-using WorkloadArgs = std::map<std::string, std::string>;
-
-struct WorkloadInfo {
-  std::string name;
-  std::string suite;
-  std::string description;
-  std::string default_size;  // human-readable default problem size
-  // Declared parameters: name -> (default, description)
-  std::vector<std::pair<std::string, std::pair<std::string, std::string>>> params;
-  std::function<std::unique_ptr<Workload>(const WorkloadArgs&)> make;
-};
-
-// Registry of built-in workloads, sorted by name.
-const std::vector<WorkloadInfo>& workload_registry();
-// Throws ConfigError ("unknown workload 'x' (known: a, b, ...)" / "workload 'x': unknown
-// parameter 'p'" / bad value).
-std::unique_ptr<Workload> make_workload(const std::string& name, const WorkloadArgs& args);
-
-// A device allocator: page-aligned (64 KiB) bump allocation from a base address.
-class DeviceAllocator {
- public:
-  explicit DeviceAllocator(Addr base = 0x10000000ull, std::uint64_t align = 65536)
-      : next_(base), align_(align) {}
-  Addr alloc(std::uint64_t bytes) {
-    Addr a = next_;
-    next_ += (bytes + align_ - 1) / align_ * align_;
-    return a;
-  }
-
- private:
-  Addr next_;
-  std::uint64_t align_;
 };
 
 }  // namespace locsim

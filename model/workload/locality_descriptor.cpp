@@ -1,4 +1,4 @@
-#include "stimuli/locality_descriptor.h"
+#include "model/workload/locality_descriptor.h"
 
 namespace locsim {
 

@@ -1,5 +1,5 @@
 // Accel-Sim trace reader (see accelsim_trace.h and docs/traces.md).
-#include "stimuli/accelsim_trace.h"
+#include "stimuli/accelsim/accelsim_trace.h"
 
 #include <fcntl.h>
 #include <lzma.h>

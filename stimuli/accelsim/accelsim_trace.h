@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 
 namespace locsim {
 

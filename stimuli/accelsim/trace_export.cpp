@@ -1,5 +1,5 @@
 // Accel-Sim trace writer (see trace_export.h and docs/traces.md).
-#include "stimuli/trace_export.h"
+#include "stimuli/accelsim/trace_export.h"
 
 #include <cinttypes>
 #include <cstdio>

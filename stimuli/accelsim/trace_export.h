@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 
 namespace locsim {
 

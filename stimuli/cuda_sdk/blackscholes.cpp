@@ -11,6 +11,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -18,7 +19,7 @@
 
 namespace locsim {
 
-WorkloadInfo sp_blackscholes_workload();
+WorkloadInfo blackscholes_workload();
 
 namespace {
 
@@ -116,7 +117,7 @@ std::unique_ptr<Workload> make_blackscholes(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo sp_blackscholes_workload() {
+WorkloadInfo blackscholes_workload() {
   return {"blackscholes",
           "CUDA SDK",
           "Black-Scholes option pricing, two options per thread (float2 streams)",

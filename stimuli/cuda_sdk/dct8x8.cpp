@@ -14,6 +14,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -21,7 +22,7 @@
 
 namespace locsim {
 
-WorkloadInfo sp_dct8x8_workload();
+WorkloadInfo dct8x8_workload();
 
 namespace {
 
@@ -137,7 +138,7 @@ std::unique_ptr<Workload> make_dct8x8(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo sp_dct8x8_workload() {
+WorkloadInfo dct8x8_workload() {
   return {"dct8x8",
           "CUDA SDK",
           "8x8 block DCT then IDCT, one block per CTA, two shared-memory matrix products",

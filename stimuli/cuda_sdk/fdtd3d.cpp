@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -29,7 +30,7 @@
 
 namespace locsim {
 
-WorkloadInfo sp_fdtd3d_workload();
+WorkloadInfo fdtd3d_workload();
 
 namespace {
 
@@ -195,7 +196,7 @@ std::unique_ptr<Workload> make_fdtd3d(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo sp_fdtd3d_workload() {
+WorkloadInfo fdtd3d_workload() {
   return {"fdtd3d",
           "CUDA SDK",
           "3D finite-difference stencil (radius 4), shared xy-plane tile walked along z",

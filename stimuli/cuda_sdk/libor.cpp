@@ -18,6 +18,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -25,7 +26,7 @@
 
 namespace locsim {
 
-WorkloadInfo sp_libor_workload();
+WorkloadInfo libor_workload();
 
 namespace {
 
@@ -360,7 +361,7 @@ std::unique_ptr<Workload> make_libor(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo sp_libor_workload() {
+WorkloadInfo libor_workload() {
   return {"libor",
           "CUDA SDK",
           "LIBOR market-model Monte Carlo, per-thread path arrays in local memory (+ adjoint)",

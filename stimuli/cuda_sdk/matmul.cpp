@@ -14,6 +14,7 @@
 
 #include "stimuli/builtin_workloads.h"
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"

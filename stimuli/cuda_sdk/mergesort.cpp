@@ -29,6 +29,7 @@
 
 #include "model/params.h"
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -36,7 +37,7 @@
 
 namespace locsim {
 
-WorkloadInfo sp_mergesort_workload();
+WorkloadInfo mergesort_workload();
 
 namespace {
 
@@ -770,7 +771,7 @@ std::unique_ptr<Workload> make_mergesort(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo sp_mergesort_workload() {
+WorkloadInfo mergesort_workload() {
   return {"mergesort",
           "CUDA SDK",
           "merge sort: 1024-element shared-memory sorts, then sample ranks, limits and "

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -27,7 +28,7 @@
 
 namespace locsim {
 
-WorkloadInfo sp_scalarprod_workload();
+WorkloadInfo scalarprod_workload();
 
 namespace {
 
@@ -155,7 +156,7 @@ std::unique_ptr<Workload> make_scalarprod(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo sp_scalarprod_workload() {
+WorkloadInfo scalarprod_workload() {
   return {"scalarprod",
           "CUDA SDK",
           "dot products of vector pairs, one CTA per pair, shared-memory tree reduction",

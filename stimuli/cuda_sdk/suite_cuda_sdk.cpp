@@ -1,24 +1,22 @@
-// Registry of this suite's benchmarks; each benchmark lives in its own file (stimuli/sp_*.cpp).
+// Registry of this suite's benchmarks; each benchmark lives in its own file in this folder.
 #include "stimuli/builtin_workloads.h"
 
 namespace locsim {
 
-WorkloadInfo sp_blackscholes_workload();
-WorkloadInfo sp_dct8x8_workload();
-WorkloadInfo sp_fdtd3d_workload();
-WorkloadInfo sp_laplace_workload();
-WorkloadInfo sp_libor_workload();
-WorkloadInfo sp_mergesort_workload();
-WorkloadInfo sp_sad_workload();
-WorkloadInfo sp_scalarprod_workload();
-WorkloadInfo sp_spmv_workload();
-WorkloadInfo sp_transpose_workload();
+WorkloadInfo blackscholes_workload();
+WorkloadInfo dct8x8_workload();
+WorkloadInfo fdtd3d_workload();
+WorkloadInfo libor_workload();
+WorkloadInfo matmul_workload();
+WorkloadInfo mergesort_workload();
+WorkloadInfo scalarprod_workload();
+WorkloadInfo transpose_workload();
+WorkloadInfo vecadd_workload();
 
-std::vector<WorkloadInfo> sdk_parboil_workloads() {
-  return {sp_blackscholes_workload(), sp_dct8x8_workload(),     sp_fdtd3d_workload(),
-          sp_laplace_workload(),      sp_libor_workload(),      sp_mergesort_workload(),
-          sp_sad_workload(),          sp_scalarprod_workload(), sp_spmv_workload(),
-          sp_transpose_workload()};
+std::vector<WorkloadInfo> cuda_sdk_workloads() {
+  return {blackscholes_workload(), dct8x8_workload(),    fdtd3d_workload(),
+          libor_workload(),        matmul_workload(),    mergesort_workload(),
+          scalarprod_workload(),   transpose_workload(), vecadd_workload()};
 }
 
 }  // namespace locsim

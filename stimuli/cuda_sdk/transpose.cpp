@@ -12,6 +12,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -19,7 +20,7 @@
 
 namespace locsim {
 
-WorkloadInfo sp_transpose_workload();
+WorkloadInfo transpose_workload();
 
 namespace {
 
@@ -117,7 +118,7 @@ std::unique_ptr<Workload> make_transpose(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo sp_transpose_workload() {
+WorkloadInfo transpose_workload() {
   return {"transpose",
           "CUDA SDK",
           "matrix transpose through a padded 32x33 shared tile (transposeNoBankConflicts)",

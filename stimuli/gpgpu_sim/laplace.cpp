@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -29,7 +30,7 @@
 
 namespace locsim {
 
-WorkloadInfo sp_laplace_workload();
+WorkloadInfo laplace_workload();
 
 namespace {
 
@@ -237,7 +238,7 @@ std::unique_ptr<Workload> make_laplace(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo sp_laplace_workload() {
+WorkloadInfo laplace_workload() {
   return {"laplace",
           "GPGPU-Sim",
           "3D Laplace Jacobi sweeps, each thread marching over z with 3 shared planes + halo",

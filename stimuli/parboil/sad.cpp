@@ -26,6 +26,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -33,7 +34,7 @@
 
 namespace locsim {
 
-WorkloadInfo sp_sad_workload();
+WorkloadInfo sad_workload();
 
 namespace {
 
@@ -295,7 +296,7 @@ std::unique_ptr<Workload> make_sad(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo sp_sad_workload() {
+WorkloadInfo sad_workload() {
   return {"sad",
           "Parboil",
           "motion-estimation SADs over a +-16 search window: 4x4 blocks, then 8x8 and 16x16 sums",

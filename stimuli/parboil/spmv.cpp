@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -23,7 +24,7 @@
 
 namespace locsim {
 
-WorkloadInfo sp_spmv_workload();
+WorkloadInfo spmv_workload();
 
 namespace {
 
@@ -169,7 +170,7 @@ std::unique_ptr<Workload> make_spmv(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo sp_spmv_workload() {
+WorkloadInfo spmv_workload() {
   return {"spmv",
           "Parboil",
           "sparse matrix-vector product y = A*x, CSR, one thread per row (random matrix)",

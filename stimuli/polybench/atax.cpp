@@ -11,6 +11,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -18,7 +19,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_atax_workload();
+WorkloadInfo atax_workload();
 
 namespace {
 
@@ -111,7 +112,7 @@ std::unique_ptr<Workload> make_atax(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_atax_workload() {
+WorkloadInfo atax_workload() {
   return {"atax",
           "PolyBench/GPU",
           "y = A^T (A x): row-wise then column-wise mat-vec",

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -17,7 +18,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_bicg_workload();
+WorkloadInfo bicg_workload();
 
 namespace {
 
@@ -113,7 +114,7 @@ std::unique_ptr<Workload> make_bicg(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_bicg_workload() {
+WorkloadInfo bicg_workload() {
   return {"bicg",
           "PolyBench/GPU",
           "BiCGStab sub-kernel: s = A^T r, then q = A p",

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -20,7 +21,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_conv2d_workload();
+WorkloadInfo conv2d_workload();
 
 namespace {
 
@@ -110,7 +111,7 @@ std::unique_ptr<Workload> make_conv2d(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_conv2d_workload() {
+WorkloadInfo conv2d_workload() {
   return {"conv2d",
           "PolyBench/GPU",
           "3x3 2-D convolution, one thread per output pixel",

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -25,7 +26,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_covariance_workload();
+WorkloadInfo covariance_workload();
 
 namespace {
 
@@ -207,7 +208,7 @@ std::unique_ptr<Workload> make_covariance(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_covariance_workload() {
+WorkloadInfo covariance_workload() {
   return {"covariance",
           "PolyBench/GPU",
           "covariance matrix: column means, centring, then symmetric column dot products",

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -19,7 +20,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_doitgen_workload();
+WorkloadInfo doitgen_workload();
 
 namespace {
 
@@ -144,7 +145,7 @@ std::unique_ptr<Workload> make_doitgen(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_doitgen_workload() {
+WorkloadInfo doitgen_workload() {
   return {"doitgen",
           "PolyBench/GPU",
           "multiresolution analysis A[r][q][p] = sum_s A[r][q][s]*C4[s][p], two kernels per r",

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -21,7 +22,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_fdtd2d_workload();
+WorkloadInfo fdtd2d_workload();
 
 namespace {
 
@@ -211,7 +212,7 @@ std::unique_ptr<Workload> make_fdtd2d(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_fdtd2d_workload() {
+WorkloadInfo fdtd2d_workload() {
   return {"fdtd2d",
           "PolyBench/GPU",
           "2-D FDTD: three stencil kernels (ey, ex, hz updates) per time step",

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -18,7 +19,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_gemm_workload();
+WorkloadInfo gemm_workload();
 
 namespace {
 
@@ -123,7 +124,7 @@ std::unique_ptr<Workload> make_gemm(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_gemm_workload() {
+WorkloadInfo gemm_workload() {
   return {"gemm",
           "PolyBench/GPU",
           "C = alpha*A*B + beta*C, one thread per element of C, no tiling",

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -17,7 +18,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_gesummv_workload();
+WorkloadInfo gesummv_workload();
 
 namespace {
 
@@ -126,7 +127,7 @@ std::unique_ptr<Workload> make_gesummv(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_gesummv_workload() {
+WorkloadInfo gesummv_workload() {
   return {"gesummv",
           "PolyBench/GPU",
           "y = alpha*A*x + beta*B*x, one thread per row",

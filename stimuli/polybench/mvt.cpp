@@ -11,6 +11,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -18,7 +19,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_mvt_workload();
+WorkloadInfo mvt_workload();
 
 namespace {
 
@@ -105,7 +106,7 @@ std::unique_ptr<Workload> make_mvt(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_mvt_workload() {
+WorkloadInfo mvt_workload() {
   return {"mvt",
           "PolyBench/GPU",
           "x1 += A y1 then x2 += A^T y2 (row-wise, column-wise)",

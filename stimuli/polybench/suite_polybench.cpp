@@ -1,25 +1,24 @@
-// Registry of this suite's benchmarks; each benchmark lives in its own file (stimuli/pb_*.cpp).
+// Registry of this suite's benchmarks; each benchmark lives in its own file in this folder.
 #include "stimuli/builtin_workloads.h"
 
 namespace locsim {
 
-WorkloadInfo pb_atax_workload();
-WorkloadInfo pb_bicg_workload();
-WorkloadInfo pb_conv2d_workload();
-WorkloadInfo pb_covariance_workload();
-WorkloadInfo pb_doitgen_workload();
-WorkloadInfo pb_fdtd2d_workload();
-WorkloadInfo pb_gemm_workload();
-WorkloadInfo pb_gesummv_workload();
-WorkloadInfo pb_mvt_workload();
-WorkloadInfo pb_syr2k_workload();
-WorkloadInfo pb_syrk_workload();
+WorkloadInfo atax_workload();
+WorkloadInfo bicg_workload();
+WorkloadInfo conv2d_workload();
+WorkloadInfo covariance_workload();
+WorkloadInfo doitgen_workload();
+WorkloadInfo fdtd2d_workload();
+WorkloadInfo gemm_workload();
+WorkloadInfo gesummv_workload();
+WorkloadInfo mvt_workload();
+WorkloadInfo syr2k_workload();
+WorkloadInfo syrk_workload();
 
 std::vector<WorkloadInfo> polybench_workloads() {
-  return {pb_atax_workload(),       pb_bicg_workload(),    pb_conv2d_workload(),
-          pb_covariance_workload(), pb_doitgen_workload(), pb_fdtd2d_workload(),
-          pb_gemm_workload(),       pb_gesummv_workload(), pb_mvt_workload(),
-          pb_syr2k_workload(),      pb_syrk_workload()};
+  return {atax_workload(),    bicg_workload(),   conv2d_workload(), covariance_workload(),
+          doitgen_workload(), fdtd2d_workload(), gemm_workload(),   gesummv_workload(),
+          mvt_workload(),     syr2k_workload(),  syrk_workload()};
 }
 
 }  // namespace locsim

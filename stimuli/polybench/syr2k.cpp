@@ -11,6 +11,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -18,7 +19,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_syr2k_workload();
+WorkloadInfo syr2k_workload();
 
 namespace {
 
@@ -124,7 +125,7 @@ std::unique_ptr<Workload> make_syr2k(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_syr2k_workload() {
+WorkloadInfo syr2k_workload() {
   return {"syr2k",
           "PolyBench/GPU",
           "symmetric rank-2k update C = alpha*A*B^T + alpha*B*A^T + beta*C",

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -17,7 +18,7 @@
 
 namespace locsim {
 
-WorkloadInfo pb_syrk_workload();
+WorkloadInfo syrk_workload();
 
 namespace {
 
@@ -117,7 +118,7 @@ std::unique_ptr<Workload> make_syrk(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo pb_syrk_workload() {
+WorkloadInfo syrk_workload() {
   return {"syrk",
           "PolyBench/GPU",
           "symmetric rank-k update C = alpha*A*A^T + beta*C, one thread per element of C",

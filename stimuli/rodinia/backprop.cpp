@@ -18,6 +18,7 @@
 
 #include "stimuli/builtin_workloads.h"
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -25,7 +26,7 @@
 
 namespace locsim {
 
-WorkloadInfo rdb_backprop_workload();
+WorkloadInfo backprop_workload();
 
 namespace {
 
@@ -274,7 +275,7 @@ std::unique_ptr<Workload> make_backprop(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rdb_backprop_workload() {
+WorkloadInfo backprop_workload() {
   return {"backprop",
           "Rodinia",
           "neural-network layer forward (shared-memory reduction) and weight adjustment",

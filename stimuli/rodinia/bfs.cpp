@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -26,7 +27,7 @@
 
 namespace locsim {
 
-WorkloadInfo rd_bfs_workload();
+WorkloadInfo bfs_workload();
 
 namespace {
 
@@ -279,7 +280,7 @@ std::unique_ptr<Workload> make_bfs(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rd_bfs_workload() {
+WorkloadInfo bfs_workload() {
   return {"bfs",
           "Rodinia",
           "breadth-first search, Kernel + Kernel2 per level on a seeded random graph",

@@ -32,6 +32,7 @@
 
 #include "model/params.h"
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -39,7 +40,7 @@
 
 namespace locsim {
 
-WorkloadInfo rd_btree_workload();
+WorkloadInfo btree_workload();
 
 namespace {
 
@@ -684,7 +685,7 @@ std::unique_ptr<Workload> make_btree(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rd_btree_workload() {
+WorkloadInfo btree_workload() {
   return {"btree",
           "Rodinia",
           "B+ tree search, findRangeK and findK (one CTA per query) on a seeded tree",

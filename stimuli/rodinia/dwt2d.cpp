@@ -32,6 +32,7 @@
 #include "model/params.h"
 #include "stimuli/builtin_workloads.h"
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -39,7 +40,7 @@
 
 namespace locsim {
 
-WorkloadInfo rdb_dwt2d_workload();
+WorkloadInfo dwt2d_workload();
 
 namespace {
 
@@ -449,7 +450,7 @@ std::unique_ptr<Workload> make_dwt2d(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rdb_dwt2d_workload() {
+WorkloadInfo dwt2d_workload() {
   return {"dwt2d",
           "Rodinia",
           "2-D forward 5/3 wavelet transform: sliding-window tiles with halo in shared memory, "

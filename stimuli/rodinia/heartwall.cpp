@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -39,7 +40,7 @@
 
 namespace locsim {
 
-WorkloadInfo rd_heartwall_workload();
+WorkloadInfo heartwall_workload();
 
 namespace {
 
@@ -838,7 +839,7 @@ std::unique_ptr<Workload> make_heartwall(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rd_heartwall_workload() {
+WorkloadInfo heartwall_workload() {
   return {"heartwall",
           "Rodinia",
           "heart wall tracking, one launch per frame, one CTA per sample point",

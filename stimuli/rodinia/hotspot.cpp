@@ -24,6 +24,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -31,7 +32,7 @@
 
 namespace locsim {
 
-WorkloadInfo rd_hotspot_workload();
+WorkloadInfo hotspot_workload();
 
 namespace {
 
@@ -223,7 +224,7 @@ std::unique_ptr<Workload> make_hotspot(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rd_hotspot_workload() {
+WorkloadInfo hotspot_workload() {
   return {"hotspot",
           "Rodinia",
           "thermal stencil, pyramid of time steps per launch in 16x16 shared-memory tiles",

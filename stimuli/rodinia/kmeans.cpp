@@ -20,6 +20,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -27,7 +28,7 @@
 
 namespace locsim {
 
-WorkloadInfo rd_kmeans_workload();
+WorkloadInfo kmeans_workload();
 
 namespace {
 
@@ -199,7 +200,7 @@ std::unique_ptr<Workload> make_kmeans(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rd_kmeans_workload() {
+WorkloadInfo kmeans_workload() {
   return {"kmeans",
           "Rodinia",
           "k-means assignment: every thread reads its point and all cluster centres",

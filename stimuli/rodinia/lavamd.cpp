@@ -21,6 +21,7 @@
 
 #include "stimuli/builtin_workloads.h"
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -28,7 +29,7 @@
 
 namespace locsim {
 
-WorkloadInfo rdb_lavamd_workload();
+WorkloadInfo lavamd_workload();
 
 namespace {
 
@@ -234,7 +235,7 @@ std::unique_ptr<Workload> make_lavamd(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rdb_lavamd_workload() {
+WorkloadInfo lavamd_workload() {
   return {"lavamd",
           "Rodinia",
           "particle forces within neighbouring boxes through shared memory (kernel_gpu_cuda)",

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -32,7 +33,7 @@
 
 namespace locsim {
 
-WorkloadInfo rd_lud_workload();
+WorkloadInfo lud_workload();
 
 namespace {
 
@@ -405,7 +406,7 @@ std::unique_ptr<Workload> make_lud(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rd_lud_workload() {
+WorkloadInfo lud_workload() {
   return {"lud",     "Rodinia", "blocked LU decomposition: diagonal, perimeter, internal kernels",
           "dim=256", params(),  make_lud};
 }

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -20,7 +21,7 @@
 
 namespace locsim {
 
-WorkloadInfo rd_nn_workload();
+WorkloadInfo nn_workload();
 
 namespace {
 
@@ -105,7 +106,7 @@ std::unique_ptr<Workload> make_nn(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rd_nn_workload() {
+WorkloadInfo nn_workload() {
   return {"nn",         "Rodinia", "nearest neighbour: distance of every record to a point",
           "records=1M", params(),  make_nn};
 }

@@ -33,6 +33,7 @@
 #include "model/params.h"
 #include "stimuli/builtin_workloads.h"
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -40,7 +41,7 @@
 
 namespace locsim {
 
-WorkloadInfo rdb_particlefilter_workload();
+WorkloadInfo particlefilter_workload();
 
 namespace {
 
@@ -562,7 +563,7 @@ std::unique_ptr<Workload> make_particlefilter(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rdb_particlefilter_workload() {
+WorkloadInfo particlefilter_workload() {
   return {"particlefilter",
           "Rodinia",
           "particle filter tracking: likelihood over a disk, weight normalisation, CDF resampling",

@@ -18,6 +18,7 @@
 
 #include "stimuli/builtin_workloads.h"
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -25,7 +26,7 @@
 
 namespace locsim {
 
-WorkloadInfo rdb_pathfinder_workload();
+WorkloadInfo pathfinder_workload();
 
 namespace {
 
@@ -186,7 +187,7 @@ std::unique_ptr<Workload> make_pathfinder(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rdb_pathfinder_workload() {
+WorkloadInfo pathfinder_workload() {
   return {"pathfinder",
           "Rodinia",
           "dynamic-programming grid walk, pyramid of rows per launch in shared memory",

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -31,7 +32,7 @@
 
 namespace locsim {
 
-WorkloadInfo rd_srad_workload();
+WorkloadInfo srad_workload();
 
 namespace {
 
@@ -366,7 +367,7 @@ std::unique_ptr<Workload> make_srad(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rd_srad_workload() {
+WorkloadInfo srad_workload() {
   return {"srad",
           "Rodinia",
           "speckle-reducing diffusion (srad_v2): two 16x16-tile stencil kernels per iteration",

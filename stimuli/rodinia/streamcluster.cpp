@@ -20,6 +20,7 @@
 #include "model/params.h"
 #include "stimuli/builtin_workloads.h"
 #include "stimuli/coroutine_stream.h"
+#include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
 #include "stimuli/warp_inst_builder.h"
@@ -27,7 +28,7 @@
 
 namespace locsim {
 
-WorkloadInfo rdb_streamcluster_workload();
+WorkloadInfo streamcluster_workload();
 
 namespace {
 
@@ -254,7 +255,7 @@ std::unique_ptr<Workload> make_streamcluster(const WorkloadArgs& args) {
 
 }  // namespace
 
-WorkloadInfo rdb_streamcluster_workload() {
+WorkloadInfo streamcluster_workload() {
   return {"streamcluster",
           "Rodinia",
           "online clustering: per-point cost of opening a candidate centre (kernel_compute_cost)",

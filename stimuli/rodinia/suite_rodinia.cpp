@@ -1,20 +1,38 @@
-// Registry of this suite's benchmarks; each benchmark lives in its own file (stimuli/rd_*.cpp).
+// Registry of this suite's benchmarks; each benchmark lives in its own file in this folder.
 #include "stimuli/builtin_workloads.h"
 
 namespace locsim {
 
-WorkloadInfo rd_bfs_workload();
-WorkloadInfo rd_btree_workload();
-WorkloadInfo rd_heartwall_workload();
-WorkloadInfo rd_hotspot_workload();
-WorkloadInfo rd_kmeans_workload();
-WorkloadInfo rd_lud_workload();
-WorkloadInfo rd_nn_workload();
-WorkloadInfo rd_srad_workload();
+WorkloadInfo backprop_workload();
+WorkloadInfo bfs_workload();
+WorkloadInfo btree_workload();
+WorkloadInfo dwt2d_workload();
+WorkloadInfo heartwall_workload();
+WorkloadInfo hotspot_workload();
+WorkloadInfo kmeans_workload();
+WorkloadInfo lavamd_workload();
+WorkloadInfo lud_workload();
+WorkloadInfo nn_workload();
+WorkloadInfo particlefilter_workload();
+WorkloadInfo pathfinder_workload();
+WorkloadInfo srad_workload();
+WorkloadInfo streamcluster_workload();
 
 std::vector<WorkloadInfo> rodinia_workloads() {
-  return {rd_bfs_workload(),    rd_btree_workload(), rd_heartwall_workload(), rd_hotspot_workload(),
-          rd_kmeans_workload(), rd_lud_workload(),   rd_nn_workload(),        rd_srad_workload()};
+  return {backprop_workload(),
+          bfs_workload(),
+          btree_workload(),
+          dwt2d_workload(),
+          heartwall_workload(),
+          hotspot_workload(),
+          kmeans_workload(),
+          lavamd_workload(),
+          lud_workload(),
+          nn_workload(),
+          particlefilter_workload(),
+          pathfinder_workload(),
+          srad_workload(),
+          streamcluster_workload()};
 }
 
 }  // namespace locsim
