@@ -126,10 +126,8 @@ void declare_gpu_params(ParamRegistry& p) {
   p.declare("dram.atom_bytes", T::Bytes, "64", "bytes", "bytes per column access (burst)");
   p.declare("dram.queue", T::UInt, "32", "accesses", "scheduler queue per channel");
 
-  std::vector<std::string> policies = cta_policy_names();
-  policies.push_back("greedy-clustering");  // seed 001's name for greedy
   p.declare("dispatcher.policy", T::Enum, "rr", "", "CTA scheduling policy (seed 001 §4)",
-            policies);
+            cta_policy_choices());
   p.declare("dispatcher.launch_latency", T::UInt, "1", "cycles", "free slot to next CTA launch");
   p.declare("dispatcher.kernel_gap", T::UInt, "0", "cycles", "idle cycles between kernels");
 
@@ -220,9 +218,9 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
                       " exceeds the L1's " + std::to_string(c.l1.geometry.sets) + " sets");
   c.mdb.decision_interval = p.get_u32("mdb.interval", 1);
   if (p.get_bool("mdb.scale_hits")) {
-    const std::uint32_t sampled =
-        c.mdb.shadow.sampled_sets ? c.mdb.shadow.sampled_sets
-                                  : std::max<std::uint32_t>(1, c.l1.geometry.sets / 8);
+    const std::uint32_t sampled = c.mdb.shadow.sampled_sets
+                                      ? c.mdb.shadow.sampled_sets
+                                      : std::max<std::uint32_t>(1, c.l1.geometry.sets / 8);
     c.mdb.hit_scale = static_cast<double>(c.l1.geometry.sets) / sampled;
   }
   c.l1.clock_hz = core_hz;
