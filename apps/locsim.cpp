@@ -193,31 +193,7 @@ int cmd_run(const std::vector<std::string>& args) {
   r.extra["check_data"] = cfg.check_data;
   r.extra["verified_words"] = o.verified_words;
   r.extra["ok"] = o.ok;
-  {
-    // Seed 001: per-cluster NoC port utilisation = flits / NoC cycles of the run.
-    const Crossbar& x = gpu.noc();
-    const double nc = static_cast<double>(x.noc_cycles());
-    nlohmann::json ports = nlohmann::json::array();
-    for (std::uint32_t q = 0; q < x.ports(); ++q)
-      ports.push_back({{"port", q},
-                       {"request_flits", x.port_request_flits(q)},
-                       {"reply_flits", x.port_reply_flits(q)},
-                       {"request_utilisation", nc > 0 ? x.port_request_flits(q) / nc : 0.0},
-                       {"reply_utilisation", nc > 0 ? x.port_reply_flits(q) / nc : 0.0}});
-    r.extra["noc_ports"] = std::move(ports);
-  }
-  if (gpu.num_bypass_generators()) {
-    // Seed 004: SM 0's bypassing-parameter decisions (most recent 4096), for plots.
-    nlohmann::json h = nlohmann::json::array();
-    for (const BypassDecision& d : gpu.bypass_generator(0).history())
-      h.push_back({{"at_access", d.at_access},
-                   {"k", d.k},
-                   {"active", d.active},
-                   {"rf_base", d.rf_base},
-                   {"hits", d.hits},
-                   {"adjusted_hits", d.adjusted}});
-    r.extra["mdb_history"] = std::move(h);
-  }
+  gpu.report(r.extra);
   nlohmann::json params = nlohmann::json::object();
   for (const auto& info : p.list()) params[info.name] = info.value_text;
   r.extra["config"] = params;
@@ -338,9 +314,17 @@ int cmd_elaborate(const std::vector<std::string>& args) {
   GpuConfig cfg = make_gpu_config(p);
   const auto t0 = std::chrono::steady_clock::now();
   GpuPlatform gpu("gpu", cfg);
+  // With no workload the dispatcher stops at once; SystemC's "stopped by user" note is noise.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes elaboration and initialisation only
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string mechanisms;
+  for (const auto& m : mechanism_registry())
+    if (gpu.mechanism(m.name)) mechanisms += (mechanisms.empty() ? "" : ", ") + std::string(m.name);
   std::cout << "platform        " << cfg.name << "\n"
+            << "topology        " << cfg.topology << "\n"
+            << "mechanisms      " << (mechanisms.empty() ? "none" : mechanisms) << "\n"
             << "SMs             " << cfg.num_sms << " (" << cfg.num_sms / cfg.sms_per_cluster
             << " clusters)\n"
             << "L2 banks        " << gpu.num_l2() << "\n"
@@ -374,7 +358,7 @@ int cmd_replay(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
-// Writes a built-in workload as an Accel-Sim trace directory (stimuli/trace_export.h).
+// Writes a built-in workload as an Accel-Sim trace directory (stimuli/accelsim/trace_export.h).
 int cmd_export_trace(const std::vector<std::string>& args) {
   Common c;
   std::string workload, dir;

@@ -35,12 +35,17 @@ void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mas
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
     if (!((active_mask >> lane) & 1u)) continue;
     const Addr a = addrs[lane];
-    // An access straddling line boundaries is split into one piece per line it touches.
-    const Addr end = a + access_bytes;
-    for (Addr p = a; p < end;) {
-      const Addr next = std::min(end, (p & lmask) + line_bytes);
-      add(p, static_cast<unsigned>(next - p), lane);
-      p = next;
+    // An access straddling line boundaries is split into one piece per line it touches. Counted
+    // in bytes left, not by an end address: in the last line of the 64-bit space `a + size` and
+    // the next line's address wrap to 0 (which hung or dropped the access); the address
+    // arithmetic wraps like the hardware's.
+    Addr p = a;
+    for (std::uint64_t left = access_bytes; left > 0;) {
+      const std::uint64_t room = line_bytes - (p & (line_bytes - 1));
+      const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(left, room));
+      add(p, n, lane);
+      left -= n;
+      p += n;
     }
   }
 }

@@ -281,6 +281,11 @@ double parse_frequency_hz(const std::string& text) {
   const double hz = mantissa * mult;
   if (!std::isfinite(hz)) bad_value(text, kExpectFrequency, "too large");
   if (!(hz > 0)) bad_value(text, kExpectFrequency, "must be greater than 0");
+  // Clock periods are whole picoseconds (SystemC's 1 ps resolution): above 100 GHz the rounding
+  // would change the clock by more than 5% (and above 2 THz the period is 0); below 1 kHz a run's
+  // cycle counts overflow the time axis long before anything happens.
+  if (hz > kMaxFrequencyHz) bad_value(text, kExpectFrequency, "above the 100GHz limit");
+  if (hz < kMinFrequencyHz) bad_value(text, kExpectFrequency, "below the 1kHz limit");
   return hz;
 }
 
@@ -415,6 +420,10 @@ std::string one_line(std::string s) {
 }
 
 using Json = nlohmann::json;
+
+// Every key has at most a few components; deeper nesting is a malformed file (and deep recursion
+// and quadratic dotted names on a hostile one). Checked while parsing (load_json_text).
+constexpr int kMaxConfigDepth = 16;
 
 // Nested objects become dotted names; everything else is a leaf (checked by the caller).
 void flatten(const Json& obj, const std::string& path,
@@ -555,11 +564,40 @@ void ParamRegistry::load_json_file(const std::string& path) {
 
 void ParamRegistry::load_json_text(const std::string& text, const std::string& source) {
   Json j;
+  // The parser's callback sees every key: a key repeated inside one object (which the JSON
+  // library would silently resolve to its last value) and nesting deeper than any parameter
+  // name are errors naming the file.
+  std::vector<std::set<std::string>> open_objects;
+  std::string error;
+  auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
+    if (!error.empty()) return true;
+    switch (event) {
+      case Json::parse_event_t::object_start:
+        if (depth >= kMaxConfigDepth)
+          error = "objects nested deeper than " + std::to_string(kMaxConfigDepth) + " levels";
+        open_objects.emplace_back();
+        break;
+      case Json::parse_event_t::object_end:
+        if (!open_objects.empty()) open_objects.pop_back();
+        break;
+      case Json::parse_event_t::key:
+        if (!open_objects.empty() && !open_objects.back().insert(parsed.get<std::string>()).second)
+          error = "key " + quote(parsed.get<std::string>()) + " appears twice in one object";
+        break;
+      default:
+        break;
+    }
+    return true;
+  };
   try {
-    j = Json::parse(text);
+    j = Json::parse(text, check);
   } catch (const Json::parse_error& e) {
     throw ConfigError(quote(source) + ": JSON syntax error: " + one_line(e.what()));
+  } catch (const Json::exception& e) {
+    // e.g. out_of_range.406 for a number such as 1e400
+    throw ConfigError(quote(source) + ": bad JSON value: " + one_line(e.what()));
   }
+  if (!error.empty()) throw ConfigError(quote(source) + ": " + error);
   if (!j.is_object())
     throw ConfigError(quote(source) + ": expected a JSON object at the top level, not " +
                       j.type_name());
@@ -687,6 +725,35 @@ const ParamInfo& ParamRegistry::info(const std::string& name) const {
   if (it == entries_.end())
     throw std::logic_error("ParamRegistry: parameter " + quote(name) + " is not declared");
   return it->second.info;
+}
+
+std::string bytes_text(std::uint64_t bytes) {
+  static const char* const units[] = {"", "KiB", "MiB", "GiB"};  // what parse_bytes reads
+  unsigned u = 0;
+  while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes >= 1024 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++u;
+  }
+  return std::to_string(bytes) + units[u];
+}
+
+std::string frequency_text(double hz) {
+  // The largest unit that leaves at most three decimals; trailing zeros dropped.
+  static const std::pair<double, const char*> units[] = {{1e9, "GHz"}, {1e6, "MHz"}, {1e3, "kHz"}};
+  for (const auto& u : units) {
+    const double v = hz / u.first;
+    if (v < 1) continue;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    std::string t = buf;
+    if (parse_frequency_hz(t + u.second) != hz) continue;
+    while (t.back() == '0') t.pop_back();
+    if (t.back() == '.') t.pop_back();
+    return t + u.second;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", hz);
+  return buf;
 }
 
 }  // namespace locsim

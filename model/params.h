@@ -93,11 +93,24 @@ class ParamRegistry {
   std::map<std::string, Entry> entries_;
 };
 
+// Clock frequencies accepted by Frequency parameters (periods are whole picoseconds).
+constexpr double kMinFrequencyHz = 1e3;
+constexpr double kMaxFrequencyHz = 100e9;
+
 // Parsers exposed for tests and the CLI. Each throws ConfigError with a message describing the
 // accepted forms (without a key name; callers prefix it).
 std::uint64_t parse_bytes(const std::string& text);
 double parse_frequency_hz(const std::string& text);
 std::uint64_t parse_time_ps(const std::string& text);
 bool parse_bool(const std::string& text);
+
+// Default texts written from a configuration struct's own default (so a default is written once):
+// 49152 -> "48KiB", 128 -> "128"; 1.4e9 -> "1.4GHz", 924e6 -> "924MHz". Each parses back to
+// its argument exactly.
+std::string bytes_text(std::uint64_t bytes);
+std::string frequency_text(double hz);
+inline std::string bool_text(bool b) {
+  return b ? "true" : "false";
+}
 
 }  // namespace locsim

@@ -2,8 +2,11 @@
 // no sc_clock: blocks compute the edge of their next decision and sleep until then.
 #pragma once
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <systemc>
 
+#include "model/params.h"
 #include "model/types.h"
 
 namespace locsim {
@@ -12,7 +15,12 @@ class ClockDomain {
  public:
   ClockDomain() = default;
   explicit ClockDomain(sc_core::sc_time period) : period_(period), ps_(to_ps(period)) {}
+  // Throws std::invalid_argument outside the range Frequency parameters accept (a period that
+  // rounds to 0 ps would divide by zero; a huge one overflows the time axis).
   static ClockDomain from_hz(double hz) {
+    if (!(hz >= kMinFrequencyHz && hz <= kMaxFrequencyHz))
+      throw std::invalid_argument("clock frequency " + std::to_string(hz) +
+                                  " Hz outside 1kHz..100GHz");
     return ClockDomain(sc_core::sc_time(1e12 / hz, sc_core::SC_PS));
   }
   const sc_core::sc_time& period() const { return period_; }

@@ -98,4 +98,10 @@ class Crossbar : public sc_core::sc_module {
   std::vector<Counter*> icl_requests_, icl_line_, icl_data_;
 };
 
+// Parameters (noc.*, clock.noc, cluster.locality_window), declared from CrossbarConfig's
+// defaults (crossbar_params.cpp). Sources and port grouping are set by the topology builder.
+class ParamRegistry;
+void declare_crossbar_params(ParamRegistry& p);
+CrossbarConfig crossbar_config_from_params(const ParamRegistry& p);
+
 }  // namespace locsim

@@ -96,4 +96,10 @@ class Watchdog : public sc_core::sc_module {
   std::uint64_t stalled_ = 0;
 };
 
+// Parameters (dispatcher.*), declared from DispatcherConfig's defaults
+// (cta_dispatcher_params.cpp).
+class ParamRegistry;
+void declare_dispatcher_params(ParamRegistry& p);
+DispatcherConfig dispatcher_config_from_params(const ParamRegistry& p);
+
 }  // namespace locsim

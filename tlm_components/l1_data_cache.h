@@ -115,4 +115,9 @@ class L1DataCache : public sc_core::sc_module {
       &atomics_, &fills_;
 };
 
+// Parameters (l1d.*), declared from L1Config's defaults (l1_data_cache_params.cpp).
+class ParamRegistry;
+void declare_l1_params(ParamRegistry& p);
+L1Config l1_config_from_params(const ParamRegistry& p);
+
 }  // namespace locsim

@@ -25,11 +25,12 @@
 namespace locsim {
 
 struct L2Config {
-  CacheGeometry geometry;
+  // One sub-partition of a GTX480 L2 (768 KiB over 12 sub-partitions, 16 ways, 32 B sectors).
+  CacheGeometry geometry{32, 16, 128, 32, SetIndexing::Linear};
   std::uint32_t mshr_entries = 32;
   std::uint32_t mshr_max_merge = 8;
   std::uint32_t miss_queue = 8;  // fills + write-backs waiting for the memory controller
-  std::uint32_t latency = 20;    // cycles from acceptance to the response of a hit
+  std::uint32_t latency = 40;    // cycles from acceptance to the response of a hit
   double clock_hz = 700e6;
 };
 
@@ -83,5 +84,11 @@ class L2CacheBank : public sc_core::sc_module {
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &rf_, &writebacks_, &evictions_, &stores_,
       &atomics_, &fills_;
 };
+
+// Parameters (l2.*, clock.l2), declared from L2Config's defaults (l2_cache_bank_params.cpp);
+// l2.size is split over `subpartitions` banks.
+class ParamRegistry;
+void declare_l2_params(ParamRegistry& p);
+L2Config l2_config_from_params(const ParamRegistry& p, std::uint64_t subpartitions);
 
 }  // namespace locsim

@@ -15,6 +15,7 @@
 #include "model/address_decoder.h"
 #include "model/dram_channel.h"
 #include "model/functional_memory.h"
+#include "model/tag_array.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/sim_context.h"
@@ -76,5 +77,14 @@ class MemoryController : public sc_core::sc_module {
       &precharges_, &bus_cycles_;
   Distribution& latency_;
 };
+
+// Parameters of the memory partitions (mem.*, dram.*, clock.dram), declared from
+// AddressMapConfig's, DramTiming's and MemoryControllerConfig's defaults
+// (memory_controller_params.cpp).
+class ParamRegistry;
+void declare_memory_params(ParamRegistry& p);
+AddressMapConfig address_map_from_params(const ParamRegistry& p);
+MemoryControllerConfig memory_controller_config_from_params(const ParamRegistry& p,
+                                                            const CacheGeometry& l2);
 
 }  // namespace locsim

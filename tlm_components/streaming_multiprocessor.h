@@ -133,4 +133,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   Distribution& load_latency_;
 };
 
+// Parameters (sm.*, clock.core), declared from SmConfig's defaults
+// (streaming_multiprocessor_params.cpp).
+class ParamRegistry;
+void declare_sm_params(ParamRegistry& p);
+SmConfig sm_config_from_params(const ParamRegistry& p);
+
 }  // namespace locsim

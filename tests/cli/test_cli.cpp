@@ -149,3 +149,47 @@ TEST_CASE("cli: docs/config.md lists every parameter", "[cli][docs]") {
   }
   CHECK(rows > 50);
 }
+
+TEST_CASE("cli: topology and cluster size must agree, naming the keys", "[cli]") {
+  Result r = locsim(kSmall + " --set gpu.topology=clustered");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("gpu.sms_per_cluster") && Catch::Contains("clustered"));
+  CHECK(lines(r.err) == 1);
+  r = locsim(kSmall + " --set gpu.sms_per_cluster=3");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("gpu.topology=clustered"));
+  r = locsim(kSmall + " --set gpu.topology=torus");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("gpu.topology"));
+  // The same SMs in clusters of three sharing a port elaborate as the clustered topology.
+  r = locsim(kSmall + " --set gpu.topology=clustered --set gpu.sms_per_cluster=3");
+  CHECK(r.code == 0);
+}
+
+TEST_CASE("cli: clocks, cache sizes and host memory are bounded with the key named", "[cli]") {
+  // Each used to crash (SIGFPE), hang with a silent watchdog, or grow until killed.
+  for (const char* s :
+       {"clock.core=1e30Hz", "clock.noc=2THz", "clock.l2=5e-8Hz", "clock.dram=0.1Hz",
+        "l1d.size=2199023256064", "l1d.size=4GiB", "l2.size=512GiB"}) {
+    Result r = locsim(kSmall + " --set " + s);
+    INFO(s);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains(std::string(s).substr(0, std::string(s).find('='))));
+  }
+  Result r = locsim(kSmall + " --set l1d.size=4GiB");
+  CHECK_THAT(r.err, Catch::Contains("GiB of host memory"));
+}
+
+TEST_CASE("cli: malformed config files name the file", "[cli]") {
+  const std::string f = tmp("bad.json");
+  for (const char* text : {R"({"l1d": {"ways": 2, "ways": 8}})", R"({"l1d": {"ways": 1e400}})"}) {
+    std::ofstream(f) << text;
+    Result r = locsim(kSmall + " --config " + f);
+    INFO(text);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains(f));
+  }
+  std::remove(f.c_str());
+}

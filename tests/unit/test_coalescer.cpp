@@ -274,3 +274,22 @@ TEST_CASE("shared_bank_conflict_degree", "[coalescer][shared]") {
     CHECK(shared_bank_conflict_degree(strided(0, 4), kAll, 16, 4) == 2);
   }
 }
+
+TEST_CASE("coalesce: the last line of the 64-bit space neither hangs nor drops", "[coalescer]") {
+  std::vector<LineRequest> out;
+  // A whole warp in the last 128 B line (used to loop forever: the next line's address is 0).
+  coalesce(strided(~Addr{0} - 127, 4), kAll, 4, 128, 32, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].line_addr == ~Addr{127});
+  CHECK(out[0].bytes == range(0, 128));
+  CHECK(out[0].lane_mask == kAll);
+  // An 8 B access in the last 4 bytes wraps to address 0 (used to be dropped silently).
+  Addrs a{};
+  a[0] = ~Addr{0} - 3;
+  coalesce(a, 1u, 8, 128, 32, out);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].line_addr == ~Addr{127});
+  CHECK(out[0].bytes == range(124, 4));
+  CHECK(out[1].line_addr == 0);
+  CHECK(out[1].bytes == range(0, 4));
+}

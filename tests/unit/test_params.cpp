@@ -101,7 +101,7 @@ TEST_CASE("parse_frequency_hz: units and plain Hz", "[params]") {
   CHECK(parse_frequency_hz("924MHz") == Approx(924e6));
   CHECK(parse_frequency_hz("924 mhz") == Approx(924e6));
   CHECK(parse_frequency_hz("32kHz") == Approx(32e3));
-  CHECK(parse_frequency_hz("50Hz") == Approx(50));
+  CHECK(parse_frequency_hz("5000Hz") == Approx(5000));
   CHECK(parse_frequency_hz("700000000") == Approx(7e8));
   CHECK(parse_frequency_hz("1.2e9") == Approx(1.2e9));
   CHECK(parse_frequency_hz("1400000000.0") == Approx(1.4e9));
@@ -545,4 +545,60 @@ TEST_CASE("ParamRegistry: get_bytes_u32 rejects sizes that do not fit 32 bits", 
   p.set("l1d.size", "64", "x");
   CHECK_THAT(error_of([&] { p.get_bytes_u32("l1d.size", 128); }), Catch::Contains("out of range"));
   CHECK_THROWS_AS(p.get_bytes_u32("l1d.ways"), std::logic_error);  // not a Bytes parameter
+}
+
+TEST_CASE("Default texts written from struct defaults parse back exactly", "[params]") {
+  CHECK(bytes_text(128) == "128");
+  CHECK(bytes_text(49152) == "48KiB");
+  CHECK(bytes_text(786432) == "768KiB");
+  CHECK(bytes_text(4u << 20) == "4MiB");
+  CHECK(bytes_text(1000) == "1000");
+  CHECK(frequency_text(1.4e9) == "1.4GHz");
+  CHECK(frequency_text(924e6) == "924MHz");
+  CHECK(frequency_text(700e6) == "700MHz");
+  CHECK(frequency_text(1e9) == "1GHz");
+  for (double hz : {1.4e9, 924e6, 1251e6, 877.5e6, 1.2345e9, 33e3})
+    CHECK(parse_frequency_hz(frequency_text(hz)) == hz);
+  for (std::uint64_t b : {1ull, 32ull, 1536ull, 3ull << 20, 96ull << 10, 12345ull})
+    CHECK(parse_bytes(bytes_text(b)) == b);
+}
+
+TEST_CASE("Clock frequencies outside 1kHz..100GHz are rejected with the limit", "[params]") {
+  // A period that rounds to 0 ps divided by zero; one that overflows hung with a silent watchdog.
+  for (const char* bad : {"1e30Hz", "2THz", "101GHz", "5e-8Hz", "999Hz", "0.5kHz"})
+    CHECK_THROWS_AS(parse_frequency_hz(bad), ConfigError);
+  CHECK_THROWS_WITH(parse_frequency_hz("1e30Hz"), Catch::Contains("100GHz"));
+  CHECK_THROWS_WITH(parse_frequency_hz("5e-8Hz"), Catch::Contains("1kHz"));
+  CHECK(parse_frequency_hz("100GHz") == 100e9);
+  CHECK(parse_frequency_hz("1kHz") == 1e3);
+  ParamRegistry p;
+  p.declare("clock.core", ParamType::Frequency, "1.4GHz", "Hz", "core clock");
+  CHECK_THROWS_WITH(p.load_json_text(R"({"clock": {"core": "1e30Hz"}})", "cfg.json"),
+                    Catch::Contains("cfg.json") && Catch::Contains("clock.core"));
+}
+
+TEST_CASE("Hostile config JSON: deep nesting, repeated keys, huge numbers name the file",
+          "[params]") {
+  ParamRegistry p;
+  p.declare("l1d.size", ParamType::Bytes, "16KiB", "bytes", "L1 size");
+  p.declare("l1d.ways", ParamType::UInt, "4", "ways", "L1 ways");
+  // 50,000 levels used to overflow the stack while flattening the keys.
+  std::string deep;
+  for (int i = 0; i < 50000; ++i) deep += "{\"a\":";
+  deep += "1";
+  for (int i = 0; i < 50000; ++i) deep += "}";
+  CHECK_THROWS_WITH(p.load_json_text(deep, "deep.json"),
+                    Catch::Contains("deep.json") && Catch::Contains("nested deeper"));
+  // A repeated key in one object used to take its last value silently.
+  CHECK_THROWS_WITH(p.load_json_text(R"({"l1d": {"ways": 2, "ways": 8}})", "dup.json"),
+                    Catch::Contains("dup.json") && Catch::Contains("'ways' appears twice"));
+  CHECK(p.get_uint("l1d.ways") == 4);  // all or nothing: nothing was set
+  // The same name in two different objects is fine.
+  p.declare("l2.ways", ParamType::UInt, "16", "ways", "L2 ways");
+  CHECK_NOTHROW(p.load_json_text(R"({"l1d": {"ways": 2}, "l2": {"ways": 8}})", "ok.json"));
+  CHECK(p.get_uint("l1d.ways") == 2);
+  CHECK(p.get_uint("l2.ways") == 8);
+  // 1e400 used to escape as a JSON-library exception without the file's name.
+  CHECK_THROWS_WITH(p.load_json_text(R"({"l1d": {"ways": 1e400}})", "big.json"),
+                    Catch::Contains("big.json"));
 }

@@ -1,0 +1,43 @@
+// Parameters of the L2 sub-partitions (l2.*, clock.l2), declared from L2Config's own defaults.
+#include "model/address_decoder.h"
+#include "model/cache_params.h"
+#include "tlm_components/l2_cache_bank.h"
+
+namespace locsim {
+
+void declare_l2_params(ParamRegistry& p) {
+  using T = ParamType;
+  const L2Config d;
+  const AddressMapConfig m;
+  // l2.size is the whole L2: the default sub-partition times the default sub-partition count.
+  declare_cache_geometry_params(
+      p, "l2", d.geometry, d.geometry.capacity_bytes() * m.channels * m.subpartitions_per_channel,
+      "total L2 capacity (split evenly over sub-partitions)");
+  p.declare("l2.mshr_entries", T::UInt, std::to_string(d.mshr_entries), "entries",
+            "MSHR entries per sub-partition");
+  p.declare("l2.mshr_max_merge", T::UInt, std::to_string(d.mshr_max_merge), "requests",
+            "requests merged per L2 MSHR entry");
+  p.declare("l2.miss_queue", T::UInt, std::to_string(d.miss_queue), "entries",
+            "fills and write-backs queued for DRAM");
+  p.declare("l2.latency", T::UInt, std::to_string(d.latency), "cycles",
+            "L2 hit latency (L2 cycles)");
+  p.declare("clock.l2", T::Frequency, frequency_text(d.clock_hz), "Hz", "L2 sub-partition clock");
+}
+
+L2Config l2_config_from_params(const ParamRegistry& p, std::uint64_t subpartitions) {
+  L2Config c;
+  const std::uint64_t total = p.get_bytes("l2.size");
+  if (total % subpartitions)
+    throw ConfigError("key 'l2.size': " + std::to_string(total) +
+                      " bytes do not split evenly over " + std::to_string(subpartitions) +
+                      " sub-partitions");
+  c.geometry = cache_geometry_from_params(p, "l2", total / subpartitions);
+  c.mshr_entries = p.get_u32("l2.mshr_entries", 1);
+  c.mshr_max_merge = p.get_u32("l2.mshr_max_merge", 1);
+  c.miss_queue = p.get_u32("l2.miss_queue", 2);
+  c.latency = p.get_u32("l2.latency", 1);
+  c.clock_hz = p.get_frequency_hz("clock.l2");
+  return c;
+}
+
+}  // namespace locsim
