@@ -164,6 +164,12 @@ TEST_CASE("distributed-block: single_when_pool_has_one issues a pool's last CTA 
   select(p, {2, 2, 2, 2});
   p.cta_finished(0, 0);
   CHECK(select(p, {1, 0, 0, 0}) == A{{0, 4}});
+  // The same variant through the policy table's parameter.
+  auto q = make_cta_policy("distributed-block", {{"single_when_pool_has_one", "true"}});
+  begin(*q, 10, 2, topo(2, 2));
+  select(*q, {2, 2, 2, 2});
+  q->cta_finished(0, 0);
+  CHECK(select(*q, {1, 0, 0, 0}) == A{{0, 4}});
 }
 
 TEST_CASE("distributed-block: delayed issue while two or more CTAs remain in the pool",
