@@ -81,11 +81,16 @@ void GpuPlatform::kernel_end(std::uint32_t seq, const Kernel& k) {
   for (auto& m : mechanisms_) m->kernel_end(seq, k);
   if (!ctx_.check_data) return;
   // Every word the kernel wrote must now read back (through L2 and DRAM) as the golden value.
-  for (const auto& wv : ctx_.golden.end_kernel()) {
+  auto read_word = [this](Addr a) {
     std::uint8_t b[4];
-    parts_.sms[0]->debug_read(wv.first, b, 4);
-    std::uint32_t got;
-    std::memcpy(&got, b, 4);
+    parts_.sms[0]->debug_read(a, b, 4);
+    std::uint32_t v;
+    std::memcpy(&v, b, 4);
+    return v;
+  };
+  std::vector<OrderDependentWord> mixed;
+  for (const auto& wv : ctx_.golden.end_kernel(&mixed)) {
+    const std::uint32_t got = read_word(wv.first);
     ++verified_words_;
     if (got != wv.second) {
       std::ostringstream os;
@@ -94,6 +99,21 @@ void GpuPlatform::kernel_end(std::uint32_t seq, const Kernel& k) {
       ctx_.fail(os.str());
       return;
     }
+  }
+  // Words both stored and atomically added to: any order of the two is legal, so the value
+  // memory holds must be one some order gives, and becomes the golden value from now on.
+  for (const OrderDependentWord& w : mixed) {
+    const std::uint32_t got = read_word(w.addr);
+    ++verified_words_;
+    if (!w.feasible(got, true)) {
+      std::ostringstream os;
+      os << "data integrity: after kernel '" << k.name() << "' word 0x" << std::hex << w.addr
+         << " holds 0x" << got << ", which no order of its stores (0x" << w.stored_value << ") and "
+         << std::dec << w.adds << " atomic adds to 0x" << std::hex << w.base << " gives";
+      ctx_.fail(os.str());
+      return;
+    }
+    ctx_.golden.commit_word(w.addr, got);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -19,11 +20,13 @@ using namespace locsim;
 
 namespace {
 
-const AggregateStat* find_agg(const std::vector<AggregateStat>& v, const std::string& kind,
-                              const std::string& name) {
+// Returns a copy: callers often pass the temporary aggregate() returns, and a pointer into it
+// dangled at the end of the statement (heap-use-after-free under ASan).
+std::optional<AggregateStat> find_agg(const std::vector<AggregateStat>& v, const std::string& kind,
+                                      const std::string& name) {
   for (const AggregateStat& a : v)
-    if (a.kind == kind && a.name == name) return &a;
-  return nullptr;
+    if (a.kind == kind && a.name == name) return a;
+  return std::nullopt;
 }
 
 // A small "GPU": two SMs, one L1D, one L2, with a latency distribution per SM.
@@ -168,24 +171,26 @@ TEST_CASE("Stats: a per-kernel interval is the difference of two snapshots", "[s
   REQUIRE(s1.counters.size() == 10);
 
   const std::vector<AggregateStat> k = f.reg.aggregate(s0, s1);
-  const AggregateStat* wi = find_agg(k, "sm", "warp_insts");
+  const std::optional<AggregateStat> wi = find_agg(k, "sm", "warp_insts");
   REQUIRE(wi);
   CHECK(wi->value == 100 + 1 + 1000);
-  const AggregateStat* lat = find_agg(k, "sm", "load_latency");
+  const std::optional<AggregateStat> lat = find_agg(k, "sm", "load_latency");
   REQUIRE(lat);
   CHECK(lat->count == 3);  // 70, 30 (sm0) and 5 (sm2); the 10 before s0 is outside
   CHECK(lat->sum == 105);
   CHECK(lat->min == 5);
   CHECK(lat->max == 70);
   // The whole run from an empty snapshot.
-  const AggregateStat* all = find_agg(f.reg.aggregate(StatSnapshot(), s1), "sm", "warp_insts");
+  const std::optional<AggregateStat> all =
+      find_agg(f.reg.aggregate(StatSnapshot(), s1), "sm", "warp_insts");
   REQUIRE(all);
   CHECK(all->value == 1108);
   // The empty interval.
-  const AggregateStat* none = find_agg(f.reg.aggregate(s1, s1), "sm", "warp_insts");
+  const std::optional<AggregateStat> none = find_agg(f.reg.aggregate(s1, s1), "sm", "warp_insts");
   REQUIRE(none);
   CHECK(none->value == 0);
-  const AggregateStat* none_d = find_agg(f.reg.aggregate(s1, s1), "sm", "load_latency");
+  const std::optional<AggregateStat> none_d =
+      find_agg(f.reg.aggregate(s1, s1), "sm", "load_latency");
   REQUIRE(none_d);
   CHECK(none_d->count == 0);
   CHECK(none_d->min == 0);
@@ -209,12 +214,14 @@ TEST_CASE("Stats: begin_period restarts distribution min/max but not count/sum",
   CHECK(d.count() == 4);
   CHECK(d.sum() == 202);
 
-  const AggregateStat* k1 = find_agg(reg.aggregate(StatSnapshot(), k1_end), "dram", "latency");
+  const std::optional<AggregateStat> k1 =
+      find_agg(reg.aggregate(StatSnapshot(), k1_end), "dram", "latency");
   REQUIRE(k1);
   CHECK(k1->count == 2);
   CHECK(k1->min == 2);
   CHECK(k1->max == 100);
-  const AggregateStat* k2 = find_agg(reg.aggregate(k1_end, k2_end), "dram", "latency");
+  const std::optional<AggregateStat> k2 =
+      find_agg(reg.aggregate(k1_end, k2_end), "dram", "latency");
   REQUIRE(k2);
   CHECK(k2->count == 2);
   CHECK(k2->sum == 100);
@@ -469,7 +476,7 @@ TEST_CASE("Stats: run-level distribution min/max cover every period", "[stats]")
   d.sample(100);
   reg.begin_period();  // kernel 2 starts
   d.sample(50);
-  const AggregateStat* run =
+  const std::optional<AggregateStat> run =
       find_agg(reg.aggregate(StatSnapshot(), reg.snapshot()), "dram", "latency");
   REQUIRE(run);
   CHECK(run->count == 3);
