@@ -18,9 +18,9 @@
 #include "platforms/gpu_params.h"
 #include "platforms/gpu_platform.h"
 #include "platforms/replay.h"
-#include "stimuli/accelsim_trace.h"
-#include "stimuli/kernel.h"
-#include "stimuli/trace_export.h"
+#include "stimuli/accelsim/accelsim_trace.h"
+#include "stimuli/accelsim/trace_export.h"
+#include "stimuli/workload_registry.h"
 
 namespace po = boost::program_options;
 using namespace locsim;
@@ -395,7 +395,7 @@ int cmd_replay(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
-// Writes a built-in workload as an Accel-Sim trace directory (stimuli/trace_export.h).
+// Writes a built-in workload as an Accel-Sim trace directory (stimuli/accelsim/trace_export.h).
 int cmd_export_trace(const std::vector<std::string>& args) {
   Common c;
   std::string workload, dir;

@@ -5,8 +5,9 @@
 
 namespace locsim {
 
-void RoundRobinPolicy::begin_kernel(std::uint32_t num_ctas, std::uint32_t, const GpuTopology&) {
-  num_ctas_ = num_ctas;
+void RoundRobinPolicy::begin_kernel(const KernelLaunch& launch) {
+  // next_sm_ carries over from the previous kernel, as in GPGPU-Sim.
+  num_ctas_ = launch.num_ctas();
   next_cta_ = 0;
 }
 
@@ -112,10 +113,9 @@ void fill_blocks(const std::vector<SmView>& sms, const std::vector<std::uint32_t
 
 // --- two-level-rr / global-rr (Sec. 2.3, Sec. 4.1) ---
 
-void OrderedRoundRobinPolicy::begin_kernel(std::uint32_t num_ctas, std::uint32_t,
-                                           const GpuTopology& topo) {
-  topo_ = topo;
-  num_ctas_ = num_ctas;
+void OrderedRoundRobinPolicy::begin_kernel(const KernelLaunch& launch) {
+  topo_ = launch.topology;
+  num_ctas_ = launch.num_ctas();
   next_cta_ = 0;
   next_pos_ = 0;
 }
@@ -139,12 +139,11 @@ void OrderedRoundRobinPolicy::select(const std::vector<SmView>& sms,
 
 // --- greedy-clustering (Sec. 4.1) ---
 
-void GreedyClusteringPolicy::begin_kernel(std::uint32_t num_ctas, std::uint32_t,
-                                          const GpuTopology& topo) {
-  topo_ = topo;
-  num_ctas_ = num_ctas;
+void GreedyClusteringPolicy::begin_kernel(const KernelLaunch& launch) {
+  topo_ = launch.topology;
+  num_ctas_ = launch.num_ctas();
   next_cta_ = 0;
-  rr_.assign(cluster_count(topo), 0);
+  rr_.assign(cluster_count(topo_), 0);
 }
 
 void GreedyClusteringPolicy::select(const std::vector<SmView>& sms,
@@ -167,11 +166,11 @@ void GreedyClusteringPolicy::select(const std::vector<SmView>& sms,
 
 // --- cluster pools (distributed, distributed-block; Sec. 4.1, Sec. 5) ---
 
-void ClusterPoolPolicy::begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
-                                     const GpuTopology& topo) {
-  topo_ = topo;
-  max_per_sm_ = max_ctas_per_sm;
-  const std::uint64_t c_n = std::max<std::uint32_t>(1, cluster_count(topo));
+void ClusterPoolPolicy::begin_kernel(const KernelLaunch& launch) {
+  topo_ = launch.topology;
+  max_per_sm_ = launch.max_ctas_per_sm;
+  const std::uint64_t num_ctas = launch.num_ctas();
+  const std::uint64_t c_n = std::max<std::uint32_t>(1, cluster_count(topo_));
   pools_.assign(c_n, Pool{});
   for (std::uint64_t c = 0; c < c_n; ++c) {
     pools_[c].next = static_cast<std::uint32_t>(c * num_ctas / c_n);
@@ -222,11 +221,10 @@ void DistributedBlockPolicy::select(const std::vector<SmView>& sms,
 
 // --- bcs (block CTA scheduling [7], Sec. 5) ---
 
-void BlockCtaSchedulingPolicy::begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
-                                            const GpuTopology&) {
-  num_ctas_ = num_ctas;
+void BlockCtaSchedulingPolicy::begin_kernel(const KernelLaunch& launch) {
+  num_ctas_ = launch.num_ctas();
   next_cta_ = 0;
-  max_per_sm_ = max_ctas_per_sm;
+  max_per_sm_ = launch.max_ctas_per_sm;
   next_pos_ = 0;
 }
 
@@ -243,23 +241,107 @@ void BlockCtaSchedulingPolicy::select(const std::vector<SmView>& sms,
       [] { return true; }, out);
 }
 
-std::unique_ptr<CtaSchedulingPolicy> make_cta_policy(const std::string& name) {
-  if (name == "rr") return std::make_unique<RoundRobinPolicy>();
-  if (name == "two-level-rr") return std::make_unique<TwoLevelRoundRobinPolicy>();
-  if (name == "global-rr") return std::make_unique<GlobalRoundRobinPolicy>();
-  if (name == "greedy" || name == "greedy-clustering")
-    return std::make_unique<GreedyClusteringPolicy>();
-  if (name == "distributed") return std::make_unique<DistributedPolicy>();
-  if (name == "distributed-block") return std::make_unique<DistributedBlockPolicy>();
-  if (name == "bcs") return std::make_unique<BlockCtaSchedulingPolicy>();
-  std::string known;
-  for (const std::string& n : cta_policy_names()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown CTA policy '" + name + "' (known: " + known +
-                              "; alias: greedy-clustering)");
+// --- the policy table ---
+
+namespace {
+
+template <class Policy>
+CtaPolicyInfo entry(std::string name, std::vector<std::string> aliases, std::string description) {
+  return {std::move(name),
+          std::move(aliases),
+          std::move(description),
+          {},
+          [](const CtaPolicyArgs&) -> std::unique_ptr<CtaSchedulingPolicy> {
+            return std::make_unique<Policy>();
+          }};
+}
+
+bool parse_bool(const std::string& policy, const std::string& param, const std::string& v) {
+  if (v == "true" || v == "1") return true;
+  if (v == "false" || v == "0") return false;
+  throw std::invalid_argument("CTA policy '" + policy + "': parameter '" + param +
+                              "': bad value '" + v + "' (must be true or false)");
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+}  // namespace
+
+const std::vector<CtaPolicyInfo>& cta_policy_registry() {
+  static const std::vector<CtaPolicyInfo> table = [] {
+    std::vector<CtaPolicyInfo> t;
+    t.push_back(entry<RoundRobinPolicy>(
+        "rr", {}, "GPGPU-Sim's round-robin over SMs, continuing across kernels"));
+    t.push_back(entry<TwoLevelRoundRobinPolicy>(
+        "two-level-rr", {}, "round-robin across clusters, then within them (seed 001 §2.3)"));
+    t.push_back(entry<GlobalRoundRobinPolicy>(
+        "global-rr", {}, "round-robin over SMs in global order from SM 0 (seed 001 §4.1)"));
+    t.push_back(entry<GreedyClusteringPolicy>(
+        "greedy", {"greedy-clustering"},
+        "fill the first cluster with a free context first (seed 001 §4.1)"));
+    t.push_back(entry<DistributedPolicy>(
+        "distributed", {}, "contiguous per-cluster CTA pools, as in MCM-GPU (seed 001 §4.1)"));
+    CtaPolicyInfo db;
+    db.name = "distributed-block";
+    db.description = "per-cluster pools, pairs of CTAs per SM with delayed issue (seed 001 §5)";
+    db.params = {{"single_when_pool_has_one", "false",
+                  "issue a pool's last CTA alone to one free context (contradicts Fig. 6)"}};
+    db.make = [](const CtaPolicyArgs& a) -> std::unique_ptr<CtaSchedulingPolicy> {
+      return std::make_unique<DistributedBlockPolicy>(parse_bool(
+          "distributed-block", "single_when_pool_has_one", a.at("single_when_pool_has_one")));
+    };
+    t.push_back(std::move(db));
+    t.push_back(entry<BlockCtaSchedulingPolicy>(
+        "bcs", {}, "pairs of consecutive CTAs per SM, global round-robin (seed 001 §5)"));
+    return t;
+  }();
+  return table;
+}
+
+std::unique_ptr<CtaSchedulingPolicy> make_cta_policy(const std::string& name,
+                                                     const CtaPolicyArgs& args) {
+  for (const CtaPolicyInfo& p : cta_policy_registry()) {
+    if (p.name != name && std::find(p.aliases.begin(), p.aliases.end(), name) == p.aliases.end())
+      continue;
+    CtaPolicyArgs full;
+    for (const CtaPolicyParam& d : p.params) full[d.name] = d.default_value;
+    for (const auto& [k, v] : args) {
+      if (!full.count(k)) {
+        std::vector<std::string> known;
+        for (const CtaPolicyParam& d : p.params) known.push_back(d.name);
+        throw std::invalid_argument("CTA policy '" + p.name + "': unknown parameter '" + k +
+                                    "' (known: " + (known.empty() ? "none" : join(known)) + ")");
+      }
+      full[k] = v;
+    }
+    return p.make(full);
+  }
+  std::vector<std::string> aliases;
+  for (const CtaPolicyInfo& p : cta_policy_registry())
+    aliases.insert(aliases.end(), p.aliases.begin(), p.aliases.end());
+  throw std::invalid_argument("unknown CTA policy '" + name +
+                              "' (known: " + join(cta_policy_names()) +
+                              (aliases.empty()       ? ""
+                               : aliases.size() == 1 ? "; alias: " + join(aliases)
+                                                     : "; aliases: " + join(aliases)) +
+                              ")");
 }
 
 std::vector<std::string> cta_policy_names() {
-  return {"rr", "two-level-rr", "global-rr", "greedy", "distributed", "distributed-block", "bcs"};
+  std::vector<std::string> names;
+  for (const CtaPolicyInfo& p : cta_policy_registry()) names.push_back(p.name);
+  return names;
+}
+
+std::vector<std::string> cta_policy_choices() {
+  std::vector<std::string> names = cta_policy_names();
+  for (const CtaPolicyInfo& p : cta_policy_registry())
+    names.insert(names.end(), p.aliases.begin(), p.aliases.end());
+  return names;
 }
 
 std::uint32_t max_ctas_per_sm(const SmResources& sm, const CtaNeeds& cta, std::string* limiter) {

@@ -1,18 +1,26 @@
-// CTA (thread block) scheduling policies of the CTA dispatcher. A policy sees, whenever the
-// dispatcher may issue, how many CTA contexts each SM has free, and returns the (SM, CTA) pairs to
-// launch now. Pure algorithm: the dispatcher module owns timing.
+// CTA (thread block) scheduling policies of the CTA dispatcher. At each kernel start a policy
+// learns the kernel and the topology (KernelLaunch); then, whenever the dispatcher may issue, it
+// sees how many CTA contexts each SM has free and returns the (SM, CTA) pairs to launch now. Pure
+// algorithm: the dispatcher module owns timing. Policies are listed in one table
+// (cta_policy_registry()) with their names, aliases and parameters.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "model/workload/access_sets.h"
+#include "model/workload/kernel.h"
 
 namespace locsim {
 
 struct GpuTopology {
   std::uint32_t num_sms = 15;
   std::uint32_t sms_per_cluster = 1;
+  std::uint32_t num_modules = 1;  // GPU modules (chiplets) of an MCM-GPU; 1 = monolithic
   std::uint32_t num_clusters() const { return num_sms / sms_per_cluster; }
   std::uint32_t cluster_of(std::uint32_t sm) const { return sm / sms_per_cluster; }
 };
@@ -28,13 +36,25 @@ struct CtaAssignment {
   bool operator==(const CtaAssignment& o) const { return sm == o.sm && cta == o.cta; }
 };
 
+// What a policy learns when a kernel starts. References are valid for the begin_kernel call;
+// the kernel and the access-set provider also until the kernel's last CTA has been selected.
+struct KernelLaunch {
+  // Grid and CTA dimensions, data structures with their Locality Descriptors.
+  const Kernel& kernel;
+  std::uint32_t max_ctas_per_sm = 0;  // occupancy: at most this many CTAs fit on one SM
+  // Per-CTA access sets, computed only for the CTAs a policy asks about.
+  CtaAccessSetProvider& access_sets;
+  GpuTopology topology;
+
+  std::uint32_t num_ctas() const { return kernel.num_ctas(); }
+};
+
 class CtaSchedulingPolicy {
  public:
   virtual ~CtaSchedulingPolicy() = default;
   virtual const char* name() const = 0;
-  // A kernel of num_ctas CTAs starts; at most max_ctas_per_sm fit on one SM.
-  virtual void begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
-                            const GpuTopology& topo) = 0;
+  // A kernel starts.
+  virtual void begin_kernel(const KernelLaunch& launch) = 0;
   // Appends to out the launches to make now. sms has one entry per SM, in SM order.
   virtual void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) = 0;
   virtual void cta_finished(std::uint32_t /*sm*/, std::uint32_t /*cta*/) {}
@@ -47,8 +67,7 @@ class CtaSchedulingPolicy {
 class RoundRobinPolicy final : public CtaSchedulingPolicy {
  public:
   const char* name() const override { return "rr"; }
-  void begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
-                    const GpuTopology& topo) override;
+  void begin_kernel(const KernelLaunch& launch) override;
   void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
   std::uint32_t remaining() const override { return num_ctas_ - next_cta_; }
 
@@ -69,8 +88,7 @@ class RoundRobinPolicy final : public CtaSchedulingPolicy {
 // search starts after the SM that received the previous CTA. Base of two-level-rr and global-rr.
 class OrderedRoundRobinPolicy : public CtaSchedulingPolicy {
  public:
-  void begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
-                    const GpuTopology& topo) override;
+  void begin_kernel(const KernelLaunch& launch) override;
   void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
   std::uint32_t remaining() const override { return num_ctas_ - next_cta_; }
 
@@ -112,8 +130,7 @@ class GlobalRoundRobinPolicy final : public OrderedRoundRobinPolicy {
 class GreedyClusteringPolicy final : public CtaSchedulingPolicy {
  public:
   const char* name() const override { return "greedy"; }
-  void begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
-                    const GpuTopology& topo) override;
+  void begin_kernel(const KernelLaunch& launch) override;
   void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
   std::uint32_t remaining() const override { return num_ctas_ - next_cta_; }
 
@@ -128,8 +145,7 @@ class GreedyClusteringPolicy final : public CtaSchedulingPolicy {
 // [c*N/C, (c+1)*N/C) (Sec. 4.1: "splits up the set of CTAs evenly across the two clusters").
 class ClusterPoolPolicy : public CtaSchedulingPolicy {
  public:
-  void begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
-                    const GpuTopology& topo) override;
+  void begin_kernel(const KernelLaunch& launch) override;
   std::uint32_t remaining() const override;
 
  protected:
@@ -184,8 +200,7 @@ class DistributedBlockPolicy final : public ClusterPoolPolicy {
 class BlockCtaSchedulingPolicy final : public CtaSchedulingPolicy {
  public:
   const char* name() const override { return "bcs"; }
-  void begin_kernel(std::uint32_t num_ctas, std::uint32_t max_ctas_per_sm,
-                    const GpuTopology& topo) override;
+  void begin_kernel(const KernelLaunch& launch) override;
   void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
   std::uint32_t remaining() const override { return num_ctas_ - next_cta_; }
 
@@ -196,10 +211,36 @@ class BlockCtaSchedulingPolicy final : public CtaSchedulingPolicy {
   std::uint32_t next_pos_ = 0;
 };
 
-// Factory by name (see cta_policy_names(); "greedy-clustering" is accepted as an alias of
-// "greedy"); throws std::invalid_argument listing the known names.
-std::unique_ptr<CtaSchedulingPolicy> make_cta_policy(const std::string& name);
+// Policy parameters given as name=value strings.
+using CtaPolicyArgs = std::map<std::string, std::string>;
+
+struct CtaPolicyParam {
+  std::string name;
+  std::string default_value;
+  std::string description;
+};
+
+// One entry of the policy table: the single source of the factory, of cta_policy_names() and of
+// the choices of `dispatcher.policy`.
+struct CtaPolicyInfo {
+  std::string name;
+  std::vector<std::string> aliases;  // other names accepted by make_cta_policy
+  std::string description;
+  std::vector<CtaPolicyParam> params;
+  // Receives every declared parameter (given value or default).
+  std::function<std::unique_ptr<CtaSchedulingPolicy>(const CtaPolicyArgs&)> make;
+};
+
+// The policies in table order.
+const std::vector<CtaPolicyInfo>& cta_policy_registry();
+// Factory by name or alias. Throws std::invalid_argument for an unknown name (listing the known
+// names and aliases), an undeclared parameter or a bad parameter value.
+std::unique_ptr<CtaSchedulingPolicy> make_cta_policy(const std::string& name,
+                                                     const CtaPolicyArgs& args = {});
+// Policy names in table order.
 std::vector<std::string> cta_policy_names();
+// Every accepted name: the policy names in table order, then their aliases.
+std::vector<std::string> cta_policy_choices();
 
 // Per-SM resource limits and a kernel's per-CTA needs -> how many CTAs fit on one SM.
 struct SmResources {

@@ -5,7 +5,7 @@
 
 // The stimulus interface only (header-only use: virtual calls on Kernel / WarpStream); model/
 // stays free of SystemC and links without the stimuli library.
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 
 namespace locsim {
 
@@ -213,7 +213,8 @@ void FunctionalHierarchy::run_kernel(const Kernel& k) {
   if (nctas == 0) return;
   const GpuTopology topo{cfg_.num_sms, cfg_.sms_per_cluster};
   CtaSchedulingPolicy& policy = policy_;
-  policy.begin_kernel(nctas, max_per_sm, topo);
+  LazyCtaAccessSets access_sets(k);
+  policy.begin_kernel(KernelLaunch{k, max_per_sm, access_sets, topo});
 
   struct Warp {
     std::unique_ptr<WarpStream> stream;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "model/functional_hierarchy.h"
+#include "model/workload/kernel.h"
 #include "platforms/gpu_params.h"
-#include "stimuli/kernel.h"
 
 namespace locsim {
 

@@ -1,21 +1,21 @@
-// Registry entries of the built-in workloads, one function per benchmark (defined in the
-// benchmark's .cpp). Adding a benchmark: write stimuli/NAME.cpp defining NAME_workload(), declare
-// it here and list it in builtin_workload_list() in kernel.cpp. (Explicit, because static
-// self-registration objects are dropped when linking a static library.)
+// Registry entries of the built-in workloads, one folder per benchmark suite. Each benchmark's .cpp
+// defines NAME_workload(); its suite's suite_SUITE.cpp lists it, and builtin_workload_list() in
+// workload_registry.cpp lists the suites. (Explicit, because static self-registration objects are
+// dropped when linking a static library.)
 #pragma once
+#include <vector>
 
-#include "stimuli/kernel.h"
+#include "stimuli/workload_registry.h"
 
 namespace locsim {
 
-WorkloadInfo vecadd_workload();     // CUDA SDK vectorAdd
-WorkloadInfo matmul_workload();     // CUDA SDK matrixMul (16x16 shared-memory tiles)
-WorkloadInfo histogram_workload();  // 256-bin histogram with global atomics
+std::vector<WorkloadInfo> polybench_workloads();  // stimuli/polybench/: PolyBench/GPU
+std::vector<WorkloadInfo> rodinia_workloads();    // stimuli/rodinia/: Rodinia
+std::vector<WorkloadInfo> cuda_sdk_workloads();   // stimuli/cuda_sdk/: CUDA SDK samples
+std::vector<WorkloadInfo> parboil_workloads();    // stimuli/parboil/: Parboil
 
-// Benchmark batches of the workload library, each in its own files (stimuli/suite_*.cpp).
-std::vector<WorkloadInfo> polybench_workloads();    // PolyBench/GPU
-std::vector<WorkloadInfo> rodinia_workloads();      // Rodinia (first half)
-std::vector<WorkloadInfo> rodinia_b_workloads();    // Rodinia (second half)
-std::vector<WorkloadInfo> sdk_parboil_workloads();  // CUDA SDK, Parboil and others
+// Suites of one benchmark each.
+WorkloadInfo histogram_workload();  // stimuli/cuda_by_example/: 256-bin histogram, global atomics
+WorkloadInfo laplace_workload();    // stimuli/gpgpu_sim/: GPGPU-Sim's ISPASS-2009 LPS
 
 }  // namespace locsim

@@ -18,7 +18,7 @@
 // line (a duplicate is a compile error: two identical case labels).
 #pragma once
 
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 
 namespace locsim {
 

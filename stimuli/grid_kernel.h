@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 #include "stimuli/warp_context.h"
 
 namespace locsim {

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 
 namespace locsim {
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 
 namespace locsim {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 
 namespace locsim {
 

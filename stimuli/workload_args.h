@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "stimuli/kernel.h"
+#include "stimuli/workload_registry.h"
 
 namespace locsim {
 

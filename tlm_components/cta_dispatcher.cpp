@@ -59,7 +59,8 @@ void CtaDispatcher::begin_kernel(std::uint32_t k) {
   r.start = clk_.next_edge_cycle();
   max_per_sm_ = r.max_ctas_per_sm;
   if (on_kernel_begin) on_kernel_begin(k, *kernels_[k]);
-  policy_->begin_kernel(r.ctas, max_per_sm_, cfg_.topology);
+  access_sets_ = std::make_unique<LazyCtaAccessSets>(*kernels_[k]);
+  policy_->begin_kernel(KernelLaunch{*kernels_[k], max_per_sm_, *access_sets_, cfg_.topology});
   issue_ev_.notify(clk_.until(r.start));
 }
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model/cta_policy.h"
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/sim_context.h"
 
@@ -63,6 +63,7 @@ class CtaDispatcher : public sc_core::sc_module, public CtaCompletionIf {
   SimContext& ctx_;
   ClockDomain clk_;
   std::unique_ptr<CtaSchedulingPolicy> policy_;
+  std::unique_ptr<LazyCtaAccessSets> access_sets_;  // of the current kernel, for the policy
   std::vector<const Kernel*> kernels_;
   std::vector<KernelRecord> records_;
   std::uint32_t current_ = 0;

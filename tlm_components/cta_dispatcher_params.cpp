@@ -7,10 +7,8 @@ namespace locsim {
 void declare_dispatcher_params(ParamRegistry& p) {
   using T = ParamType;
   const DispatcherConfig d;
-  std::vector<std::string> policies = cta_policy_names();
-  policies.push_back("greedy-clustering");  // seed 001's name for greedy
   p.declare("dispatcher.policy", T::Enum, d.policy, "", "CTA scheduling policy (seed 001 §4)",
-            policies);
+            cta_policy_choices());
   p.declare("dispatcher.launch_latency", T::UInt, std::to_string(d.launch_latency), "cycles",
             "free slot to next CTA launch");
   p.declare("dispatcher.kernel_gap", T::UInt, std::to_string(d.kernel_gap), "cycles",

@@ -16,7 +16,7 @@
 
 #include "model/coalescer.h"
 #include "model/cta_policy.h"
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/sim_context.h"

@@ -10,7 +10,7 @@
 
 #include "harness.h"
 #include "model/params.h"
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 #include "tlm_components/cta_dispatcher.h"
 #include "tlm_components/l2_cache_bank.h"
 #include "tlm_components/protocol_checker.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness.h"
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 #include "tlm_components/protocol_checker.h"
 #include "tlm_components/streaming_multiprocessor.h"
 

@@ -10,7 +10,7 @@
 #include "model/params.h"
 #include "platforms/gpu_params.h"
 #include "platforms/gpu_platform.h"
-#include "stimuli/kernel.h"
+#include "stimuli/workload_registry.h"
 
 namespace locsim::test {
 

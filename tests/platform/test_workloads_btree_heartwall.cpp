@@ -5,8 +5,8 @@
 #include <set>
 #include <string>
 
+#include "model/workload/stream_walk.h"
 #include "platform_run.h"
-#include "stimuli/stream_walk.h"
 
 using namespace locsim;
 using namespace locsim::test;

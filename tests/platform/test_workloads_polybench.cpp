@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 
+#include "model/workload/stream_walk.h"
 #include "platform_run.h"
-#include "stimuli/kernel.h"
-#include "stimuli/stream_walk.h"
+#include "stimuli/workload_registry.h"
 
 using namespace locsim;
 using namespace locsim::test;

@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "model/params.h"
-#include "stimuli/accelsim_trace.h"
-#include "stimuli/trace_export.h"
+#include "stimuli/accelsim/accelsim_trace.h"
+#include "stimuli/accelsim/trace_export.h"
+#include "stimuli/workload_registry.h"
 
 using namespace locsim;
 

@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <stdexcept>
 
-#include "stimuli/access_sets.h"
-#include "stimuli/kernel.h"
+#include "model/workload/access_sets.h"
+#include "stimuli/workload_registry.h"
 
 using namespace locsim;
 
@@ -87,4 +87,30 @@ TEST_CASE("Access sets: matmul CTAs of a block row share the A row band", "[acce
   CHECK(s.footprint_lines() == 3 * 128);
   CHECK(s.footprint_lines(0) == 128);
   CHECK(s.total_cta_lines() == 16 * 112);
+}
+
+TEST_CASE("Access sets: the lazy per-CTA provider computes only what is asked, same sets",
+          "[access_sets]") {
+  auto w = make_workload("matmul", {{"n", "64"}});
+  const Kernel& k = *w->kernels().front();
+  for (std::uint32_t line : {128u, 32u}) {
+    const KernelAccessSets all = compute_access_sets(k, {line});
+    LazyCtaAccessSets lazy(k, {line});
+    CHECK(lazy.computed() == 0);
+    CHECK(lazy.line_bytes() == line);
+    CHECK(lazy.ds_names() == all.ds_names);
+    // Out of order, and twice: each CTA is computed once.
+    for (std::uint32_t c : {5u, 0u, 5u, 15u}) {
+      const CtaAccessSet& s = lazy.cta(c);
+      REQUIRE(s.ds.size() == all.ctas[c].ds.size());
+      for (std::size_t d = 0; d < s.ds.size(); ++d) {
+        CHECK(s.ds[d].lines == all.ctas[c].ds[d].lines);
+        CHECK(s.ds[d].read_bytes == all.ctas[c].ds[d].read_bytes);
+        CHECK(s.ds[d].write_bytes == all.ctas[c].ds[d].write_bytes);
+      }
+    }
+    CHECK(lazy.computed() == 3);
+    CHECK_THROWS_AS(lazy.cta(k.num_ctas()), std::out_of_range);
+  }
+  CHECK_THROWS_AS(LazyCtaAccessSets(k, {96}), std::invalid_argument);
 }

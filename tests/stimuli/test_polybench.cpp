@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "model/params.h"
-#include "stimuli/kernel.h"
-#include "stimuli/stream_walk.h"
+#include "model/workload/stream_walk.h"
+#include "stimuli/workload_registry.h"
 
 using namespace locsim;
 

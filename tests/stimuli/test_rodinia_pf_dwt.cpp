@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "model/params.h"
-#include "stimuli/kernel.h"
-#include "stimuli/stream_walk.h"
+#include "model/workload/stream_walk.h"
+#include "stimuli/workload_registry.h"
 #include "stimuli_test_helpers.h"
 
 using namespace locsim;

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "model/params.h"
+#include "model/workload/stream_walk.h"
 #include "stimuli/coroutine_stream.h"
 #include "stimuli/grid_kernel.h"
 #include "stimuli/kernel_list_workload.h"
-#include "stimuli/stream_walk.h"
 #include "stimuli/warp_context.h"
 #include "stimuli/warp_inst_builder.h"
 #include "stimuli/workload_args.h"

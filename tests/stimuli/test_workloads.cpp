@@ -9,8 +9,8 @@
 
 #include "model/functional_memory.h"
 #include "model/params.h"
-#include "stimuli/kernel.h"
-#include "stimuli/stream_walk.h"
+#include "model/workload/stream_walk.h"
+#include "stimuli/workload_registry.h"
 
 using namespace locsim;
 

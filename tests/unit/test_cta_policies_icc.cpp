@@ -11,10 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "cta_launch.h"
 #include "model/cta_policy.h"
 
 using namespace locsim;
 using Catch::Matchers::Contains;
+using locsim::test::begin;
 
 namespace {
 
@@ -50,7 +52,7 @@ PerSm per_sm(const A& a, std::uint32_t num_sms) {
 // Figure 6 setup: 10 CTAs, 2 clusters x 2 SMs, at most 2 CTAs per SM.
 std::unique_ptr<CtaSchedulingPolicy> fig6(const std::string& name) {
   auto p = make_cta_policy(name);
-  p->begin_kernel(10, 2, topo(2, 2));
+  begin(*p, 10, 2, topo(2, 2));
   return p;
 }
 
@@ -158,17 +160,23 @@ TEST_CASE("distributed-block: single_when_pool_has_one issues a pool's last CTA 
   // The variant that waives the two-context rule when the cluster's pool holds one CTA (not the
   // paper's Fig. 6 behaviour).
   DistributedBlockPolicy p(true);
-  p.begin_kernel(10, 2, topo(2, 2));
+  begin(p, 10, 2, topo(2, 2));
   select(p, {2, 2, 2, 2});
   p.cta_finished(0, 0);
   CHECK(select(p, {1, 0, 0, 0}) == A{{0, 4}});
+  // The same variant through the policy table's parameter.
+  auto q = make_cta_policy("distributed-block", {{"single_when_pool_has_one", "true"}});
+  begin(*q, 10, 2, topo(2, 2));
+  select(*q, {2, 2, 2, 2});
+  q->cta_finished(0, 0);
+  CHECK(select(*q, {1, 0, 0, 0}) == A{{0, 4}});
 }
 
 TEST_CASE("distributed-block: delayed issue while two or more CTAs remain in the pool",
           "[cta_policy]") {
   // One cluster of 2 SMs, 4 contexts each, 10 CTAs: pairs round-robin over the cluster's SMs.
   auto p = make_cta_policy("distributed-block");
-  p->begin_kernel(10, 4, topo(1, 2));
+  begin(*p, 10, 4, topo(1, 2));
   CHECK(select(*p, {4, 4}) == A{{0, 0}, {0, 1}, {1, 2}, {1, 3}, {0, 4}, {0, 5}, {1, 6}, {1, 7}});
   CHECK(p->remaining() == 2);
   p->cta_finished(0, 0);
@@ -181,13 +189,13 @@ TEST_CASE("distributed-block: delayed issue while two or more CTAs remain in the
   CHECK(p->remaining() == 0);
 
   // An odd 3-CTA grid: the last CTA of the grid needs only one free context.
-  p->begin_kernel(3, 2, topo(1, 1));
+  begin(*p, 3, 2, topo(1, 1));
   CHECK(select(*p, {2}) == A{{0, 0}, {0, 1}});
   p->cta_finished(0, 0);
   CHECK(select(*p, {1}) == A{{0, 2}});
 
   // With one context per SM, blocks degrade to single CTAs (no deadlock).
-  p->begin_kernel(3, 1, topo(1, 2));
+  begin(*p, 3, 1, topo(1, 2));
   CHECK(select(*p, {1, 1}) == A{{0, 0}, {1, 1}});
   p->cta_finished(1, 1);
   CHECK(select(*p, {0, 1}) == A{{1, 2}});
@@ -196,17 +204,17 @@ TEST_CASE("distributed-block: delayed issue while two or more CTAs remain in the
 TEST_CASE("distributed: pools for CTA counts not divisible by the cluster count", "[cta_policy]") {
   // 3 clusters of 1 SM, 10 CTAs: cluster c owns [c*10/3, (c+1)*10/3) = [0,3), [3,6), [6,10).
   auto p = make_cta_policy("distributed");
-  p->begin_kernel(10, 4, topo(3, 1));
+  begin(*p, 10, 4, topo(3, 1));
   CHECK(p->remaining() == 10);
   CHECK(per_sm(select(*p, {4, 4, 4}), 3) == PerSm{{0, 1, 2}, {3, 4, 5}, {6, 7, 8, 9}});
   CHECK(p->remaining() == 0);
 
   // Fewer CTAs than clusters: [0,0), [0,1), [1,2) -- cluster 0 gets nothing.
-  p->begin_kernel(2, 4, topo(3, 1));
+  begin(*p, 2, 4, topo(3, 1));
   CHECK(select(*p, {4, 4, 4}) == A{{1, 0}, {2, 1}});
 
   // An SM whose cluster pool is empty stays idle although other pools still hold CTAs.
-  p->begin_kernel(10, 2, topo(3, 1));
+  begin(*p, 10, 2, topo(3, 1));
   CHECK(per_sm(select(*p, {2, 2, 2}), 3) == PerSm{{0, 1}, {3, 4}, {6, 7}});
   CHECK(p->remaining() == 4);
   p->cta_finished(0, 0);
@@ -221,7 +229,7 @@ TEST_CASE("distributed: pools for CTA counts not divisible by the cluster count"
 
 TEST_CASE("bcs: pairs of consecutive CTAs on one SM, delayed issue, odd last CTA", "[cta_policy]") {
   auto p = make_cta_policy("bcs");
-  p->begin_kernel(10, 2, topo(2, 2));
+  begin(*p, 10, 2, topo(2, 2));
   CHECK(p->remaining() == 10);
   CHECK(select(*p, {2, 2, 2, 2}) ==
         A{{0, 0}, {0, 1}, {1, 2}, {1, 3}, {2, 4}, {2, 5}, {3, 6}, {3, 7}});
@@ -235,14 +243,14 @@ TEST_CASE("bcs: pairs of consecutive CTAs on one SM, delayed issue, odd last CTA
   CHECK(p->remaining() == 0);
 
   // 9 CTAs: CTA 8 is the last, odd one and takes a single free context.
-  p->begin_kernel(9, 2, topo(2, 2));
+  begin(*p, 9, 2, topo(2, 2));
   select(*p, {2, 2, 2, 2});
   CHECK(p->remaining() == 1);
   p->cta_finished(3, 7);
   CHECK(select(*p, {0, 0, 0, 1}) == A{{3, 8}});
 
   // Three contexts per SM: the third one stays empty while pairs remain.
-  p->begin_kernel(10, 3, topo(1, 2));
+  begin(*p, 10, 3, topo(1, 2));
   CHECK(select(*p, {3, 3}) == A{{0, 0}, {0, 1}, {1, 2}, {1, 3}});
   CHECK(p->remaining() == 6);
 }
@@ -262,16 +270,16 @@ TEST_CASE("cta policies: names, alias, factory errors, kernel restart", "[cta_po
   // Zero CTAs: nothing to launch.
   for (const std::string& n : names) {
     auto p = make_cta_policy(n);
-    p->begin_kernel(0, 2, topo(2, 2));
+    begin(*p, 0, 2, topo(2, 2));
     CHECK(p->remaining() == 0);
     CHECK(select(*p, {2, 2, 2, 2}).empty());
   }
 
   // A new kernel restarts at the first SM (unlike "rr", whose pointer carries over).
   auto p = make_cta_policy("two-level-rr");
-  p->begin_kernel(3, 2, topo(2, 2));
+  begin(*p, 3, 2, topo(2, 2));
   CHECK(select(*p, {2, 2, 2, 2}) == A{{0, 0}, {2, 1}, {1, 2}});
-  p->begin_kernel(2, 2, topo(2, 2));
+  begin(*p, 2, 2, topo(2, 2));
   CHECK(select(*p, {2, 2, 2, 2}) == A{{0, 0}, {2, 1}});
 }
 
@@ -289,7 +297,7 @@ TEST_CASE("cta policies: every CTA launched exactly once for random completion o
                      << c.slots << " slots");
       const GpuTopology t = topo(c.clusters, c.spc);
       auto p = make_cta_policy(name);
-      p->begin_kernel(c.ctas, c.slots, t);
+      begin(*p, c.ctas, c.slots, t);
       std::vector<std::uint32_t> resident(t.num_sms, 0), launches(c.ctas, 0), sm_of(c.ctas, 0);
       std::vector<CtaAssignment> running;
       std::uint32_t launched = 0;

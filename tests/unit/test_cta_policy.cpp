@@ -1,12 +1,15 @@
 #include <catch2/catch.hpp>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cta_launch.h"
 #include "model/cta_policy.h"
 
 using namespace locsim;
 using Catch::Matchers::Contains;
+using locsim::test::begin;
 
 namespace {
 GpuTopology topo(std::uint32_t n) {
@@ -28,7 +31,7 @@ using A = std::vector<CtaAssignment>;
 TEST_CASE("RoundRobinPolicy: launch order, free slots, remaining", "[cta]") {
   RoundRobinPolicy p;
   CHECK(std::string(p.name()) == "rr");
-  p.begin_kernel(10, 2, topo(4));
+  begin(p, 10, 2, topo(4));
   CHECK(p.remaining() == 10);
 
   // One CTA per visit, SMs in turn, until every slot is used.
@@ -58,7 +61,7 @@ TEST_CASE("RoundRobinPolicy: launch order, free slots, remaining", "[cta]") {
 
 TEST_CASE("RoundRobinPolicy: uneven free slots and no free slot", "[cta]") {
   RoundRobinPolicy p;
-  p.begin_kernel(6, 3, topo(4));
+  begin(p, 6, 3, topo(4));
   A out;
   p.select(view({0, 0, 0, 0}), out);
   CHECK(out.empty());
@@ -78,7 +81,7 @@ TEST_CASE("RoundRobinPolicy: uneven free slots and no free slot", "[cta]") {
 
 TEST_CASE("RoundRobinPolicy: output is appended, SM ids come from the view", "[cta]") {
   RoundRobinPolicy p;
-  p.begin_kernel(3, 8, topo(16));
+  begin(p, 3, 8, topo(16));
   A out{{99, 99}};
   p.select({SmView{5, 1}, SmView{9, 2}}, out);
   CHECK(out == A{{99, 99}, {5, 0}, {9, 1}, {9, 2}});
@@ -86,12 +89,12 @@ TEST_CASE("RoundRobinPolicy: output is appended, SM ids come from the view", "[c
 
   // An empty view launches nothing; neither does an empty kernel.
   RoundRobinPolicy q;
-  q.begin_kernel(4, 1, topo(2));
+  begin(q, 4, 1, topo(2));
   out.clear();
   q.select({}, out);
   CHECK(out.empty());
   CHECK(q.remaining() == 4);
-  q.begin_kernel(0, 1, topo(2));
+  begin(q, 0, 1, topo(2));
   q.select(view({1, 1}), out);
   CHECK(out.empty());
   CHECK(q.remaining() == 0);
@@ -100,11 +103,11 @@ TEST_CASE("RoundRobinPolicy: output is appended, SM ids come from the view", "[c
 TEST_CASE("RoundRobinPolicy: a new kernel resumes after the SM that got the previous CTA",
           "[cta]") {
   RoundRobinPolicy p;
-  p.begin_kernel(2, 1, topo(4));
+  begin(p, 2, 1, topo(4));
   A out;
   p.select(view({1, 1, 1, 1}), out);
   CHECK(out == A{{0, 0}, {1, 1}});
-  p.begin_kernel(3, 1, topo(4));
+  begin(p, 3, 1, topo(4));
   CHECK(p.remaining() == 3);
   out.clear();
   p.select(view({1, 1, 1, 1}), out);
@@ -178,4 +181,62 @@ TEST_CASE("max_ctas_per_sm: each resource can be the limiter", "[cta][occupancy]
     // Exactly fitting: 1024 x 32 = 32768 registers -> 1.
     CHECK(max_ctas_per_sm(SmResources{}, CtaNeeds{1024, 32, 0}) == 1);
   }
+}
+
+TEST_CASE("cta policy registry: one table for names, aliases, parameters and the factory",
+          "[cta]") {
+  const auto& reg = cta_policy_registry();
+  REQUIRE(reg.size() == cta_policy_names().size());
+  for (std::size_t i = 0; i < reg.size(); ++i) {
+    CHECK(reg[i].name == cta_policy_names()[i]);
+    CHECK_FALSE(reg[i].description.empty());
+    CHECK(std::string(make_cta_policy(reg[i].name)->name()) == reg[i].name);
+  }
+  // The choices of dispatcher.policy: names, then aliases.
+  std::vector<std::string> choices = cta_policy_names();
+  choices.push_back("greedy-clustering");
+  CHECK(cta_policy_choices() == choices);
+  CHECK_THROWS_WITH(make_cta_policy("gto"), Contains("alias: greedy-clustering"));
+
+  // Parameters: declared ones with defaults, unknown names and bad values rejected.
+  auto db = make_cta_policy("distributed-block", {{"single_when_pool_has_one", "true"}});
+  CHECK(std::string(db->name()) == "distributed-block");
+  CHECK_THROWS_WITH(make_cta_policy("distributed-block", {{"pairs", "3"}}),
+                    Contains("unknown parameter 'pairs'") && Contains("single_when_pool_has_one"));
+  CHECK_THROWS_WITH(make_cta_policy("distributed-block", {{"single_when_pool_has_one", "yes"}}),
+                    Contains("bad value 'yes'"));
+  CHECK_THROWS_WITH(make_cta_policy("rr", {{"x", "1"}}), Contains("known: none"));
+}
+
+TEST_CASE("KernelLaunch: the kernel, occupancy, topology and a lazy access-set provider", "[cta]") {
+  // A policy that records what it was given and asks for one CTA's access set.
+  struct Probe final : CtaSchedulingPolicy {
+    const char* name() const override { return "probe"; }
+    void begin_kernel(const KernelLaunch& l) override {
+      ctas = l.num_ctas();
+      threads = l.kernel.threads_per_cta();
+      per_sm = l.max_ctas_per_sm;
+      modules = l.topology.num_modules;
+      clusters = l.topology.num_clusters();
+    }
+    void select(const std::vector<SmView>&, std::vector<CtaAssignment>&) override {}
+    std::uint32_t remaining() const override { return 0; }
+    std::uint32_t ctas = 0, threads = 0, per_sm = 0, modules = 0, clusters = 0;
+  } probe;
+  const test::ShapeKernel k(12, 96);
+  // Constructing the provider runs no warp stream (ShapeKernel would throw).
+  LazyCtaAccessSets sets(k);
+  GpuTopology t;
+  t.num_sms = 6;
+  t.sms_per_cluster = 3;
+  probe.begin_kernel(KernelLaunch{k, 5, sets, t});
+  CHECK(probe.ctas == 12);
+  CHECK(probe.threads == 96);
+  CHECK(probe.per_sm == 5);
+  CHECK(probe.modules == 1);
+  CHECK(probe.clusters == 2);
+  CHECK(sets.computed() == 0);
+  CHECK(sets.ds_names() == std::vector<std::string>{"unknown"});
+  CHECK_THROWS_AS(sets.cta(12), std::out_of_range);
+  CHECK_THROWS_WITH(sets.cta(0), Contains("no warp streams"));  // asking runs the streams
 }

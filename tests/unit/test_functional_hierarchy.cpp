@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "model/functional_hierarchy.h"
-#include "stimuli/kernel.h"
+#include "model/workload/kernel.h"
 
 using namespace locsim;
 

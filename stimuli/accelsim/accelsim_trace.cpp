@@ -1,0 +1,919 @@
+// Accel-Sim trace reader (see accelsim_trace.h and docs/traces.md).
+#include "stimuli/accelsim/accelsim_trace.h"
+
+#include <fcntl.h>
+#include <lzma.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include "model/params.h"
+#include "stimuli/kernel_list_workload.h"
+
+namespace locsim {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw ConfigError(where + ": " + what);
+}
+
+std::string at(const std::string& file, std::uint64_t line) {
+  return file + ":" + std::to_string(line);
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+void split_ws(std::string_view s, std::vector<std::string_view>& out) {
+  out.clear();
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+    if (i >= s.size()) break;
+    std::size_t j = i;
+    while (j < s.size() && s[j] != ' ' && s[j] != '\t' && s[j] != '\r') ++j;
+    out.push_back(s.substr(i, j - i));
+    i = j;
+  }
+}
+
+bool parse_hex(std::string_view t, std::uint64_t& v) {
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+  if (t.empty() || t.size() > 16) return false;
+  v = 0;
+  for (char c : t) {
+    unsigned d;
+    if (c >= '0' && c <= '9')
+      d = static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      d = static_cast<unsigned>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F')
+      d = static_cast<unsigned>(c - 'A' + 10);
+    else
+      return false;
+    v = v << 4 | d;
+  }
+  return true;
+}
+
+bool parse_dec(std::string_view t, std::uint64_t& v) {
+  if (t.empty() || t.size() > 19) return false;
+  v = 0;
+  for (char c : t) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<unsigned>(c - '0');
+  }
+  return true;
+}
+
+bool parse_sdec(std::string_view t, std::int64_t& v) {
+  bool neg = false;
+  if (!t.empty() && (t[0] == '-' || t[0] == '+')) {
+    neg = t[0] == '-';
+    t.remove_prefix(1);
+  }
+  std::uint64_t u = 0;
+  if (!parse_dec(t, u)) return false;
+  v = neg ? -static_cast<std::int64_t>(u) : static_cast<std::int64_t>(u);
+  return true;
+}
+
+std::string quote(std::string_view s) {
+  std::string q(s.substr(0, 60));
+  if (s.size() > 60) q += "...";
+  return "'" + q + "'";
+}
+
+std::string dim_text(const Dim3& d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+// ---- byte sources and a buffered line reader --------------------------------------------------
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual std::size_t read(char* buf, std::size_t n) = 0;  // 0 at the end
+};
+
+struct FdFile {
+  int fd = -1;
+  std::string path;
+  explicit FdFile(std::string p) : path(std::move(p)) {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw ConfigError(path + ": cannot open (" + std::strerror(errno) + ")");
+  }
+  ~FdFile() {
+    if (fd >= 0) ::close(fd);
+  }
+  FdFile(const FdFile&) = delete;
+  FdFile& operator=(const FdFile&) = delete;
+};
+
+// pread() from a shared descriptor: many streams share one descriptor, each with its own offset.
+class FdSource final : public ByteSource {
+ public:
+  FdSource(std::shared_ptr<FdFile> f, std::uint64_t pos) : f_(std::move(f)), pos_(pos) {}
+  std::size_t read(char* buf, std::size_t n) override {
+    for (;;) {
+      ssize_t r = ::pread(f_->fd, buf, n, static_cast<off_t>(pos_));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) throw ConfigError(f_->path + ": read error (" + std::strerror(errno) + ")");
+      pos_ += static_cast<std::uint64_t>(r);
+      return static_cast<std::size_t>(r);
+    }
+  }
+
+ private:
+  std::shared_ptr<FdFile> f_;
+  std::uint64_t pos_;
+};
+
+// Sequential .xz decoding with liblzma (concatenated streams allowed).
+class XzSource final : public ByteSource {
+ public:
+  explicit XzSource(std::string path) : path_(std::move(path)) {
+    f_ = std::fopen(path_.c_str(), "rb");
+    if (!f_) throw ConfigError(path_ + ": cannot open (" + std::strerror(errno) + ")");
+    if (lzma_stream_decoder(&s_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+      std::fclose(f_);
+      throw ConfigError(path_ + ": cannot initialise the xz decoder");
+    }
+  }
+  ~XzSource() override {
+    lzma_end(&s_);
+    std::fclose(f_);
+  }
+  XzSource(const XzSource&) = delete;
+  XzSource& operator=(const XzSource&) = delete;
+
+  std::size_t read(char* buf, std::size_t n) override {
+    if (done_ || n == 0) return 0;
+    s_.next_out = reinterpret_cast<std::uint8_t*>(buf);
+    s_.avail_out = n;
+    while (s_.avail_out == n) {
+      if (s_.avail_in == 0 && !in_eof_) {
+        s_.next_in = in_;
+        s_.avail_in = std::fread(in_, 1, sizeof in_, f_);
+        if (s_.avail_in == 0) {
+          if (std::ferror(f_)) throw ConfigError(path_ + ": read error");
+          in_eof_ = true;
+        }
+      }
+      lzma_ret r = lzma_code(&s_, in_eof_ ? LZMA_FINISH : LZMA_RUN);
+      if (r == LZMA_STREAM_END) {
+        done_ = true;
+        break;
+      }
+      if (r == LZMA_BUF_ERROR && in_eof_)
+        throw ConfigError(path_ + ": truncated xz stream (unexpected end of compressed data)");
+      if (r != LZMA_OK)
+        throw ConfigError(path_ + ": xz decoding failed (" +
+                          (r == LZMA_FORMAT_ERROR ? std::string("not an xz file")
+                           : r == LZMA_DATA_ERROR ? std::string("corrupt data")
+                                                  : "liblzma error " + std::to_string(r)) +
+                          ")");
+    }
+    return n - s_.avail_out;
+  }
+
+ private:
+  std::string path_;
+  std::FILE* f_ = nullptr;
+  lzma_stream s_ = LZMA_STREAM_INIT;
+  std::uint8_t in_[1 << 16];
+  bool in_eof_ = false, done_ = false;
+};
+
+class StringSource final : public ByteSource {
+ public:
+  StringSource(std::shared_ptr<const std::string> s, std::size_t pos)
+      : s_(std::move(s)), pos_(pos) {}
+  std::size_t read(char* buf, std::size_t n) override {
+    std::size_t k = std::min(n, s_->size() - std::min(pos_, s_->size()));
+    std::memcpy(buf, s_->data() + pos_, k);
+    pos_ += k;
+    return k;
+  }
+
+ private:
+  std::shared_ptr<const std::string> s_;
+  std::size_t pos_;
+};
+
+// Lines without their '\n'; offset() is the source offset of the next unread line.
+class LineReader {
+ public:
+  LineReader(std::unique_ptr<ByteSource> src, std::size_t bufsize, std::uint64_t start = 0)
+      : src_(std::move(src)), buf_(bufsize), offset_(start) {}
+
+  bool next(std::string& line) {
+    line.clear();
+    for (;;) {
+      if (pos_ == len_) {
+        len_ = src_->read(buf_.data(), buf_.size());
+        pos_ = 0;
+        if (len_ == 0) {
+          offset_ += line.size();
+          return !line.empty();
+        }
+      }
+      const char* b = buf_.data() + pos_;
+      const void* nl = std::memchr(b, '\n', len_ - pos_);
+      if (nl) {
+        std::size_t k = static_cast<const char*>(nl) - b;
+        line.append(b, k);
+        pos_ += k + 1;
+        offset_ += line.size() + 1;
+        return true;
+      }
+      line.append(b, len_ - pos_);
+      pos_ = len_;
+    }
+  }
+  std::uint64_t offset() const { return offset_; }
+
+ private:
+  std::unique_ptr<ByteSource> src_;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0, len_ = 0;
+  std::uint64_t offset_ = 0;
+};
+
+bool ends_with(const std::string& s, const char* suffix) {
+  std::size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+std::unique_ptr<ByteSource> open_source(const std::string& path) {
+  if (ends_with(path, ".xz")) return std::make_unique<XzSource>(path);
+  return std::make_unique<FdSource>(std::make_shared<FdFile>(path), 0);
+}
+
+// ---- the kernel index -------------------------------------------------------------------------
+
+struct WarpLoc {
+  std::uint64_t offset = 0;  // plain: file offset of the first instruction line; xz: within TB text
+  std::uint32_t line = 0;    // line number of the `insts = N` line
+  std::uint32_t insts = 0;
+};
+
+// Decodes a .traceg.xz file sequentially and hands out the text of one thread block at a time;
+// blocks stay buffered while a warp stream holds them (or until asked for, when decoded early).
+class XzTbCache {
+ public:
+  explicit XzTbCache(std::string path, std::size_t tbs) : path_(std::move(path)), live_(tbs) {}
+
+  std::shared_ptr<const std::string> get(std::uint32_t tb) {
+    if (auto p = live_[tb].lock()) return p;
+    auto it = pending_.find(tb);
+    if (it != pending_.end()) {
+      auto p = std::move(it->second);
+      pending_.erase(it);
+      live_[tb] = p;
+      return p;
+    }
+    if (!rd_ || tb < next_) {  // (re)start from the beginning: an old block asked for again
+      rd_ = std::make_unique<LineReader>(std::make_unique<XzSource>(path_), 1 << 16);
+      next_ = 0;
+    }
+    std::string line, text;
+    bool in_tb = false;
+    while (rd_->next(line)) {
+      std::string_view t = trim(line);
+      if (!in_tb) {
+        if (t != "#BEGIN_TB") continue;
+        in_tb = true;
+        text.clear();
+      }
+      text.append(trim_cr(line));
+      text.push_back('\n');
+      if (t != "#END_TB") continue;
+      in_tb = false;
+      const std::uint32_t idx = next_++;
+      auto p = std::make_shared<const std::string>(std::move(text));
+      text = std::string();
+      if (idx == tb) {
+        live_[tb] = p;
+        return p;
+      }
+      if (live_[idx].expired()) pending_[idx] = std::move(p);
+    }
+    throw ConfigError(path_ + ": thread block " + std::to_string(tb) +
+                      " not found when decoding (file changed since it was loaded?)");
+  }
+
+ private:
+  static std::string_view trim_cr(const std::string& s) {
+    std::string_view v(s);
+    if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
+    return v;
+  }
+  std::string path_;
+  std::unique_ptr<LineReader> rd_;
+  std::uint32_t next_ = 0;
+  std::vector<std::weak_ptr<const std::string>> live_;
+  std::map<std::uint32_t, std::shared_ptr<const std::string>> pending_;
+};
+
+struct KernelIndex {
+  std::string path;
+  bool xz = false;
+  TraceKernelInfo info;
+  std::vector<TraceMemcpy> regions;
+  std::vector<WarpLoc> warps;           // [cta * warps_per_cta + warp]
+  std::vector<std::uint32_t> tb_order;  // xz: cta -> position of its block in the file
+  std::shared_ptr<FdFile> fd;
+  std::unique_ptr<XzTbCache> cache;
+  std::uint32_t warps_per_cta = 1;
+};
+
+void parse_header_line(std::string_view t, TraceKernelInfo& k, const std::string& where,
+                       std::vector<bool>& seen) {
+  auto eq = t.find('=');
+  if (eq == std::string_view::npos) fail(where, "header line without '=': " + quote(t));
+  std::string key(trim(t.substr(1, eq - 1)));
+  std::string_view val = trim(t.substr(eq + 1));
+  auto num = [&](std::uint64_t max) {
+    std::uint64_t v = 0;
+    if (!parse_dec(val, v) || v > max)
+      fail(where, "-" + key + ": expected a number, got " + quote(val));
+    return v;
+  };
+  auto hex = [&]() {
+    std::uint64_t v = 0;
+    if (!parse_hex(val, v)) fail(where, "-" + key + ": bad hex value " + quote(val));
+    return v;
+  };
+  auto dim = [&]() {
+    Dim3 d;
+    std::uint64_t v[3] = {0, 0, 0};
+    std::string_view s = val;
+    bool ok = s.size() >= 2 && s.front() == '(' && s.back() == ')';
+    if (ok) {
+      s = s.substr(1, s.size() - 2);
+      for (int i = 0; i < 3 && ok; ++i) {
+        auto c = s.find(',');
+        if ((i < 2) != (c != std::string_view::npos)) ok = false;
+        std::string_view part = trim(i < 2 && ok ? s.substr(0, c) : s);
+        ok = ok && parse_dec(part, v[i]) && v[i] >= 1 && v[i] <= 0xffffffffu;
+        if (i < 2 && ok) s = s.substr(c + 1);
+      }
+    }
+    if (!ok) fail(where, "-" + key + ": expected (x,y,z) with each >= 1, got " + quote(val));
+    d.x = static_cast<std::uint32_t>(v[0]);
+    d.y = static_cast<std::uint32_t>(v[1]);
+    d.z = static_cast<std::uint32_t>(v[2]);
+    return d;
+  };
+  enum { kName, kGrid, kBlock, kVersion };
+  if (key == "kernel name") {
+    k.name = std::string(val);
+    seen[kName] = true;
+  } else if (key == "kernel id") {
+    k.id = static_cast<std::uint32_t>(num(0xffffffffu));
+  } else if (key == "grid dim") {
+    k.grid = dim();
+    seen[kGrid] = true;
+  } else if (key == "block dim") {
+    k.block = dim();
+    if (k.block.count() > 1024 || std::uint64_t{k.block.x} * k.block.y * k.block.z > 1024)
+      fail(where, "-block dim: more than 1024 threads per block");
+    seen[kBlock] = true;
+  } else if (key == "shmem") {
+    k.shmem = static_cast<std::uint32_t>(num(0xffffffffu));
+  } else if (key == "nregs") {
+    k.nregs = static_cast<std::uint32_t>(num(255));
+  } else if (key == "binary version") {
+    k.binary_version = static_cast<std::uint32_t>(num(0xffffffffu));
+  } else if (key == "cuda stream id") {
+    k.stream_id = num(~0ull);
+  } else if (key == "shmem base_addr") {
+    k.shmem_base = hex();
+  } else if (key == "local mem base_addr") {
+    k.local_base = hex();
+  } else if (key == "nvbit version") {
+    k.nvbit_version = std::string(val);
+  } else if (key == "accelsim tracer version") {
+    std::uint64_t v = num(1000);
+    if (v < 3 || v > 5)
+      fail(where,
+           "unsupported accelsim tracer version " + std::to_string(v) + " (supported: 3, 4, 5)");
+    k.version = static_cast<std::uint32_t>(v);
+    seen[kVersion] = true;
+  } else if (key == "enable lineinfo") {
+    k.lineinfo = num(1) == 1;
+  }  // other keys (newer tracers) are ignored
+}
+
+// One sequential scan: header, structure and every instruction line.
+void index_kernel(KernelIndex& k) {
+  const std::string& path = k.path;
+  LineReader rd(open_source(path), 1 << 20);
+  std::string line;
+  std::uint64_t ln = 0;
+  std::vector<bool> seen(4, false);
+  TraceKernelInfo& info = k.info;
+  bool header_done = false;
+
+  enum State { kOutside, kExpectBlock, kInTb, kExpectInsts, kInInsts } st = kOutside;
+  std::uint32_t ctas = 0, wpc = 0;
+  std::vector<std::uint32_t> tb_line;  // per CTA: line of its `thread block =` line (0: unseen)
+  std::vector<bool> warp_seen;
+  std::uint32_t cur_cta = 0, cur_warp = 0, warps_in_tb = 0, left = 0, done_insts = 0;
+  std::uint32_t tbs_in_file = 0;
+  std::uint64_t rel = 0;  // xz: offset within the current block's text
+  std::string tb_name;
+  WarpInst scratch;
+  const std::uint64_t kMaxCtas = 1ull << 26;
+
+  auto finish_header = [&](const std::string& where) {
+    static const char* names[] = {"-kernel name", "-grid dim", "-block dim",
+                                  "-accelsim tracer version"};
+    for (int i = 0; i < 4; ++i)
+      if (!seen[i]) fail(where, std::string("missing header '") + names[i] + "'");
+    if (std::uint64_t{info.grid.x} * info.grid.y * info.grid.z > kMaxCtas)
+      fail(where, "grid dim " + dim_text(info.grid) + " has too many thread blocks");
+    ctas = info.grid.count();
+    wpc = (info.block.count() + 31) / 32;
+    k.warps_per_cta = wpc;
+    k.warps.assign(std::size_t{ctas} * wpc, WarpLoc{});
+    tb_line.assign(ctas, 0);
+    if (k.xz) k.tb_order.assign(ctas, 0);
+    header_done = true;
+  };
+
+  while (rd.next(line)) {
+    ++ln;
+    std::string_view t = trim(line);
+    std::string_view stripped(line);
+    if (!stripped.empty() && stripped.back() == '\r') stripped.remove_suffix(1);
+    if (st != kOutside || t == "#BEGIN_TB") rel += stripped.size() + 1;
+    if (!header_done) {
+      if (t.empty()) continue;
+      if (t.front() == '-') {
+        parse_header_line(t, info, at(path, ln), seen);
+        continue;
+      }
+      if (t.front() == '#' && t != "#BEGIN_TB") continue;  // "#traces format = ..." comment
+      if (t != "#BEGIN_TB")
+        fail(at(path, ln), "expected a '-key = value' header line or #BEGIN_TB, got " + quote(t));
+      finish_header(at(path, ln));
+    }
+    switch (st) {
+      case kOutside:
+        if (t.empty()) break;
+        if (t != "#BEGIN_TB") fail(at(path, ln), "expected #BEGIN_TB, got " + quote(t));
+        rel = stripped.size() + 1;
+        st = kExpectBlock;
+        break;
+      case kExpectBlock: {
+        if (t.empty()) break;
+        static constexpr std::string_view kTb = "thread block =";
+        if (t.substr(0, kTb.size()) != kTb)
+          fail(at(path, ln), "expected 'thread block = x,y,z', got " + quote(t));
+        std::string_view v = trim(t.substr(kTb.size()));
+        std::uint64_t c[3] = {0, 0, 0};
+        bool ok = true;
+        for (int i = 0; i < 3 && ok; ++i) {
+          auto comma = v.find(',');
+          if ((i < 2) != (comma != std::string_view::npos)) {
+            ok = false;
+            break;
+          }
+          ok = parse_dec(trim(i < 2 ? v.substr(0, comma) : v), c[i]);
+          if (i < 2) v = v.substr(comma + 1);
+        }
+        if (!ok) fail(at(path, ln), "bad thread block coordinates " + quote(t));
+        tb_name = "(" + std::to_string(c[0]) + "," + std::to_string(c[1]) + "," +
+                  std::to_string(c[2]) + ")";
+        if (c[0] >= info.grid.x || c[1] >= info.grid.y || c[2] >= info.grid.z)
+          fail(at(path, ln),
+               "thread block " + tb_name + " is outside grid dim " + dim_text(info.grid));
+        cur_cta = static_cast<std::uint32_t>(c[0] + info.grid.x * (c[1] + info.grid.y * c[2]));
+        if (tb_line[cur_cta])
+          fail(at(path, ln), "thread block " + tb_name + " appears twice (first at line " +
+                                 std::to_string(tb_line[cur_cta]) + ")");
+        tb_line[cur_cta] = static_cast<std::uint32_t>(std::min<std::uint64_t>(ln, 0xffffffffu));
+        if (k.xz) k.tb_order[cur_cta] = tbs_in_file;
+        ++tbs_in_file;
+        warp_seen.assign(wpc, false);
+        warps_in_tb = 0;
+        st = kInTb;
+        break;
+      }
+      case kInTb: {
+        if (t.empty()) break;
+        if (t == "#END_TB") {
+          if (warps_in_tb != wpc)
+            fail(at(path, ln), "thread block " + tb_name + " has " + std::to_string(warps_in_tb) +
+                                   " warps, block dim " + dim_text(info.block) + " needs " +
+                                   std::to_string(wpc));
+          st = kOutside;
+          break;
+        }
+        static constexpr std::string_view kW = "warp =";
+        std::uint64_t w = 0;
+        if (t.substr(0, kW.size()) != kW)
+          fail(at(path, ln), "expected 'warp = N' or #END_TB, got " + quote(t));
+        if (!parse_dec(trim(t.substr(kW.size())), w))
+          fail(at(path, ln), "bad warp number " + quote(t));
+        if (w >= wpc)
+          fail(at(path, ln), "warp " + std::to_string(w) + " is outside block dim " +
+                                 dim_text(info.block) + " (" + std::to_string(wpc) + " warps)");
+        if (warp_seen[w])
+          fail(at(path, ln),
+               "warp " + std::to_string(w) + " appears twice in thread block " + tb_name);
+        warp_seen[w] = true;
+        ++warps_in_tb;
+        cur_warp = static_cast<std::uint32_t>(w);
+        st = kExpectInsts;
+        break;
+      }
+      case kExpectInsts: {
+        if (t.empty()) break;
+        static constexpr std::string_view kI = "insts =";
+        std::uint64_t n = 0;
+        if (t.substr(0, kI.size()) != kI || !parse_dec(trim(t.substr(kI.size())), n) ||
+            n > 0xffffffffu)
+          fail(at(path, ln), "expected 'insts = N' after 'warp = " + std::to_string(cur_warp) +
+                                 "', got " + quote(t));
+        WarpLoc& loc = k.warps[std::size_t{cur_cta} * wpc + cur_warp];
+        loc.offset = k.xz ? rel : rd.offset();
+        loc.line = static_cast<std::uint32_t>(std::min<std::uint64_t>(ln, 0xffffffffu));
+        loc.insts = static_cast<std::uint32_t>(n);
+        left = loc.insts;
+        done_insts = 0;
+        st = left ? kInInsts : kInTb;
+        break;
+      }
+      case kInInsts: {
+        if (t.empty()) break;
+        if (t[0] == '#' || t.substr(0, 4) == "warp" || t.substr(0, 12) == "thread block")
+          fail(at(path, ln), "warp " + std::to_string(cur_warp) + " of thread block " + tb_name +
+                                 ": insts = " + std::to_string(done_insts + left) + " but only " +
+                                 std::to_string(done_insts) + " instruction lines");
+        parse_trace_inst(std::string(t), info, left == 1, k.regions, at(path, ln), scratch);
+        ++done_insts;
+        if (--left == 0) st = kInTb;
+        break;
+      }
+    }
+  }
+  if (!header_done) finish_header(at(path, ln));
+  const std::string end = at(path, ln);
+  if (st == kInInsts)
+    fail(end, "truncated: warp " + std::to_string(cur_warp) + " of thread block " + tb_name +
+                  " has insts = " + std::to_string(done_insts + left) +
+                  " but the file ends after " + std::to_string(done_insts) + " instruction lines");
+  if (st != kOutside) fail(end, "truncated: thread block " + tb_name + " has no #END_TB");
+  for (std::uint32_t c = 0; c < ctas; ++c)
+    if (!tb_line[c]) {
+      const std::uint32_t x = c % info.grid.x, y = c / info.grid.x % info.grid.y,
+                          z = c / info.grid.x / info.grid.y;
+      fail(end, std::to_string(tbs_in_file) + " thread blocks, grid dim " + dim_text(info.grid) +
+                    " needs " + std::to_string(ctas) + " (thread block (" + std::to_string(x) +
+                    "," + std::to_string(y) + "," + std::to_string(z) + ") is missing)");
+    }
+  if (k.xz)
+    k.cache = std::make_unique<XzTbCache>(path, tbs_in_file);
+  else
+    k.fd = std::make_shared<FdFile>(path);
+}
+
+class TraceWarpStream final : public WarpStream {
+ public:
+  TraceWarpStream(std::shared_ptr<KernelIndex> k, const WarpLoc& loc)
+      : k_(std::move(k)), left_(loc.insts), line_(loc.line) {}
+  void open(std::unique_ptr<ByteSource> src, std::uint64_t start) {
+    rd_ = std::make_unique<LineReader>(std::move(src), 8192, start);
+  }
+  void hold(std::shared_ptr<const std::string> text) { text_ = std::move(text); }
+
+  bool next(WarpInst& in) override {
+    if (left_ == 0) return false;
+    for (;;) {
+      ++line_;
+      if (!rd_->next(buf_))
+        fail(at(k_->path, line_), "unexpected end of file (file changed since it was loaded?)");
+      std::string_view t = trim(buf_);
+      if (t.empty()) continue;
+      parse_trace_inst(std::string(t), k_->info, left_ == 1, k_->regions, at(k_->path, line_), in);
+      --left_;
+      return true;
+    }
+  }
+
+ private:
+  std::shared_ptr<KernelIndex> k_;
+  std::shared_ptr<const std::string> text_;
+  std::unique_ptr<LineReader> rd_;
+  std::uint32_t left_;
+  std::uint64_t line_;
+  std::string buf_;
+};
+
+class TraceKernel final : public Kernel {
+ public:
+  TraceKernel(std::shared_ptr<KernelIndex> k, std::vector<DataStructure> data)
+      : k_(std::move(k)), data_(std::move(data)) {}
+  std::string name() const override { return k_->info.name; }
+  Dim3 grid() const override { return k_->info.grid; }
+  Dim3 block() const override { return k_->info.block; }
+  std::uint32_t regs_per_thread() const override { return k_->info.nregs; }
+  std::uint32_t shared_mem_bytes() const override { return k_->info.shmem; }
+  const std::vector<DataStructure>& data() const override { return data_; }
+  std::unique_ptr<WarpStream> warp_stream(std::uint32_t cta, std::uint32_t warp) const override {
+    if (cta >= num_ctas() || warp >= k_->warps_per_cta)
+      throw std::out_of_range("trace kernel " + k_->info.name + ": no warp " +
+                              std::to_string(warp) + " in CTA " + std::to_string(cta));
+    const WarpLoc& loc = k_->warps[std::size_t{cta} * k_->warps_per_cta + warp];
+    auto s = std::make_unique<TraceWarpStream>(k_, loc);
+    if (k_->xz) {
+      auto text = k_->cache->get(k_->tb_order[cta]);
+      s->open(std::make_unique<StringSource>(text, loc.offset), 0);
+      s->hold(std::move(text));
+    } else {
+      s->open(std::make_unique<FdSource>(k_->fd, loc.offset), loc.offset);
+    }
+    return s;
+  }
+
+ private:
+  std::shared_ptr<KernelIndex> k_;
+  std::vector<DataStructure> data_;
+};
+
+std::string base_of(const std::string& opcode) {
+  return opcode.substr(0, opcode.find('.'));
+}
+
+}  // namespace
+
+TraceOpcodeClass classify_trace_opcode(const std::string& opcode) {
+  static const std::map<std::string, TraceOpcodeClass> table = {
+      // global memory (LDL/STL: local memory, modelled as global accesses)
+      {"LDG", {WarpOp::Load, 0}},
+      {"LD", {WarpOp::Load, 0}},
+      {"LDL", {WarpOp::Load, 0}},
+      {"LDGSTS", {WarpOp::Load, 0}},
+      {"STG", {WarpOp::Store, 0}},
+      {"ST", {WarpOp::Store, 0}},
+      {"STL", {WarpOp::Store, 0}},
+      {"ATOMG", {WarpOp::Atomic, 0}},
+      {"ATOM", {WarpOp::Atomic, 0}},
+      {"RED", {WarpOp::Atomic, 0}},
+      {"REDG", {WarpOp::Atomic, 0}},
+      // shared memory (ATOMS: a shared-memory read-modify-write, modelled as a shared store)
+      {"LDS", {WarpOp::SharedLoad, 0}},
+      {"LDSM", {WarpOp::SharedLoad, 0}},
+      {"STS", {WarpOp::SharedStore, 0}},
+      {"ATOMS", {WarpOp::SharedStore, 0}},
+      {"BAR", {WarpOp::Barrier, 0}},
+      {"EXIT", {WarpOp::Exit, 0}},
+      {"RET", {WarpOp::Exit, 0}},
+      // Compute latency classes: FP32 / integer multiply 4 (kAluLatency), FP64 8, SFU 16, the
+      // rest (integer, logic, moves, predicates, control) 1 = the next instruction may issue at
+      // once.
+      {"FADD", {WarpOp::Compute, 4}},
+      {"FMUL", {WarpOp::Compute, 4}},
+      {"FFMA", {WarpOp::Compute, 4}},
+      {"FMNMX", {WarpOp::Compute, 4}},
+      {"FSET", {WarpOp::Compute, 4}},
+      {"FSETP", {WarpOp::Compute, 4}},
+      {"FSEL", {WarpOp::Compute, 4}},
+      {"HADD2", {WarpOp::Compute, 4}},
+      {"HMUL2", {WarpOp::Compute, 4}},
+      {"HFMA2", {WarpOp::Compute, 4}},
+      {"IMAD", {WarpOp::Compute, 4}},
+      {"IMUL", {WarpOp::Compute, 4}},
+      {"DADD", {WarpOp::Compute, 8}},
+      {"DMUL", {WarpOp::Compute, 8}},
+      {"DFMA", {WarpOp::Compute, 8}},
+      {"DSETP", {WarpOp::Compute, 8}},
+      {"MUFU", {WarpOp::Compute, 16}},
+  };
+  auto it = table.find(base_of(opcode));
+  return it == table.end() ? TraceOpcodeClass{WarpOp::Compute, 1} : it->second;
+}
+
+std::uint8_t trace_opcode_width(const std::string& opcode) {
+  std::size_t i = opcode.find('.');
+  while (i != std::string::npos) {
+    std::size_t j = opcode.find('.', i + 1);
+    std::string tok = opcode.substr(i + 1, j == std::string::npos ? std::string::npos : j - i - 1);
+    if (!tok.empty() && (tok[0] == 'U' || tok[0] == 'S')) tok = tok.substr(1);
+    if (tok == "8") return 1;
+    if (tok == "16") return 2;
+    if (tok == "32") return 4;
+    if (tok == "64") return 8;
+    if (tok == "128") return 16;
+    i = j;
+  }
+  return 0;
+}
+
+void parse_trace_inst(const std::string& line, const TraceKernelInfo& info, bool last,
+                      const std::vector<TraceMemcpy>& regions, const std::string& where,
+                      WarpInst& out) {
+  thread_local std::vector<std::string_view> tok;
+  split_ws(line, tok);
+  std::size_t i = 0;
+  auto need = [&](const char* what) -> std::string_view {
+    if (i >= tok.size()) fail(where, std::string("truncated instruction: missing ") + what);
+    return tok[i++];
+  };
+  std::uint64_t v = 0;
+  if (info.lineinfo) {
+    std::string_view t = need("line number");
+    if (!parse_dec(t, v)) fail(where, "bad line number " + quote(t));
+  }
+  std::string_view t = need("PC");
+  std::uint64_t pc = 0;
+  if (!parse_hex(t, pc)) fail(where, "bad hex PC " + quote(t));
+  t = need("active mask");
+  std::uint64_t mask = 0;
+  if (!parse_hex(t, mask) || mask > 0xffffffffull) fail(where, "bad hex active mask " + quote(t));
+  t = need("destination count");
+  if (!parse_dec(t, v) || v > 8) fail(where, "bad destination register count " + quote(t));
+  for (std::uint64_t r = 0; r < v; ++r) need("destination register");
+  std::string opcode(need("opcode"));
+  t = need("source count");
+  if (!parse_dec(t, v) || v > 8) fail(where, "bad source register count " + quote(t));
+  for (std::uint64_t r = 0; r < v; ++r) need("source register");
+  t = need("memory width");
+  std::uint64_t width = 0;
+  if (!parse_dec(t, width) || width > 256) fail(where, "bad memory width " + quote(t));
+
+  const std::uint32_t m = static_cast<std::uint32_t>(mask);
+  out.pc = static_cast<std::uint32_t>(pc);
+  out.active_mask = m;
+  out.count = 1;
+  out.latency = 0;
+  out.size = 4;
+  out.data_structure = 0xffff;
+  out.addr.fill(0);
+  if (width > 0) {
+    t = need("address compression mode");
+    std::uint64_t mode = 0;
+    if (!parse_dec(t, mode) || mode > 2)
+      fail(where, "unknown address compression mode " + quote(t) +
+                      " (0 = list, 1 = base+stride, 2 = base+deltas)");
+    if (mode == 0) {
+      for (unsigned l = 0; l < 32; ++l) {
+        if (!((m >> l) & 1u)) continue;
+        std::string_view a = need("address (mode 0 lists one per active lane)");
+        if (!parse_hex(a, out.addr[l])) fail(where, "bad hex address " + quote(a));
+      }
+    } else if (m != 0) {
+      std::string_view a = need("base address");
+      std::uint64_t base = 0;
+      if (!parse_hex(a, base)) fail(where, "bad hex address " + quote(a));
+      if (mode == 1) {
+        std::string_view s = need("stride");
+        std::int64_t stride = 0;
+        if (!parse_sdec(s, stride)) fail(where, "bad stride " + quote(s));
+        std::uint64_t cur = base;
+        for (unsigned l = 0; l < 32; ++l)
+          if ((m >> l) & 1u) {
+            out.addr[l] = cur;
+            cur += static_cast<std::uint64_t>(stride);
+          }
+      } else {
+        bool first = true;
+        std::uint64_t cur = base;
+        for (unsigned l = 0; l < 32; ++l) {
+          if (!((m >> l) & 1u)) continue;
+          if (!first) {
+            std::string_view d = need("delta (mode 2 has one per active lane after the first)");
+            std::int64_t delta = 0;
+            if (!parse_sdec(d, delta)) fail(where, "bad delta " + quote(d));
+            cur += static_cast<std::uint64_t>(delta);
+          }
+          first = false;
+          out.addr[l] = cur;
+        }
+      }
+    }
+  }
+  if (i < tok.size()) {  // an optional immediate (tracer versions 4 and 5)
+    std::int64_t imm = 0;
+    std::uint64_t himm = 0;
+    if (!parse_sdec(tok[i], imm) && !parse_hex(tok[i], himm))
+      fail(where, "unexpected token " + quote(tok[i]) + " after the operands");
+    ++i;
+  }
+  if (i < tok.size()) fail(where, "unexpected token " + quote(tok[i]) + " at the end of the line");
+
+  TraceOpcodeClass cls = classify_trace_opcode(opcode);
+  const bool is_mem = cls.op == WarpOp::Load || cls.op == WarpOp::Store ||
+                      cls.op == WarpOp::Atomic || cls.op == WarpOp::SharedLoad ||
+                      cls.op == WarpOp::SharedStore;
+  if (cls.op == WarpOp::Exit && !last) cls = {WarpOp::Compute, 1};
+  if (is_mem && width == 0) cls = {WarpOp::Compute, 1};  // no addresses recorded
+  out.op = cls.op;
+  if (cls.op == WarpOp::Compute) {
+    out.latency = cls.latency;
+    out.addr.fill(0);
+    return;
+  }
+  if (!is_mem) {
+    out.addr.fill(0);
+    return;
+  }
+  std::uint8_t w = trace_opcode_width(opcode);
+  if (w == 0) w = static_cast<std::uint8_t>(width);
+  if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
+    fail(where, "unsupported access width " + std::to_string(width) + " bytes for " + opcode +
+                    " (1, 2, 4, 8 or 16)");
+  out.size = w;
+  if (cls.op == WarpOp::SharedLoad || cls.op == WarpOp::SharedStore) {
+    if (info.shmem_base != 0)  // generic shared addresses become offsets in the CTA's window
+      for (unsigned l = 0; l < 32; ++l)
+        if (((m >> l) & 1u) && out.addr[l] >= info.shmem_base) out.addr[l] -= info.shmem_base;
+    return;
+  }
+  if (m != 0) {
+    const Addr a = out.addr[__builtin_ctz(m)];
+    for (std::size_t r = 0; r < regions.size(); ++r)
+      if (a >= regions[r].base && a - regions[r].base < regions[r].bytes) {
+        out.data_structure = static_cast<std::uint16_t>(r);
+        break;
+      }
+  }
+}
+
+std::unique_ptr<Kernel> open_accelsim_kernel(const std::string& path,
+                                             std::vector<DataStructure> data) {
+  auto k = std::make_shared<KernelIndex>();
+  k->path = path;
+  k->xz = ends_with(path, ".xz");
+  for (const auto& d : data) k->regions.push_back({d.base, d.bytes});
+  index_kernel(*k);
+  return std::make_unique<TraceKernel>(std::move(k), std::move(data));
+}
+
+std::unique_ptr<Workload> load_accelsim_trace(const std::string& kernelslist_path) {
+  LineReader rd(open_source(kernelslist_path), 1 << 16);
+  std::string dir;
+  auto slash = kernelslist_path.rfind('/');
+  if (slash != std::string::npos) dir = kernelslist_path.substr(0, slash + 1);
+  std::vector<DataStructure> data;
+  std::vector<std::pair<std::string, std::uint64_t>> files;  // kernel file, line
+  std::string line;
+  std::uint64_t ln = 0;
+  while (rd.next(line)) {
+    ++ln;
+    std::string_view t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    const std::string where = at(kernelslist_path, ln);
+    if (t.substr(0, 11) == "MemcpyHtoD,") {
+      std::string_view rest = t.substr(11);
+      auto comma = rest.find(',');
+      std::uint64_t base = 0, bytes = 0;
+      if (comma == std::string_view::npos || !parse_hex(trim(rest.substr(0, comma)), base) ||
+          !parse_dec(trim(rest.substr(comma + 1)), bytes))
+        fail(where, "expected 'MemcpyHtoD,0xADDRESS,BYTES', got " + quote(t));
+      DataStructure d;
+      d.name = "memcpy" + std::to_string(data.size());
+      d.base = base;
+      d.bytes = bytes;
+      data.push_back(std::move(d));
+      continue;
+    }
+    if (t.substr(0, 10) == "MemcpyDtoH" || t.substr(0, 10) == "MemcpyDtoD") continue;
+    std::string name(t);
+    if (name.find(',') != std::string::npos || name.find(' ') != std::string::npos)
+      fail(where, "expected a kernel trace file name or 'MemcpyHtoD,...', got " + quote(t));
+    files.emplace_back(name, ln);
+  }
+  if (files.empty()) fail(at(kernelslist_path, ln), "no kernel trace files listed");
+  std::vector<std::unique_ptr<Kernel>> kernels;
+  for (const auto& f : files) {
+    std::string p = (!f.first.empty() && f.first[0] == '/') ? f.first : dir + f.first;
+    if (::access(p.c_str(), R_OK) != 0) {
+      if (::access((p + ".xz").c_str(), R_OK) == 0)
+        p += ".xz";
+      else
+        fail(at(kernelslist_path, f.second), "cannot open kernel trace '" + p + "'");
+    }
+    kernels.push_back(open_accelsim_kernel(p, data));
+  }
+  return std::make_unique<KernelListWorkload>(
+      "trace",
+      "Accel-Sim trace " + kernelslist_path + " (" + std::to_string(kernels.size()) + " kernels)",
+      std::move(kernels));
+}
+
+}  // namespace locsim

@@ -1,0 +1,213 @@
+// Accel-Sim trace writer (see trace_export.h and docs/traces.md).
+#include "stimuli/accelsim/trace_export.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <utility>
+#include <vector>
+
+#include "model/params.h"
+
+namespace locsim {
+
+namespace {
+
+const char* width_suffix(std::uint8_t size) {
+  switch (size) {
+    case 1:
+      return ".U8";
+    case 2:
+      return ".U16";
+    case 8:
+      return ".64";
+    case 16:
+      return ".128";
+    default:
+      return "";
+  }
+}
+
+// Opcode whose latency class (classify_trace_opcode) matches a Compute latency.
+const char* compute_opcode(std::uint16_t latency) {
+  if (latency <= 1) return "IADD3";
+  if (latency <= 4) return "FFMA";
+  if (latency <= 8) return "DFMA";
+  return "MUFU.EX2";
+}
+
+void append_addresses(const WarpInst& in, std::string& out) {
+  char buf[64];
+  const std::uint32_t m = in.active_mask;
+  // Mode 1 (base + stride) when the active lanes form one contiguous run with a constant stride
+  // that fits 32 bits (what Accel-Sim's own decompressor requires); otherwise mode 0.
+  bool stride_ok = m != 0;
+  std::int64_t stride = 0;
+  if (stride_ok) {
+    const unsigned lo = __builtin_ctz(m), hi = 31 - __builtin_clz(m);
+    const std::uint64_t run = hi - lo + 1;
+    stride_ok = __builtin_popcount(m) == static_cast<int>(run);
+    if (stride_ok && run > 1) stride = static_cast<std::int64_t>(in.addr[lo + 1] - in.addr[lo]);
+    if (stride < INT32_MIN || stride > INT32_MAX) stride_ok = false;
+    for (unsigned l = lo + 1; stride_ok && l <= hi; ++l)
+      stride_ok = in.addr[l] - in.addr[l - 1] == static_cast<std::uint64_t>(stride);
+    if (stride_ok) {
+      std::snprintf(buf, sizeof buf, " 1 0x%016" PRIx64 " %" PRId64, in.addr[lo], stride);
+      out += buf;
+      return;
+    }
+  }
+  out += " 0";
+  for (unsigned l = 0; l < 32; ++l)
+    if ((m >> l) & 1u) {
+      std::snprintf(buf, sizeof buf, " 0x%016" PRIx64, in.addr[l]);
+      out += buf;
+    }
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) throw ConfigError(path + ": cannot write");
+  f << text;
+  f.flush();
+  if (!f) throw ConfigError(path + ": write failed");
+}
+
+}  // namespace
+
+std::uint32_t append_trace_lines(const WarpInst& in, std::string& out) {
+  char head[48];
+  std::snprintf(head, sizeof head, "%04x %08x ", in.pc, in.active_mask);
+  auto mem = [&](const char* dsts, const char* op, const char* srcs) {
+    out += head;
+    out += dsts;
+    out += op;
+    out += width_suffix(in.size);
+    out += srcs;
+    out += std::to_string(in.size);
+    append_addresses(in, out);
+    out += '\n';
+    return 1u;
+  };
+  switch (in.op) {
+    case WarpOp::Compute: {
+      const std::uint32_t k = in.count ? in.count : 1;
+      for (std::uint32_t i = 0; i < k; ++i) {
+        out += head;
+        out += "1 R4 ";
+        out += i + 1 < k ? compute_opcode(1) : compute_opcode(in.latency);
+        out += " 2 R4 R5 0\n";
+      }
+      return k;
+    }
+    case WarpOp::Load:
+      return mem("1 R4 ", "LDG.E", " 1 R2 ");
+    case WarpOp::Store:
+      return mem("0 ", "STG.E", " 2 R2 R4 ");
+    case WarpOp::Atomic:
+      return mem("1 R4 ", "ATOMG.E.ADD", " 2 R2 R5 ");
+    case WarpOp::SharedLoad:
+      return mem("1 R4 ", "LDS", " 1 R2 ");
+    case WarpOp::SharedStore:
+      return mem("0 ", "STS", " 2 R2 R4 ");
+    case WarpOp::Barrier:
+      out += head;
+      out += "0 BAR.SYNC 0 0\n";
+      return 1;
+    case WarpOp::Exit:
+      out += head;
+      out += "0 EXIT 0 0\n";
+      return 1;
+  }
+  return 0;
+}
+
+TraceExportSummary export_accelsim_trace(const Workload& w, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw ConfigError(dir + ": cannot create directory (" + ec.message() + ")");
+  TraceExportSummary sum;
+  std::string list;
+  std::vector<std::pair<Addr, std::uint64_t>> regions;
+  for (const auto& k : w.kernels())
+    for (const DataStructure& d : k->data()) {
+      std::pair<Addr, std::uint64_t> r{d.base, d.bytes};
+      bool dup = false;
+      for (const auto& o : regions) dup = dup || o == r;
+      if (dup) continue;
+      regions.push_back(r);
+      char buf[80];
+      std::snprintf(buf, sizeof buf, "MemcpyHtoD,0x%016" PRIx64 ",%" PRIu64 "\n", d.base, d.bytes);
+      list += buf;
+    }
+  std::uint32_t id = 0;
+  for (const auto& kp : w.kernels()) {
+    const Kernel& k = *kp;
+    ++id;
+    const std::string file = "kernel-" + std::to_string(id) + ".traceg";
+    list += file + "\n";
+    const std::string path = dir + "/" + file;
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (!f) throw ConfigError(path + ": cannot write");
+    const Dim3 g = k.grid(), b = k.block();
+    std::string text;
+    text += "-kernel name = " + k.name() + "\n";
+    text += "-kernel id = " + std::to_string(id) + "\n";
+    text += "-grid dim = (" + std::to_string(g.x) + "," + std::to_string(g.y) + "," +
+            std::to_string(g.z) + ")\n";
+    text += "-block dim = (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," +
+            std::to_string(b.z) + ")\n";
+    text += "-shmem = " + std::to_string(k.shared_mem_bytes()) + "\n";
+    text += "-nregs = " + std::to_string(k.regs_per_thread()) + "\n";
+    text += "-binary version = 70\n";
+    text += "-cuda stream id = 0\n";
+    text += "-shmem base_addr = 0x0000000000000000\n";
+    text += "-local mem base_addr = 0x0000000000000000\n";
+    text += "-nvbit version = locsim-export\n";
+    text += "-accelsim tracer version = 4\n\n";
+    text +=
+        "#traces format = PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
+        "[adrrescompress?] [mem_addresses] immediate\n\n";
+    f << text;
+    sum.bytes += text.size();
+    const std::uint32_t wpc = k.warps_per_cta();
+    std::string body;
+    WarpInst in;
+    for (std::uint32_t cta = 0; cta < k.num_ctas(); ++cta) {
+      text = "#BEGIN_TB\n\nthread block = " + std::to_string(cta % g.x) + "," +
+             std::to_string(cta / g.x % g.y) + "," + std::to_string(cta / g.x / g.y) + "\n\n";
+      for (std::uint32_t wi = 0; wi < wpc; ++wi) {
+        auto s = k.warp_stream(cta, wi);
+        body.clear();
+        std::uint64_t n = 0;
+        while (s->next(in)) {
+          n += append_trace_lines(in, body);
+          if (in.op == WarpOp::Exit) break;
+        }
+        text += "warp = " + std::to_string(wi) + "\ninsts = " + std::to_string(n) + "\n";
+        text += body;
+        text += "\n";
+        sum.lines += n;
+        ++sum.warps;
+        if (text.size() > (1u << 20)) {
+          f << text;
+          sum.bytes += text.size();
+          text.clear();
+        }
+      }
+      text += "#END_TB\n\n";
+      f << text;
+      sum.bytes += text.size();
+      ++sum.ctas;
+    }
+    f.flush();
+    if (!f) throw ConfigError(path + ": write failed");
+    ++sum.kernels;
+  }
+  write_file(dir + "/kernelslist.g", list);
+  sum.bytes += list.size();
+  return sum;
+}
+
+}  // namespace locsim

@@ -1,0 +1,13 @@
+// Registry of this suite's benchmarks; each benchmark lives in its own file in this folder.
+#include "stimuli/builtin_workloads.h"
+
+namespace locsim {
+
+WorkloadInfo sad_workload();
+WorkloadInfo spmv_workload();
+
+std::vector<WorkloadInfo> parboil_workloads() {
+  return {sad_workload(), spmv_workload()};
+}
+
+}  // namespace locsim
