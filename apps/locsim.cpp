@@ -328,9 +328,11 @@ int cmd_params(const std::vector<std::string>& args) {
     }
     return kExitOk;
   }
+  std::size_t name_w = 32;  // the longest key sets the column, so names never run into values
+  for (const auto& i : p.list()) name_w = std::max(name_w, i.name.size() + 2);
   for (const auto& i : p.list()) {
-    std::cout << std::left << std::setw(32) << i.name << std::setw(22) << i.value_text
-              << std::setw(13) << i.unit << i.desc;
+    std::cout << std::left << std::setw(static_cast<int>(name_w)) << i.name << std::setw(22)
+              << i.value_text << std::setw(13) << i.unit << i.desc;
     if (i.value_text != i.default_text)
       std::cout << " [default " << i.default_text << ", from " << i.source << "]";
     std::cout << "\n";

@@ -14,7 +14,7 @@ CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfi
       cfg_(cfg),
       ctx_(ctx),
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
-      policy_(make_cta_policy(cfg.policy)),
+      policy_(make_cta_policy(cfg.policy, cfg.policy_args)),
       launched_(ctx.stats.counter(this->name(), "dispatcher", "ctas_launched", "CTAs",
                                   "CTAs handed to SMs")) {
   completion.bind(*this);

@@ -18,6 +18,7 @@ namespace locsim {
 
 struct DispatcherConfig {
   std::string policy = "rr";
+  CtaPolicyArgs policy_args;         // the policy's own parameters (dispatcher.<policy>.<name>)
   std::uint32_t launch_latency = 1;  // core cycles from a free slot to the next CTA launch
   std::uint32_t kernel_gap = 0;      // core cycles between a kernel's end and the next launch
   double clock_hz = 1.4e9;

@@ -233,3 +233,21 @@ TEST_CASE("cli: an error on a derived value names its inputs and their sources",
   CHECK_THAT(r.err, Catch::Contains("l1d.size=1000 (--set)") && Catch::Contains("l1d.ways=4 (") &&
                         Catch::Contains("fermi.json"));
 }
+
+TEST_CASE("cli: a CTA policy's own parameters are keys, checked before the run", "[cli]") {
+  const std::string run =
+      "run --platform clustered --workload matmul --set workload.n=64 "
+      "--set dispatcher.policy=distributed-block ";
+  Result r =
+      locsim(run + "--quiet --set dispatcher.distributed-block.single_when_pool_has_one=maybe");
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains("dispatcher.distributed-block.single_when_pool_has_one"));
+  const nlohmann::json fig6 = run_json(run, "fig6");
+  const nlohmann::json single =
+      run_json(run + "--set dispatcher.distributed-block.single_when_pool_has_one=true", "single");
+  CHECK(fig6["dispatcher"]["ctas_launched"] == single["dispatcher"]["ctas_launched"]);
+  r = locsim("params --platform clustered");
+  CHECK_THAT(r.out,
+             Catch::Contains("dispatcher.distributed-block.single_when_pool_has_one  false"));
+}
