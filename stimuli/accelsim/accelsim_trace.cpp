@@ -85,7 +85,10 @@ bool parse_sdec(std::string_view t, std::int64_t& v) {
   }
   std::uint64_t u = 0;
   if (!parse_dec(t, u)) return false;
-  v = neg ? -static_cast<std::int64_t>(u) : static_cast<std::int64_t>(u);
+  // Range-checked without negating an int64: -INT64_MIN is undefined behaviour.
+  constexpr std::uint64_t kMaxMagnitude = std::uint64_t{1} << 63;
+  if (u > (neg ? kMaxMagnitude : kMaxMagnitude - 1)) return false;
+  v = neg ? static_cast<std::int64_t>(~u + 1) : static_cast<std::int64_t>(u);
   return true;
 }
 
@@ -334,7 +337,17 @@ struct KernelIndex {
   std::vector<TraceMemcpy> regions;
   std::vector<WarpLoc> warps;           // [cta * warps_per_cta + warp]
   std::vector<std::uint32_t> tb_order;  // xz: cta -> position of its block in the file
-  std::shared_ptr<FdFile> fd;
+  // Opened when a kernel's first warp stream is made and closed with its last one, so a run of
+  // many kernels holds one descriptor per running kernel, not one per kernel of the trace.
+  std::weak_ptr<FdFile> fd;
+  std::shared_ptr<FdFile> open_fd() {
+    std::shared_ptr<FdFile> f = fd.lock();
+    if (!f) {
+      f = std::make_shared<FdFile>(path);
+      fd = f;
+    }
+    return f;
+  }
   std::unique_ptr<XzTbCache> cache;
   std::uint32_t warps_per_cta = 1;
 };
@@ -437,6 +450,7 @@ void index_kernel(KernelIndex& k) {
   std::string tb_name;
   WarpInst scratch;
   const std::uint64_t kMaxCtas = 1ull << 26;
+  const std::uint64_t kMaxIndexBytes = std::uint64_t{1} << 30;
 
   auto finish_header = [&](const std::string& where) {
     static const char* names[] = {"-kernel name", "-grid dim", "-block dim",
@@ -447,6 +461,15 @@ void index_kernel(KernelIndex& k) {
       fail(where, "grid dim " + dim_text(info.grid) + " has too many thread blocks");
     ctas = info.grid.count();
     wpc = (info.block.count() + 31) / 32;
+    // The index keeps one entry per warp: checked before allocating, so a huge grid is a clear
+    // error instead of std::bad_alloc.
+    const std::uint64_t index_bytes =
+        std::uint64_t{ctas} * wpc * sizeof(WarpLoc) + std::uint64_t{ctas} * 8;
+    if (index_bytes > kMaxIndexBytes)
+      fail(where, "grid dim " + dim_text(info.grid) + " x block dim " + dim_text(info.block) +
+                      " = " + std::to_string(std::uint64_t{ctas} * wpc) +
+                      " warps: the trace index would need " + std::to_string(index_bytes >> 20) +
+                      " MiB (limit " + std::to_string(kMaxIndexBytes >> 20) + " MiB)");
     k.warps_per_cta = wpc;
     k.warps.assign(std::size_t{ctas} * wpc, WarpLoc{});
     tb_line.assign(ctas, 0);
@@ -589,7 +612,7 @@ void index_kernel(KernelIndex& k) {
   if (k.xz)
     k.cache = std::make_unique<XzTbCache>(path, tbs_in_file);
   else
-    k.fd = std::make_shared<FdFile>(path);
+    FdFile check(path);  // readable now; reopened on demand while the kernel runs
 }
 
 class TraceWarpStream final : public WarpStream {
@@ -645,7 +668,7 @@ class TraceKernel final : public Kernel {
       s->open(std::make_unique<StringSource>(text, loc.offset), 0);
       s->hold(std::move(text));
     } else {
-      s->open(std::make_unique<FdSource>(k_->fd, loc.offset), loc.offset);
+      s->open(std::make_unique<FdSource>(k_->open_fd(), loc.offset), loc.offset);
     }
     return s;
   }

@@ -115,3 +115,75 @@ TEST_CASE("cli trace: store then atomic add to the same words passes --check-dat
     CHECK(r.err.find("W545") == std::string::npos);
   }
 }
+
+namespace {
+// Writes DIR/kernelslist.g with `kernels` copies of the one-warp kernel, the first one edited by
+// `edit` (a find -> replace on its text).
+std::string write_trace(const std::string& name, int kernels, const std::string& find = "",
+                        const std::string& replace = "") {
+  std::ifstream in(kFixture + "/kernel-1.traceg");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  if (!find.empty()) {
+    const std::size_t at = text.find(find);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, find.size(), replace);
+  }
+  const std::string dir = tmp(name);
+  std::system(("mkdir -p " + dir).c_str());
+  std::ofstream list(dir + "/kernelslist.g");
+  list << "MemcpyHtoD,0x0000000010000000,65536\n";
+  for (int k = 1; k <= kernels; ++k) {
+    std::ofstream(dir + "/kernel-" + std::to_string(k) + ".traceg") << text;
+    list << "kernel-" << k << ".traceg\n";
+  }
+  return dir;
+}
+}  // namespace
+
+TEST_CASE("cli trace: INT64_MIN and out-of-range strides, deltas and immediates", "[cli]") {
+  // Negating INT64_MIN was undefined behaviour; 2^63 as a positive stride wrapped silently.
+  const std::string stride_line = "0x0000000010000000 4 0\n0010";
+  for (const char* bad : {"-9223372036854775809", "9223372036854775808"}) {
+    const std::string dir =
+        write_trace(std::string("i64_") + (bad[0] == '-' ? "n" : "p"), 1, stride_line,
+                    std::string("0x0000000010000000 ") + bad + " 0\n0010");
+    Result r = locsim("run" + kOneSm + " --trace " + dir + "/kernelslist.g --quiet");
+    INFO(bad << ": " << r.err);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("kernel-1.traceg:") && Catch::Contains("stride"));
+  }
+  // INT64_MIN itself is a legal stride (the addresses wrap like the hardware's).
+  const std::string dir =
+      write_trace("i64_min", 1, stride_line, "0x0000000010000000 -9223372036854775808 0\n0010");
+  Result r = locsim("run" + kOneSm + " --trace " + dir + "/kernelslist.g --quiet");
+  INFO(r.err);
+  CHECK((r.code == 0 || r.code == 2));
+}
+
+TEST_CASE("cli trace: a grid too large to index is an error naming the file and line", "[cli]") {
+  // 67,108,864 CTAs used to end in a bare std::bad_alloc (or a 1.6 GB index).
+  const std::string dir =
+      write_trace("huge_grid", 1, "-grid dim = (1,1,1)", "-grid dim = (67108864,1,1)");
+  Result r = locsim("run" + kOneSm + " --trace " + dir + "/kernelslist.g --quiet" +
+                    " --set sm.max_threads=2048");
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains("kernel-1.traceg:") && Catch::Contains("trace index"));
+}
+
+TEST_CASE("cli trace: 300 kernels run under a 64-descriptor limit", "[cli]") {
+  // Every kernel used to keep its file open for the whole run.
+  const std::string dir = write_trace("many_kernels", 300);
+  Result r = locsim_limited("run" + kOneSm + " --trace " + dir + "/kernelslist.g --quiet", 120);
+  REQUIRE(r.code == 0);
+  const std::string cmd = "sh -c 'ulimit -n 64 && SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " +
+                          std::string(LOCSIM_BIN) + " run" + kOneSm + " --trace " + dir +
+                          "/kernelslist.g --quiet' >/dev/null 2>" + tmp("fd_err");
+  const int st = std::system(cmd.c_str());
+  INFO(slurp(tmp("fd_err")));
+  CHECK(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 0);
+  std::system(("rm -rf " + dir + " " + tmp("fd_err")).c_str());
+}
