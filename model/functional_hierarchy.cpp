@@ -13,7 +13,7 @@ namespace {
 
 ByteMask sectors_to_bytes(std::uint32_t sectors, std::uint32_t sector_bytes) {
   ByteMask m;
-  for (unsigned s = 0; sectors >> s; ++s)
+  for (unsigned s = 0; s < 32 && (sectors >> s) != 0; ++s)  // s == 32 would shift by the width
     if ((sectors >> s) & 1u) m.set_range(s * sector_bytes, sector_bytes);
   return m;
 }

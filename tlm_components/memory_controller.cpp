@@ -51,7 +51,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   // Atoms: the distinct atom_bytes chunks of the line that hold a requested sector.
   const std::uint32_t sectors_per_atom = std::max(1u, cfg_.atom_bytes / cfg_.sector_bytes);
   std::uint32_t atom_mask = 0;
-  for (unsigned s = 0; e.sector_mask >> s; ++s)
+  for (unsigned s = 0; s < 32 && (e.sector_mask >> s) != 0; ++s)
     if ((e.sector_mask >> s) & 1u) atom_mask |= 1u << (s / sectors_per_atom);
   if (!atom_mask) atom_mask = 1;
   const std::uint32_t n = static_cast<std::uint32_t>(__builtin_popcount(atom_mask));

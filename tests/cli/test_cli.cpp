@@ -251,3 +251,17 @@ TEST_CASE("cli: a CTA policy's own parameters are keys, checked before the run",
   CHECK_THAT(r.out,
              Catch::Contains("dispatcher.distributed-block.single_when_pool_has_one  false"));
 }
+
+TEST_CASE("cli: 32 sectors per line run and replay with verified data", "[cli]") {
+  // A sector loop shifted a 32-bit mask by 32 and hung in run and replay (issue: 4 B sectors).
+  for (const char* s : {" --set l1d.sector=4", " --set l2.sector=4",
+                        " --set l1d.line=32 --set l2.line=32 --set l1d.sector=1 --set l2.sector=1"
+                        " --set dram.atom_bytes=32"}) {
+    const std::string w = "--platform fermi --workload matmul --set workload.n=32";
+    Result r = locsim_limited("run " + w + s + " --quiet --check-data --check-protocol", 120);
+    INFO(s << ": " << r.err);
+    CHECK(r.code == 0);
+    r = locsim_limited("replay " + w + s, 120);
+    CHECK(r.code == 0);
+  }
+}
