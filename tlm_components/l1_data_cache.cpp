@@ -22,8 +22,8 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
       up_("up"),
       down_("down"),
-      tags_(cfg.geometry),
-      mshr_(cfg.mshr_entries, cfg.mshr_max_merge),
+      policy_(L1PolicyConfig{cfg.geometry, cfg.enabled, cfg.bypass, cfg.pdp, cfg.mshr_entries,
+                             cfg.mshr_max_merge}),
       miss_queue_(cfg.miss_queue),
       bypass_queue_(cfg.bypass_queue),
 #define L1_STAT(n, u, d) ctx.stats.counter(this->name(), "l1d", n, u, d)
@@ -50,11 +50,6 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
 #undef L1_STAT
 {
   if (ctx.check_data) data_.assign(cfg.geometry.capacity_bytes(), 0);
-  if (cfg.pdp) {
-    PdpConfig pc;
-    pc.geometry = cfg.geometry;
-    pdp_ = std::make_unique<ProtectingDistancePolicy>(pc);
-  }
   cpu.register_nb_transport_fw(this, &L1DataCache::nb_fw);
   cpu.register_b_transport(this, &L1DataCache::b_transport);
   cpu.register_transport_dbg(this, &L1DataCache::transport_dbg);
@@ -76,10 +71,11 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
 }
 
 std::uint8_t* L1DataCache::line_data(Addr line) {
-  int way = tags_.find(line);
+  const TagArray& tags = policy_.tags();
+  int way = tags.find(line);
   if (way < 0 || data_.empty()) return nullptr;
-  const CacheGeometry& g = tags_.geometry();
-  return &data_[(std::size_t(tags_.set_index(line)) * g.ways + way) * g.line_bytes];
+  const CacheGeometry& g = tags.geometry();
+  return &data_[(std::size_t(tags.set_index(line)) * g.ways + way) * g.line_bytes];
 }
 
 bool L1DataCache::on_request(Payload& gp) {
@@ -134,7 +130,7 @@ void L1DataCache::note_retry_outcome(ReservationFail f, Cycle now) {
 void L1DataCache::observe_accepted(Payload& gp) {
   GpuExtension& e = gpu_ext(gp);
   if (on_load_access && e.kind == AccessKind::Load && cfg_.enabled)
-    on_load_access(tags_.line_addr(gp.get_address()), e);
+    on_load_access(policy_.tags().line_addr(gp.get_address()), e);
 }
 
 void L1DataCache::retry_method() {
@@ -156,128 +152,53 @@ void L1DataCache::retry_method() {
 
 ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
-  const Addr line = tags_.line_addr(gp.get_address());
-  if (e.kind != AccessKind::Load) {
-    // Stores and atomics: write-through / performed at L2; evict a present copy (write-evict).
-    if (miss_queue_.full()) return ReservationFail::MissQueue;
-    ++accesses_;
-    if (e.kind == AccessKind::Atomic)
-      ++atomics_;
-    else
-      ++stores_;
-    if (cfg_.enabled) {
-      int way = tags_.find(line);
-      if (way >= 0 && !tags_.line(tags_.set_index(line), way).reserved) {
-        tags_.invalidate(line);
-        ++evictions_;
-      }
-    }
-    e.at(name());
-    miss_queue_.push(&gp);
-    send_down();
-    return ReservationFail::None;
-  }
-  if (!cfg_.enabled) {
-    if (miss_queue_.full()) return ReservationFail::MissQueue;
-    ++accesses_;
-    ++bypassed_;
-    e.at(name());
-    miss_queue_.push(&gp);
-    send_down();
-    return ReservationFail::None;
-  }
-  if (cfg_.bypass == L1BypassMode::All ||
-      (cfg_.bypass == L1BypassMode::RankLimit && e.bypass_rank >= bypass_limit_)) {
-    // Seed 004 Figure 1 bypass path: no line, MSHR or miss-queue entry; the request itself goes
-    // to the L2 and its reply passes through.
-    if (bypass_queue_.full()) return ReservationFail::BypassQueue;
-    ++accesses_;
-    ++bypassed_;
-    e.at(name());
-    bypass_queue_.push(&gp);
-    send_down();
-    return ReservationFail::None;
-  }
-  // The request's sector mask is in 32 B transfer sectors; the tag array has its own sectors.
-  const std::uint32_t want = e.bytes.sector_mask(tags_.geometry().sector_bytes);
-  const Probe p = tags_.probe(line, want);
-  switch (p.result) {
-    case ProbeResult::Hit: {
-      ++accesses_;
+  const L1Decision d = policy_.access(e.kind, gp.get_address(), e.bytes, e.bypass_rank, &gp,
+                                      miss_queue_.full(), bypass_queue_.full());
+  if (d.outcome == L1Outcome::Fail) return d.fail;
+  ++accesses_;
+  if (d.evicted) ++evictions_;
+  e.at(name());
+  switch (d.outcome) {
+    case L1Outcome::WriteThrough:
+      ++(e.kind == AccessKind::Atomic ? atomics_ : stores_);
+      miss_queue_.push(&gp);
+      send_down();
+      break;
+    case L1Outcome::Bypass:
+    case L1Outcome::PdpBypass:
+      // Seed 004 Figure 1 bypass path: no line, MSHR or miss-queue entry; the request itself
+      // goes to the L2 and its reply passes through.
+      ++bypassed_;
+      if (d.outcome == L1Outcome::PdpBypass) ++pdp_bypasses_;
+      (d.via_bypass_queue ? bypass_queue_ : miss_queue_).push(&gp);
+      send_down();
+      break;
+    case L1Outcome::Hit:
       ++hits_;
-      tags_.touch(p.set, p.way);
-      if (pdp_) {
-        pdp_->on_access(p.set, line);
-        pdp_->protect(p.set, p.way);
-      }
-      if (std::uint8_t* d = line_data(line))
-        copy_masked(gp.get_data_ptr(), d, e.bytes, tags_.geometry().line_bytes);
+      if (std::uint8_t* data = line_data(d.line))
+        copy_masked(gp.get_data_ptr(), data, e.bytes, policy_.tags().geometry().line_bytes);
       gp.set_response_status(tlm::TLM_OK_RESPONSE);
-      e.at(name());
       responses_.push(now + cfg_.hit_latency, &gp);
       resp_ev_.notify(clk_.until(now + 1));
-      return ReservationFail::None;
-    }
-    case ProbeResult::HitReserved: {
-      auto it = inflight_sectors_.find(line);
-      bool covered = it != inflight_sectors_.end() && (want & ~it->second) == 0;
-      if (!covered || !mshr_.can_merge(line)) return ReservationFail::MshrMerge;
-      ++accesses_;
+      break;
+    case L1Outcome::MshrMerge:
       ++mshr_hits_;
-      tags_.touch(p.set, p.way);
-      if (pdp_) {
-        pdp_->on_access(p.set, line);
-        pdp_->protect(p.set, p.way);
-      }
-      mshr_.merge(line, &gp);
-      e.at(name());
-      return ReservationFail::None;
-    }
-    case ProbeResult::MissNoVictim:
-      return ReservationFail::LineAlloc;
-    case ProbeResult::Miss:
-    case ProbeResult::SectorMiss:
+      break;
+    case L1Outcome::Miss:
+    case L1Outcome::SectorMiss:
+      ++misses_;
+      if (d.outcome == L1Outcome::SectorMiss) ++sector_misses_;
+      send_fill_request(gp, d.line, d.fetch);
+      break;
+    case L1Outcome::Fail:
       break;
   }
-  if (mshr_.full() || mshr_.has(line)) return ReservationFail::MshrEntry;
-  if (miss_queue_.full()) return ReservationFail::MissQueue;
-  Probe victim = p;
-  if (pdp_) {
-    // CBWT's PDP (seed 004 §7.1): an inserting miss whose set has only protected lines bypasses.
-    const int way = p.result == ProbeResult::Miss ? pdp_->victim(tags_, p.set) : p.way;
-    if (way < 0 && bypass_queue_.full()) return ReservationFail::BypassQueue;
-    pdp_->on_access(p.set, line);
-    if (way < 0) {
-      ++accesses_;
-      ++bypassed_;
-      ++pdp_bypasses_;
-      e.at(name());
-      bypass_queue_.push(&gp);
-      send_down();
-      return ReservationFail::None;
-    }
-    victim.way = way;
-  }
-  ++accesses_;
-  ++misses_;
-  const CacheGeometry& g = tags_.geometry();
-  std::uint32_t fetch;
-  if (p.result == ProbeResult::SectorMiss) {
-    ++sector_misses_;
-    fetch = want & ~tags_.line(p.set, p.way).valid_sectors;
-    tags_.reserve_sectors(line);
-    tags_.touch(p.set, p.way);
-  } else {
-    Eviction ev = tags_.allocate(line, victim);
-    if (ev.valid) ++evictions_;
-    // Sectored caches fetch only the sectors asked for; others fetch the whole line.
-    fetch = g.sector_bytes < g.line_bytes ? want : g.full_sector_mask();
-  }
-  if (pdp_) pdp_->protect(victim.set, victim.way);
-  mshr_.allocate(line, &gp);
-  inflight_sectors_[line] = fetch;
-  e.at(name());
+  return ReservationFail::None;
+}
 
+void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch) {
+  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
+  const CacheGeometry& g = policy_.tags().geometry();
   Payload* f = ctx_.pool.allocate();
   GpuExtension& fe = gpu_ext(*f);
   fe.sm = e.sm;
@@ -301,7 +222,6 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
   f->set_streaming_width(g.line_bytes);
   miss_queue_.push(f);
   send_down();
-  return ReservationFail::None;
 }
 
 void L1DataCache::send_down() {
@@ -321,13 +241,13 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
   const Cycle now = clk_.next_edge_cycle();
   if (e.owner == this) {
     const Addr line = gp.get_address();
-    const unsigned lb = tags_.geometry().line_bytes;
-    tags_.fill(line, e.bytes.sector_mask(tags_.geometry().sector_bytes));
+    const CacheGeometry& g = policy_.tags().geometry();
+    const unsigned lb = g.line_bytes;
+    const std::vector<Payload*> waiting = policy_.fill(line, e.bytes.sector_mask(g.sector_bytes));
     ++fills_;
     std::uint8_t* d = line_data(line);
     if (d) copy_masked(d, gp.get_data_ptr(), e.bytes, lb);
-    inflight_sectors_.erase(line);
-    for (Payload* r : mshr_.release(line)) {
+    for (Payload* r : waiting) {
       if (d) copy_masked(r->get_data_ptr(), d, gpu_ext(*r).bytes, lb);
       r->set_response_status(tlm::TLM_OK_RESPONSE);
       gpu_ext(*r).at(name());

@@ -17,9 +17,7 @@
 #include <vector>
 
 #include "model/bounded_queue.h"
-#include "model/mshr_table.h"
-#include "model/protecting_distance.h"
-#include "model/tag_array.h"
+#include "model/l1_cache_policy.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/gpu_extension.h"
@@ -27,14 +25,6 @@
 #include "tlm_components/timed_queue.h"
 
 namespace locsim {
-
-// Seed 004: which global loads take the bypass path (straight to the L2, no line, MSHR or
-// miss-queue entry in the L1; the warp's own coalescing is kept).
-enum class L1BypassMode {
-  None,       // every load uses the L1
-  All,        // static bypass of all global loads (like -dlcm=cg)
-  RankLimit,  // warps/CTAs of rank >= limit bypass (set by a bypassing parameter generator)
-};
 
 struct L1Config {
   bool enabled = true;  // false: every access goes to the L2 (the paper's no-L1 configuration)
@@ -49,8 +39,6 @@ struct L1Config {
   double clock_hz = 1.4e9;
 };
 
-enum class ReservationFail { None, LineAlloc, MshrEntry, MshrMerge, MissQueue, BypassQueue };
-
 class L1DataCache : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<L1DataCache> cpu;     // from the SM
@@ -59,18 +47,19 @@ class L1DataCache : public sc_core::sc_module {
   L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimContext& ctx);
 
   // Kernel boundary: GPUs drop (non-coherent) L1 contents between kernels.
-  void invalidate_all() { tags_.invalidate_all(); }
-  const TagArray& tags() const { return tags_; }
-  std::uint32_t mshr_in_use() const { return mshr_.in_use(); }
+  void invalidate_all() { policy_.invalidate_all(); }
+  const TagArray& tags() const { return policy_.tags(); }
+  std::uint32_t mshr_in_use() const { return policy_.mshr_in_use(); }
   // RankLimit mode: the first `limit` warps/CTAs (by GpuExtension::bypass_rank) use the L1.
-  void set_bypass_limit(std::uint32_t limit) { bypass_limit_ = limit; }
-  std::uint32_t bypass_limit() const { return bypass_limit_; }
+  void set_bypass_limit(std::uint32_t limit) { policy_.set_bypass_limit(limit); }
+  std::uint32_t bypass_limit() const { return policy_.bypass_limit(); }
   // Observers of the load stream and of reservation failures (bypassing parameter generators).
   std::function<void(Addr line, const GpuExtension&)> on_load_access;
   std::function<void(std::uint64_t cycles)> on_reservation_fail;
 
  private:
   ReservationFail process(Payload& gp, Cycle now);
+  void send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch);
   bool on_request(Payload& gp);
   bool on_response_from_below(Payload& gp);
   void retry_method();
@@ -94,14 +83,10 @@ class L1DataCache : public sc_core::sc_module {
   ClockDomain clk_;
   TargetPort up_;
   InitiatorPort down_;
-  TagArray tags_;
-  MshrTable<Payload*> mshr_;
-  std::unordered_map<Addr, std::uint32_t> inflight_sectors_;  // sectors being fetched per line
+  L1CachePolicy<Payload*> policy_;  // the decisions (model/l1_cache_policy.h)
   BoundedQueue<Payload*> miss_queue_;
   BoundedQueue<Payload*> bypass_queue_;
   bool bypass_turn_ = false;  // the two queues share the port: alternate when both wait
-  std::uint32_t bypass_limit_ = ~std::uint32_t{0};
-  std::unique_ptr<ProtectingDistancePolicy> pdp_;
   TimedQueue<Payload*> responses_;
   std::vector<std::uint8_t> data_;  // line data, only in data-integrity mode
   Cycle last_accept_ = ~Cycle{0};

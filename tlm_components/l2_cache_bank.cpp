@@ -14,16 +14,6 @@ ByteMask sectors_to_bytes(std::uint32_t sectors, std::uint32_t sector_bytes) {
   return m;
 }
 
-// Sectors every byte of which is in the mask.
-std::uint32_t fully_covered(const ByteMask& m, const CacheGeometry& g) {
-  std::uint32_t out = 0;
-  for (unsigned s = 0; s < g.sectors_per_line(); ++s) {
-    bool all = true;
-    for (unsigned b = s * g.sector_bytes; b < (s + 1) * g.sector_bytes && all; ++b) all = m.test(b);
-    if (all) out |= 1u << s;
-  }
-  return out;
-}
 }  // namespace
 
 L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx)
@@ -35,8 +25,7 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
       up_("up"),
       down_("down"),
-      tags_(cfg.geometry),
-      mshr_(cfg.mshr_entries, cfg.mshr_max_merge),
+      policy_(cfg.geometry, cfg.mshr_entries, cfg.mshr_max_merge),
       miss_queue_(cfg.miss_queue),
 #define L2_STAT(n, u, d) ctx.stats.counter(this->name(), "l2", n, u, d)
       accesses_(L2_STAT("accesses", "accesses", "loads, stores and atomics received")),
@@ -73,10 +62,11 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
 }
 
 std::uint8_t* L2CacheBank::line_data(Addr line) {
-  int way = tags_.find(line);
+  const TagArray& tags = policy_.tags();
+  int way = tags.find(line);
   if (way < 0 || data_.empty()) return nullptr;
-  const CacheGeometry& g = tags_.geometry();
-  return &data_[(std::size_t(tags_.set_index(line)) * g.ways + way) * g.line_bytes];
+  const CacheGeometry& g = tags.geometry();
+  return &data_[(std::size_t(tags.set_index(line)) * g.ways + way) * g.line_bytes];
 }
 
 bool L2CacheBank::on_request(Payload& gp) {
@@ -116,7 +106,7 @@ void L2CacheBank::retry_method() {
 
 void L2CacheBank::perform(Payload& gp, Addr line) {
   GpuExtension& e = gpu_ext(gp);
-  const CacheGeometry& g = tags_.geometry();
+  const CacheGeometry& g = policy_.tags().geometry();
   std::uint8_t* d = line_data(line);
   switch (e.kind) {
     case AccessKind::Load:
@@ -125,7 +115,7 @@ void L2CacheBank::perform(Payload& gp, Addr line) {
       break;
     case AccessKind::Store:
       if (d) copy_masked(d, gp.get_data_ptr(), e.bytes, g.line_bytes);
-      tags_.mark_dirty(line, e.bytes.sector_mask(g.sector_bytes));
+      policy_.mark_written(line, e.bytes);
       break;
     case AccessKind::Atomic:
       for (unsigned w = 0; w < g.line_bytes / 4; ++w) {
@@ -138,7 +128,7 @@ void L2CacheBank::perform(Payload& gp, Addr line) {
           std::memcpy(gp.get_data_ptr() + 4 * w, &old, 4);
         }
       }
-      tags_.mark_dirty(line, e.bytes.sector_mask(g.sector_bytes));
+      policy_.mark_written(line, e.bytes);
       break;
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -149,7 +139,7 @@ void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data) {
   ++evictions_;
   if (!ev.dirty_sectors) return;
   ++writebacks_;
-  const CacheGeometry& g = tags_.geometry();
+  const CacheGeometry& g = policy_.tags().geometry();
   Payload* wb = ctx_.pool.allocate();
   GpuExtension& we = gpu_ext(*wb);
   we.kind = AccessKind::Store;
@@ -168,93 +158,57 @@ void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data) {
 
 L2CacheBank::Fail L2CacheBank::process(Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
-  const CacheGeometry& g = tags_.geometry();
-  const Addr line = tags_.line_addr(gp.get_address());
-  const std::uint32_t need = e.bytes.sector_mask(g.sector_bytes);
-  const bool is_store = e.kind == AccessKind::Store;
-  const std::uint32_t covered = is_store ? fully_covered(e.bytes, g) : 0;
-  const Probe p = tags_.probe(line, need);
-
-  if (p.result == ProbeResult::MissNoVictim) return Fail::LineAlloc;
-  if (p.result == ProbeResult::HitReserved) {
-    auto it = inflight_sectors_.find(line);
-    const std::uint32_t inflight = it == inflight_sectors_.end() ? 0 : it->second;
-    // Stores that fully cover what is not in flight can wait behind the fill in order.
-    if ((need & ~inflight & ~covered) != 0 || !mshr_.can_merge(line)) return Fail::MshrMerge;
-    ++accesses_;
-    if (is_store) ++stores_;
-    if (e.kind == AccessKind::Atomic) ++atomics_;
-    ++mshr_hits_;
-    tags_.touch(p.set, p.way);
-    mshr_.merge(line, &gp);
-    e.at(name());
-    return Fail::None;
-  }
-  if (p.result == ProbeResult::Hit) {
-    ++accesses_;
-    ++hits_;
-    if (is_store) ++stores_;
-    if (e.kind == AccessKind::Atomic) ++atomics_;
-    tags_.touch(p.set, p.way);
-    perform(gp, line);
-    e.at(name());
-    responses_.push(now + cfg_.latency, &gp);
-    resp_ev_.notify(clk_.until(now + 1));
-    return Fail::None;
-  }
-  // Miss or sector miss.
-  const std::uint32_t valid =
-      p.result == ProbeResult::SectorMiss ? tags_.line(p.set, p.way).valid_sectors : 0;
-  const std::uint32_t missing = need & ~valid;
-  const bool no_fetch = is_store && (missing & ~covered) == 0;
-  const bool dirty_victim = p.result == ProbeResult::Miss && tags_.line(p.set, p.way).valid &&
-                            tags_.line(p.set, p.way).dirty_sectors != 0;
-  const std::size_t slots = (no_fetch ? 0u : 1u) + (dirty_victim ? 1u : 0u);
-  if (!no_fetch && (mshr_.full() || mshr_.has(line))) return Fail::MshrEntry;
-  if (miss_queue_.size() + slots > miss_queue_.capacity()) return Fail::MissQueue;
-
+  const CacheGeometry& g = policy_.tags().geometry();
+  const L2Decision d = policy_.access(e.kind, gp.get_address(), e.bytes, &gp,
+                                      miss_queue_.capacity() - miss_queue_.size());
+  if (d.outcome == L2Outcome::Fail) return d.fail;
   ++accesses_;
-  ++misses_;
-  if (is_store) ++stores_;
+  if (e.kind == AccessKind::Store) ++stores_;
   if (e.kind == AccessKind::Atomic) ++atomics_;
   e.at(name());
-  if (p.result == ProbeResult::Miss) {
-    // Copy the victim's data before the frame is reused.
+  switch (d.outcome) {
+    case L2Outcome::MshrMerge:
+      ++mshr_hits_;
+      return Fail::None;
+    case L2Outcome::Hit:
+      ++hits_;
+      perform(gp, d.line);
+      responses_.push(now + cfg_.latency, &gp);
+      resp_ev_.notify(clk_.until(now + 1));
+      return Fail::None;
+    default:
+      break;
+  }
+  ++misses_;
+  if (d.victim.valid) {
+    // The victim's frame still holds its data: copy it out before the new line overwrites it.
     std::vector<std::uint8_t> victim;
-    if (dirty_victim && !data_.empty()) {
-      const std::uint8_t* vd = &data_[(std::size_t(p.set) * g.ways + p.way) * g.line_bytes];
+    if (d.victim.dirty_sectors && !data_.empty()) {
+      const std::uint8_t* vd = &data_[(std::size_t(d.set) * g.ways + d.way) * g.line_bytes];
       victim.assign(vd, vd + g.line_bytes);
     }
-    Eviction ev = tags_.allocate(line, p);
-    write_back(ev, victim.empty() ? nullptr : victim.data());
-  } else {
-    tags_.touch(p.set, p.way);
+    write_back(d.victim, victim.empty() ? nullptr : victim.data());
   }
-  if (no_fetch) {
-    // Write-allocate without fetch: the store supplies every byte of the missing sectors.
-    tags_.fill(line, missing);
-    perform(gp, line);
+  if (d.outcome == L2Outcome::StoreAllocate) {
+    perform(gp, d.line);
     responses_.push(now + cfg_.latency, &gp);
     resp_ev_.notify(clk_.until(now + 1));
     send_down();
     return Fail::None;
   }
-  if (p.result == ProbeResult::SectorMiss) tags_.reserve_sectors(line);
-  mshr_.allocate(line, &gp);
-  inflight_sectors_[line] = missing;
   Payload* f = ctx_.pool.allocate();
   GpuExtension& fe = gpu_ext(*f);
   fe.sm = e.sm;
   fe.kernel = e.kernel;
   fe.data_structure = e.data_structure;
   fe.kind = AccessKind::Load;
-  fe.sector_mask = missing;
-  fe.bytes = sectors_to_bytes(missing, g.sector_bytes);
+  fe.sector_mask = d.missing;
+  fe.bytes = sectors_to_bytes(d.missing, g.sector_bytes);
   fe.owner = this;
   fe.owner_tag = kFillTag;
   fe.at(name());
   f->set_command(tlm::TLM_READ_COMMAND);
-  f->set_address(line);
+  f->set_address(d.line);
   f->set_data_length(g.line_bytes);
   f->set_streaming_width(g.line_bytes);
   miss_queue_.push(f);
@@ -279,17 +233,12 @@ bool L2CacheBank::on_dram_response(Payload& gp) {
     return true;
   }
   const Addr line = gp.get_address();
-  const CacheGeometry& g = tags_.geometry();
+  const CacheGeometry& g = policy_.tags().geometry();
   ++fills_;
   if (std::uint8_t* d = line_data(line)) copy_masked(d, gp.get_data_ptr(), e.bytes, g.line_bytes);
-  tags_.fill(line, e.sector_mask);
-  inflight_sectors_.erase(line);
   Cycle when = now + 1;
-  for (Payload* r : mshr_.release(line)) {
-    // A store merged behind the fill may fully cover sectors that were not fetched: they are
-    // valid (and dirty) now, or a later load would refetch them over the stored bytes.
-    if (gpu_ext(*r).kind == AccessKind::Store)
-      tags_.fill(line, fully_covered(gpu_ext(*r).bytes, g));
+  for (Payload* r : policy_.fill(line, e.sector_mask)) {
+    if (gpu_ext(*r).kind == AccessKind::Store) policy_.store_covers(line, gpu_ext(*r).bytes);
     perform(*r, line);
     gpu_ext(*r).at(name());
     responses_.push(when, r);
@@ -318,13 +267,14 @@ unsigned int L2CacheBank::transport_dbg(Payload& gp) {
   // DRAM holds everything not dirty here; overlay (or update) the valid sectors of this bank.
   unsigned n = dram->transport_dbg(gp);
   if (data_.empty()) return n;
-  const CacheGeometry& g = tags_.geometry();
+  const TagArray& tags = policy_.tags();
+  const CacheGeometry& g = tags.geometry();
   for (unsigned i = 0; i < gp.get_data_length(); ++i) {
     Addr a = gp.get_address() + i;
-    Addr line = tags_.line_addr(a);
-    int way = tags_.find(line);
+    Addr line = tags.line_addr(a);
+    int way = tags.find(line);
     if (way < 0) continue;
-    const TagLine& tl = tags_.line(tags_.set_index(line), way);
+    const TagLine& tl = tags.line(tags.set_index(line), way);
     unsigned off = static_cast<unsigned>(a - line);
     if (!((tl.valid_sectors >> (off / g.sector_bytes)) & 1u)) continue;
     std::uint8_t* d = line_data(line) + off;

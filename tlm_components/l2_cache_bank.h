@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "model/bounded_queue.h"
-#include "model/mshr_table.h"
+#include "model/l2_cache_policy.h"
 #include "model/tag_array.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
@@ -40,10 +40,10 @@ class L2CacheBank : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<L2CacheBank> dram;  // to the memory controller
 
   L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx);
-  const TagArray& tags() const { return tags_; }
+  const TagArray& tags() const { return policy_.tags(); }
 
  private:
-  enum class Fail { None, LineAlloc, MshrEntry, MshrMerge, MissQueue };
+  using Fail = L2Fail;
   Fail process(Payload& gp, Cycle now);
   // Applies a load/store/atomic to a line whose needed sectors are valid.
   void perform(Payload& gp, Addr line);
@@ -69,9 +69,7 @@ class L2CacheBank : public sc_core::sc_module {
   ClockDomain clk_;
   TargetPort up_;
   InitiatorPort down_;
-  TagArray tags_;
-  MshrTable<Payload*> mshr_;
-  std::unordered_map<Addr, std::uint32_t> inflight_sectors_;
+  L2CachePolicy<Payload*> policy_;  // the decisions (model/l2_cache_policy.h)
   BoundedQueue<Payload*> miss_queue_;
   TimedQueue<Payload*> responses_;
   std::vector<std::uint8_t> data_;

@@ -1,0 +1,199 @@
+// The L1 data cache's decisions (Fermi-style, seed 004 Figure 1), as a plain-C++ policy object
+// shared by the timed L1 shell (tlm_components/l1_data_cache) and the functional replay
+// (model/functional_hierarchy): allocate-on-miss with LRU (or PDP) victims, sectored fetch,
+// MSHR merging, write-through / no-write-allocate / write-evict for stores, atomics performed at
+// the L2, the bypass path (static, rank-limited by MDB, or a fully protected PDP set), and the
+// reservation failure that stalls a request, by cause. It owns the tag array and the MSHR table;
+// `Req` is the caller's handle of a waiting request (a TLM payload in the shell).
+// A decision either fails (changing nothing) or is applied at once.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "model/mshr_table.h"
+#include "model/protecting_distance.h"
+#include "model/tag_array.h"
+#include "model/types.h"
+
+namespace locsim {
+
+// Seed 004: which global loads take the bypass path (straight to the L2, no line, MSHR or
+// miss-queue entry in the L1; the warp's own coalescing is kept).
+enum class L1BypassMode {
+  None,       // every load uses the L1
+  All,        // static bypass of all global loads (like -dlcm=cg)
+  RankLimit,  // warps/CTAs of rank >= limit bypass (set by a bypassing parameter generator)
+};
+
+// Why a request could not be taken this cycle (counted per stalled cycle by the shell).
+enum class ReservationFail { None, LineAlloc, MshrEntry, MshrMerge, MissQueue, BypassQueue };
+
+enum class L1Outcome {
+  Fail,          // see L1Decision::fail; nothing changed
+  Hit,           // every wanted sector valid: answer after the hit latency
+  MshrMerge,     // waits for the line's in-flight fill (MSHR hit)
+  Miss,          // line allocated (victim evicted), `fetch` sectors to request
+  SectorMiss,    // line present, `fetch` missing sectors to request
+  WriteThrough,  // store / atomic: goes down through the miss queue (a present copy evicted)
+  Bypass,        // load sent down without L1 allocation (bypass mode, or the L1 is disabled)
+  PdpBypass,     // PDP: every way of the set protected, the miss bypasses (CBWT)
+};
+
+struct L1Decision {
+  L1Outcome outcome = L1Outcome::Fail;
+  ReservationFail fail = ReservationFail::None;
+  Addr line = 0;
+  std::uint32_t fetch = 0;  // Miss / SectorMiss: tag-array sectors to fetch
+  bool evicted = false;     // a valid line was displaced (Miss) or write-evicted (WriteThrough)
+  bool via_bypass_queue = false;  // Bypass / PdpBypass: the bypass queue, else the miss queue
+};
+
+struct L1PolicyConfig {
+  CacheGeometry geometry;
+  bool enabled = true;
+  L1BypassMode bypass = L1BypassMode::None;
+  bool pdp = false;
+  std::uint32_t mshr_entries = 32;
+  std::uint32_t mshr_max_merge = 8;
+};
+
+template <class Req>
+class L1CachePolicy {
+ public:
+  explicit L1CachePolicy(const L1PolicyConfig& c)
+      : cfg_(c), tags_(c.geometry), mshr_(c.mshr_entries, c.mshr_max_merge) {
+    if (c.pdp) {
+      PdpConfig pc;
+      pc.geometry = c.geometry;
+      pdp_ = std::make_unique<ProtectingDistancePolicy>(pc);
+    }
+  }
+
+  // Decides what to do with a request (`bytes` of the line at `addr`) and applies it unless it
+  // fails. `miss_queue_full` / `bypass_queue_full` are the shell's queues towards the NoC.
+  L1Decision access(AccessKind kind, Addr addr, const ByteMask& bytes, std::uint32_t bypass_rank,
+                    Req req, bool miss_queue_full, bool bypass_queue_full) {
+    L1Decision d;
+    d.line = tags_.line_addr(addr);
+    const Addr line = d.line;
+    auto fail = [&](ReservationFail f) {
+      d.fail = f;
+      return d;
+    };
+    if (kind != AccessKind::Load) {
+      // Stores and atomics: write-through / performed at L2; evict a present copy (write-evict).
+      if (miss_queue_full) return fail(ReservationFail::MissQueue);
+      if (cfg_.enabled) {
+        const int way = tags_.find(line);
+        if (way >= 0 && !tags_.line(tags_.set_index(line), way).reserved) {
+          tags_.invalidate(line);
+          d.evicted = true;
+        }
+      }
+      d.outcome = L1Outcome::WriteThrough;
+      return d;
+    }
+    if (!cfg_.enabled) {
+      if (miss_queue_full) return fail(ReservationFail::MissQueue);
+      d.outcome = L1Outcome::Bypass;
+      return d;
+    }
+    if (cfg_.bypass == L1BypassMode::All ||
+        (cfg_.bypass == L1BypassMode::RankLimit && bypass_rank >= bypass_limit_)) {
+      if (bypass_queue_full) return fail(ReservationFail::BypassQueue);
+      d.outcome = L1Outcome::Bypass;
+      d.via_bypass_queue = true;
+      return d;
+    }
+    const std::uint32_t want = bytes.sector_mask(tags_.geometry().sector_bytes);
+    const Probe p = tags_.probe(line, want);
+    switch (p.result) {
+      case ProbeResult::Hit:
+        touch(p, line);
+        d.outcome = L1Outcome::Hit;
+        return d;
+      case ProbeResult::HitReserved: {
+        auto it = inflight_.find(line);
+        const bool covered = it != inflight_.end() && (want & ~it->second) == 0;
+        if (!covered || !mshr_.can_merge(line)) return fail(ReservationFail::MshrMerge);
+        touch(p, line);
+        mshr_.merge(line, req);
+        d.outcome = L1Outcome::MshrMerge;
+        return d;
+      }
+      case ProbeResult::MissNoVictim:
+        return fail(ReservationFail::LineAlloc);
+      case ProbeResult::Miss:
+      case ProbeResult::SectorMiss:
+        break;
+    }
+    if (mshr_.full() || mshr_.has(line)) return fail(ReservationFail::MshrEntry);
+    if (miss_queue_full) return fail(ReservationFail::MissQueue);
+    Probe victim = p;
+    if (pdp_) {
+      // CBWT's PDP (seed 004 §7.1): an inserting miss whose set has only protected lines
+      // bypasses.
+      const int way = p.result == ProbeResult::Miss ? pdp_->victim(tags_, p.set) : p.way;
+      if (way < 0 && bypass_queue_full) return fail(ReservationFail::BypassQueue);
+      pdp_->on_access(p.set, line);
+      if (way < 0) {
+        d.outcome = L1Outcome::PdpBypass;
+        d.via_bypass_queue = true;
+        return d;
+      }
+      victim.way = way;
+    }
+    const CacheGeometry& g = tags_.geometry();
+    if (p.result == ProbeResult::SectorMiss) {
+      d.outcome = L1Outcome::SectorMiss;
+      d.fetch = want & ~tags_.line(p.set, p.way).valid_sectors;
+      tags_.reserve_sectors(line);
+      tags_.touch(p.set, p.way);
+    } else {
+      d.outcome = L1Outcome::Miss;
+      d.evicted = tags_.allocate(line, victim).valid;
+      // Sectored caches fetch only the sectors asked for; others fetch the whole line.
+      d.fetch = g.sector_bytes < g.line_bytes ? want : g.full_sector_mask();
+    }
+    if (pdp_) pdp_->protect(victim.set, victim.way);
+    mshr_.allocate(line, req);
+    inflight_[line] = d.fetch;
+    return d;
+  }
+
+  // The fill of `line` arrived with `sectors`: they become valid; returns every request that
+  // waited for it (the missing one first, then the merged ones in arrival order).
+  std::vector<Req> fill(Addr line, std::uint32_t sectors) {
+    tags_.fill(line, sectors);
+    inflight_.erase(line);
+    return mshr_.release(line);
+  }
+
+  // Kernel boundary: GPUs drop (non-coherent) L1 contents between kernels.
+  void invalidate_all() { tags_.invalidate_all(); }
+  // RankLimit mode: the first `limit` warps/CTAs (by bypass rank) use the L1.
+  void set_bypass_limit(std::uint32_t limit) { bypass_limit_ = limit; }
+  std::uint32_t bypass_limit() const { return bypass_limit_; }
+  const TagArray& tags() const { return tags_; }
+  std::uint32_t mshr_in_use() const { return mshr_.in_use(); }
+
+ private:
+  void touch(const Probe& p, Addr line) {
+    tags_.touch(p.set, p.way);
+    if (pdp_) {
+      pdp_->on_access(p.set, line);
+      pdp_->protect(p.set, p.way);
+    }
+  }
+
+  L1PolicyConfig cfg_;
+  TagArray tags_;
+  MshrTable<Req> mshr_;
+  std::unordered_map<Addr, std::uint32_t> inflight_;  // sectors being fetched per line
+  std::uint32_t bypass_limit_ = ~std::uint32_t{0};
+  std::unique_ptr<ProtectingDistancePolicy> pdp_;
+};
+
+}  // namespace locsim

@@ -1,0 +1,147 @@
+// The L2 sub-partition's decisions, as a plain-C++ policy object shared by the timed L2 shell
+// (tlm_components/l2_cache_bank) and the functional replay (model/functional_hierarchy):
+// sectored, write-back, write-allocate, LRU; a store that fully covers the sectors it misses
+// allocates without fetching, a partial one fetches them first (fetch-on-write); requests to a
+// line being filled merge into its MSHR entry (a store may also wait behind the fill when it
+// covers every sector not in flight); a dirty victim is written back; a request that cannot get
+// a line, an MSHR entry or merge slot, or room in the queue towards DRAM fails, by cause. It owns
+// the tag array and the MSHR table; `Req` is the caller's handle of a waiting request.
+#pragma once
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "model/mshr_table.h"
+#include "model/tag_array.h"
+#include "model/types.h"
+
+namespace locsim {
+
+enum class L2Fail { None, LineAlloc, MshrEntry, MshrMerge, MissQueue };
+
+enum class L2Outcome {
+  Fail,           // see L2Decision::fail; nothing changed
+  Hit,            // perform now (a store or atomic marks its sectors dirty: mark_written)
+  MshrMerge,      // waits for the line's fill
+  Miss,           // `missing` sectors to fetch (line allocated on a tag miss)
+  StoreAllocate,  // a store supplying every missing sector: allocated and valid, perform now
+};
+
+struct L2Decision {
+  L2Outcome outcome = L2Outcome::Fail;
+  L2Fail fail = L2Fail::None;
+  Addr line = 0;
+  std::uint32_t missing = 0;  // Miss / StoreAllocate: sectors the request needed and lacked
+  bool sector_miss = false;   // the tag was present
+  // The displaced line (valid when a Miss or StoreAllocate took a valid victim); the victim's
+  // frame (set, way) still holds its data until the caller overwrites it.
+  Eviction victim;
+  std::uint32_t set = 0;
+  int way = -1;
+};
+
+// Sectors every byte of which is in the mask.
+inline std::uint32_t fully_covered_sectors(const ByteMask& m, const CacheGeometry& g) {
+  std::uint32_t out = 0;
+  for (unsigned s = 0; s < g.sectors_per_line(); ++s) {
+    bool all = true;
+    for (unsigned b = s * g.sector_bytes; b < (s + 1) * g.sector_bytes && all; ++b) all = m.test(b);
+    if (all) out |= 1u << s;
+  }
+  return out;
+}
+
+template <class Req>
+class L2CachePolicy {
+ public:
+  L2CachePolicy(const CacheGeometry& g, std::uint32_t mshr_entries, std::uint32_t mshr_max_merge)
+      : tags_(g), mshr_(mshr_entries, mshr_max_merge) {}
+
+  // `queue_free`: entries free in the queue towards DRAM (a miss needs one for its fetch and one
+  // for a dirty victim's write-back).
+  L2Decision access(AccessKind kind, Addr addr, const ByteMask& bytes, Req req,
+                    std::size_t queue_free) {
+    L2Decision d;
+    const CacheGeometry& g = tags_.geometry();
+    d.line = tags_.line_addr(addr);
+    const Addr line = d.line;
+    const std::uint32_t need = bytes.sector_mask(g.sector_bytes);
+    const bool is_store = kind == AccessKind::Store;
+    const std::uint32_t covered = is_store ? fully_covered_sectors(bytes, g) : 0;
+    const Probe p = tags_.probe(line, need);
+    auto fail = [&](L2Fail f) {
+      d.fail = f;
+      return d;
+    };
+    if (p.result == ProbeResult::MissNoVictim) return fail(L2Fail::LineAlloc);
+    if (p.result == ProbeResult::HitReserved) {
+      auto it = inflight_.find(line);
+      const std::uint32_t inflight = it == inflight_.end() ? 0 : it->second;
+      // Stores that fully cover what is not in flight can wait behind the fill in order.
+      if ((need & ~inflight & ~covered) != 0 || !mshr_.can_merge(line))
+        return fail(L2Fail::MshrMerge);
+      tags_.touch(p.set, p.way);
+      mshr_.merge(line, req);
+      d.outcome = L2Outcome::MshrMerge;
+      return d;
+    }
+    if (p.result == ProbeResult::Hit) {
+      tags_.touch(p.set, p.way);
+      d.outcome = L2Outcome::Hit;
+      return d;
+    }
+    // Miss or sector miss.
+    d.sector_miss = p.result == ProbeResult::SectorMiss;
+    const std::uint32_t valid = d.sector_miss ? tags_.line(p.set, p.way).valid_sectors : 0;
+    d.missing = need & ~valid;
+    const bool no_fetch = is_store && (d.missing & ~covered) == 0;
+    const bool dirty_victim = p.result == ProbeResult::Miss && tags_.line(p.set, p.way).valid &&
+                              tags_.line(p.set, p.way).dirty_sectors != 0;
+    const std::size_t slots = (no_fetch ? 0u : 1u) + (dirty_victim ? 1u : 0u);
+    if (!no_fetch && (mshr_.full() || mshr_.has(line))) return fail(L2Fail::MshrEntry);
+    if (queue_free < slots) return fail(L2Fail::MissQueue);
+    d.set = p.set;
+    d.way = p.way;
+    if (p.result == ProbeResult::Miss)
+      d.victim = tags_.allocate(line, p);
+    else
+      tags_.touch(p.set, p.way);
+    if (no_fetch) {
+      // Write-allocate without fetch: the store supplies every byte of the missing sectors.
+      tags_.fill(line, d.missing);
+      d.outcome = L2Outcome::StoreAllocate;
+      return d;
+    }
+    if (d.sector_miss) tags_.reserve_sectors(line);
+    mshr_.allocate(line, req);
+    inflight_[line] = d.missing;
+    d.outcome = L2Outcome::Miss;
+    return d;
+  }
+
+  // A store or atomic was performed on a present line: write-back marks its sectors dirty.
+  void mark_written(Addr line, const ByteMask& bytes) {
+    tags_.mark_dirty(line, bytes.sector_mask(tags_.geometry().sector_bytes));
+  }
+  // The fill of `line` arrived with `sectors`; returns the requests that waited, in order.
+  std::vector<Req> fill(Addr line, std::uint32_t sectors) {
+    tags_.fill(line, sectors);
+    inflight_.erase(line);
+    return mshr_.release(line);
+  }
+  // A store released by a fill may fully cover sectors that were not fetched: they are valid
+  // now, or a later load would refetch them over the stored bytes.
+  void store_covers(Addr line, const ByteMask& bytes) {
+    tags_.fill(line, fully_covered_sectors(bytes, tags_.geometry()));
+  }
+
+  const TagArray& tags() const { return tags_; }
+  TagArray& tags() { return tags_; }
+
+ private:
+  TagArray tags_;
+  MshrTable<Req> mshr_;
+  std::unordered_map<Addr, std::uint32_t> inflight_;
+};
+
+}  // namespace locsim
