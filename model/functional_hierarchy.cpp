@@ -18,15 +18,8 @@ ByteMask sectors_to_bytes(std::uint32_t sectors, std::uint32_t sector_bytes) {
   return m;
 }
 
-// Sectors every byte of which is in the mask (as the timed L2's fully_covered()).
-std::uint32_t fully_covered(const ByteMask& m, const CacheGeometry& g) {
-  std::uint32_t out = 0;
-  for (unsigned s = 0; s < g.sectors_per_line(); ++s) {
-    const ByteMask whole = sectors_to_bytes(1u << s, g.sector_bytes);
-    if ((m.w[0] & whole.w[0]) == whole.w[0] && (m.w[1] & whole.w[1]) == whole.w[1]) out |= 1u << s;
-  }
-  return out;
-}
+constexpr std::uint32_t kUnlimited = ~std::uint32_t{0};
+constexpr std::size_t kQueueFree = ~std::size_t{0};
 
 }  // namespace
 
@@ -46,10 +39,13 @@ void FunctionalConfig::validate() const {
 }
 
 FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg)
-    : cfg_(cfg), dec_((cfg.validate(), cfg.address_map)) {
+    : cfg_(cfg),
+      dec_((cfg.validate(), cfg.address_map)),
+      policy_(make_cta_policy(cfg.cta_policy, cfg.cta_policy_args)) {
   const std::uint32_t nl2 = dec_.num_subpartitions();
   for (std::uint32_t s = 0; s < cfg_.num_sms; ++s) {
-    l1_.emplace_back(cfg_.l1);
+    l1_.emplace_back(L1PolicyConfig{cfg_.l1, cfg_.l1_enabled, L1BypassMode::None, false, kUnlimited,
+                                    kUnlimited});
     const std::string sm = "replay.sm" + std::to_string(s);
     const std::string p = sm + ".l1d";
     auto c = [&](const char* n, const char* u, const char* d) -> Counter* {
@@ -75,7 +71,7 @@ FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg)
                     sc("ctas_completed", "CTAs", "CTAs run to completion")});
   }
   for (std::uint32_t t = 0; t < nl2; ++t) {
-    l2_.emplace_back(cfg_.l2);
+    l2_.emplace_back(cfg_.l2, kUnlimited, kUnlimited);
     const std::string p = "replay.l2_" + std::to_string(t);
     auto c = [&](const char* n, const char* u, const char* d) -> Counter* {
       return &stats_.counter(p, "l2", n, u, d);
@@ -99,7 +95,7 @@ FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg)
 }
 
 void FunctionalHierarchy::invalidate_l1s() {
-  for (TagArray& t : l1_) t.invalidate_all();
+  for (auto& l1 : l1_) l1.invalidate_all();
 }
 
 void FunctionalHierarchy::access_warp(std::uint32_t sm, AccessKind kind,
@@ -113,92 +109,76 @@ void FunctionalHierarchy::access_warp(std::uint32_t sm, AccessKind kind,
 }
 
 void FunctionalHierarchy::access(std::uint32_t sm, AccessKind kind, const LineRequest& r) {
-  TagArray& tags = l1_[sm];
+  L1CachePolicy<int>& l1 = l1_[sm];
   L1Counters& c = l1c_[sm];
   const CacheGeometry& g = cfg_.l1;
-  const Addr line = tags.line_addr(r.line_addr);
+  const L1Decision d = l1.access(kind, r.line_addr, r.bytes, 0, 0, false, false);
   ++*c.accesses;
-  if (kind != AccessKind::Load) {
-    // Write-through, no-write-allocate, write-evict; atomics are performed at the L2.
-    ++*(kind == AccessKind::Atomic ? c.atomics : c.stores);
-    if (cfg_.l1_enabled && tags.find(line) >= 0) {
-      tags.invalidate(line);
-      ++*c.evictions;
-    }
-    l2_access(kind, line, r.bytes);
-    return;
+  if (d.evicted) ++*c.evictions;
+  switch (d.outcome) {
+    case L1Outcome::WriteThrough:
+      // Write-through, no-write-allocate, write-evict; atomics are performed at the L2.
+      ++*(kind == AccessKind::Atomic ? c.atomics : c.stores);
+      l2_access(kind, d.line, r.bytes);
+      return;
+    case L1Outcome::Bypass:
+    case L1Outcome::PdpBypass:
+      ++*c.bypassed;
+      l2_access(kind, d.line, r.bytes);
+      return;
+    case L1Outcome::Hit:
+      ++*c.hits;
+      return;
+    case L1Outcome::Miss:
+    case L1Outcome::SectorMiss:
+      // Fills are instant: nothing is ever in flight, so no merge and no reservation failure.
+      ++*c.misses;
+      if (d.outcome == L1Outcome::SectorMiss) ++*c.sector_misses;
+      l2_access(AccessKind::Load, d.line, sectors_to_bytes(d.fetch, g.sector_bytes));
+      l1.fill(d.line, d.fetch);
+      ++*c.fills;
+      return;
+    case L1Outcome::MshrMerge:
+    case L1Outcome::Fail:
+      throw std::logic_error("functional replay: an L1 request waited (fills are instant)");
   }
-  if (!cfg_.l1_enabled) {
-    ++*c.bypassed;
-    l2_access(kind, line, r.bytes);
-    return;
-  }
-  const std::uint32_t want = r.bytes.sector_mask(g.sector_bytes);
-  const Probe p = tags.probe(line, want);
-  if (p.result == ProbeResult::Hit) {
-    ++*c.hits;
-    tags.touch(p.set, p.way);
-    return;
-  }
-  // Nothing is ever reserved here (fills are instant): Miss or SectorMiss.
-  ++*c.misses;
-  std::uint32_t fetch;
-  if (p.result == ProbeResult::SectorMiss || p.result == ProbeResult::HitReserved) {
-    ++*c.sector_misses;
-    fetch = want & ~tags.line(p.set, p.way).valid_sectors;
-    tags.touch(p.set, p.way);
-  } else {
-    const Eviction ev = tags.allocate(line, p);
-    if (ev.valid) ++*c.evictions;
-    fetch = g.sector_bytes < g.line_bytes ? want : g.full_sector_mask();
-  }
-  l2_access(AccessKind::Load, line, sectors_to_bytes(fetch, g.sector_bytes));
-  tags.fill(line, fetch);
-  ++*c.fills;
 }
 
 void FunctionalHierarchy::l2_access(AccessKind kind, Addr line, const ByteMask& bytes) {
   const std::uint32_t t = dec_.subpartition(line);
-  TagArray& tags = l2_[t];
+  L2CachePolicy<int>& l2 = l2_[t];
   L2Counters& c = l2c_[t];
-  const CacheGeometry& g = cfg_.l2;
-  const std::uint32_t need = bytes.sector_mask(g.sector_bytes);
-  const bool is_store = kind == AccessKind::Store;
   const bool writes = kind != AccessKind::Load && kind != AccessKind::Prefetch;
   ++*c.accesses;
-  if (is_store) ++*c.stores;
+  if (kind == AccessKind::Store) ++*c.stores;
   if (kind == AccessKind::Atomic) ++*c.atomics;
-  const Probe p = tags.probe(line, need);
-  if (p.result == ProbeResult::Hit) {
-    ++*c.hits;
-    tags.touch(p.set, p.way);
-    if (writes) tags.mark_dirty(line, need);
-    return;
-  }
-  ++*c.misses;
-  std::uint32_t valid = 0;
-  if (p.result == ProbeResult::Miss) {
-    const Eviction ev = tags.allocate(line, p);
-    if (ev.valid) {
-      ++*c.evictions;
-      if (ev.dirty_sectors) {
-        ++*c.writebacks;
-        ++*dram_writes_[dec_.channel(ev.line_addr)];
+  const L2Decision d = l2.access(kind, line, bytes, 0, kQueueFree);
+  switch (d.outcome) {
+    case L2Outcome::Hit:
+      ++*c.hits;
+      break;
+    case L2Outcome::StoreAllocate:
+    case L2Outcome::Miss:
+      ++*c.misses;
+      if (d.victim.valid) {
+        ++*c.evictions;
+        if (d.victim.dirty_sectors) {
+          ++*c.writebacks;
+          ++*dram_writes_[dec_.channel(d.victim.line_addr)];
+        }
       }
-    }
-  } else {
-    valid = tags.line(p.set, p.way).valid_sectors;
-    tags.touch(p.set, p.way);
+      if (d.outcome == L2Outcome::Miss) {
+        // Fetch the missing sectors (fetch-on-write for a partial store); the fill is instant.
+        ++*dram_reads_[dec_.channel(line)];
+        ++*c.fills;
+        l2.fill(d.line, d.missing);
+      }
+      break;
+    case L2Outcome::MshrMerge:
+    case L2Outcome::Fail:
+      throw std::logic_error("functional replay: an L2 request waited (fills are instant)");
   }
-  const std::uint32_t missing = need & ~valid;
-  const std::uint32_t covered = is_store ? fully_covered(bytes, g) : 0;
-  if (!(is_store && (missing & ~covered) == 0)) {
-    // Fetch the missing sectors (fetch-on-write for a partial store).
-    ++*dram_reads_[dec_.channel(line)];
-    ++*c.fills;
-  }
-  tags.fill(line, missing);
-  if (writes) tags.mark_dirty(line, need);
+  if (writes) l2.mark_written(d.line, bytes);
 }
 
 void FunctionalHierarchy::run_kernel(const Kernel& k) {
@@ -212,7 +192,7 @@ void FunctionalHierarchy::run_kernel(const Kernel& k) {
                                 limiter + ")");
   if (nctas == 0) return;
   const GpuTopology topo{cfg_.num_sms, cfg_.sms_per_cluster};
-  CtaSchedulingPolicy& policy = policy_;
+  CtaSchedulingPolicy& policy = *policy_;
   LazyCtaAccessSets access_sets(k);
   policy.begin_kernel(KernelLaunch{k, max_per_sm, access_sets, topo});
 

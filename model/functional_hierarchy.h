@@ -1,5 +1,5 @@
-// Functional replay of the cache hierarchy: the timed model's L1D / L2 policies on model/ tag
-// arrays, with no SystemC and no timing. Every request completes instantly, so there is no MSHR
+// Functional replay of the cache hierarchy: the timed model's own L1D / L2 policy objects
+// (model/l1_cache_policy.h, l2_cache_policy.h), with no SystemC and no timing. Every request completes instantly, so there is no MSHR
 // merging (a second access to a line being fetched in the timed model is a hit here, or a miss if
 // its sectors were not fetched), no reservation failure and no queueing.
 //
@@ -10,7 +10,7 @@
 //  * L2 sub-partitions selected by AddressDecoder: sectored, write-back, write-allocate; a store
 //    that fully covers its missing sectors allocates without fetching, anything else fetches the
 //    missing sectors (one DRAM read request); a dirty victim is one DRAM write request.
-//  * Scheduling (run_kernel): CTAs go to SMs in RoundRobinPolicy order with max_ctas_per_sm
+//  * Scheduling (run_kernel): CTAs go to SMs in dispatcher.policy's order with max_ctas_per_sm
 //    occupancy; a freed CTA slot is refilled at the end of the round in which it freed. A round
 //    gives each SM, in SM order, one turn: its next warp in round-robin order (skipping warps
 //    waiting at a barrier) executes one WarpInst entry (a Compute block is one turn). Barriers
@@ -25,6 +25,8 @@
 #include "model/address_decoder.h"
 #include "model/coalescer.h"
 #include "model/cta_policy.h"
+#include "model/l1_cache_policy.h"
+#include "model/l2_cache_policy.h"
 #include "model/stats.h"
 #include "model/tag_array.h"
 #include "model/types.h"
@@ -40,6 +42,8 @@ struct FunctionalConfig {
   SmResources resources;
   std::uint32_t coalesce_sector_bytes = 32;  // coalescer sector granularity (line = L1 line)
   bool l1_enabled = true;
+  std::string cta_policy = "rr";  // dispatcher.policy
+  CtaPolicyArgs cta_policy_args;
   CacheGeometry l1{32, 4, 128, 128, SetIndexing::Linear};
   CacheGeometry l2{64, 16, 128, 32, SetIndexing::Linear};  // one sub-partition
   AddressMapConfig address_map;
@@ -81,8 +85,8 @@ class FunctionalHierarchy {
   // Runs the kernels in order, L1s invalidated before each; returns one record per kernel.
   std::vector<KernelRecord> run(const Workload& w);
 
-  const TagArray& l1(std::uint32_t sm) const { return l1_[sm]; }
-  const TagArray& l2(std::uint32_t subpartition) const { return l2_[subpartition]; }
+  const TagArray& l1(std::uint32_t sm) const { return l1_[sm].tags(); }
+  const TagArray& l2(std::uint32_t subpartition) const { return l2_[subpartition].tags(); }
   const AddressDecoder& decoder() const { return dec_; }
 
  private:
@@ -90,9 +94,10 @@ class FunctionalHierarchy {
 
   FunctionalConfig cfg_;
   AddressDecoder dec_;
-  std::vector<TagArray> l1_;
-  std::vector<TagArray> l2_;
-  std::vector<std::uint32_t> l2_full_cover_;  // scratch
+  // The timed caches' own decisions (model/l1_cache_policy.h, l2_cache_policy.h), with unlimited
+  // MSHRs and queues and every fill arriving at once; the handles are unused.
+  std::vector<L1CachePolicy<int>> l1_;
+  std::vector<L2CachePolicy<int>> l2_;
   std::vector<LineRequest> coalesced_;
   StatRegistry stats_;
   struct L1Counters {
@@ -109,7 +114,8 @@ class FunctionalHierarchy {
   std::vector<L2Counters> l2c_;
   std::vector<SmCounters> smc_;
   std::vector<Counter*> dram_reads_, dram_writes_;
-  RoundRobinPolicy policy_;  // one for the whole run, like the dispatcher's (next SM carries over)
+  // dispatcher.policy, one for the whole run like the dispatcher's (rr's next SM carries over).
+  std::unique_ptr<CtaSchedulingPolicy> policy_;
 };
 
 }  // namespace locsim

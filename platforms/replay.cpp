@@ -16,6 +16,8 @@ FunctionalConfig functional_config(const GpuConfig& c) {
   f.resources = c.dispatcher.resources;
   f.coalesce_sector_bytes = c.sm.sector_bytes;
   f.l1_enabled = c.l1.enabled;
+  f.cta_policy = c.dispatcher.policy;
+  f.cta_policy_args = c.dispatcher.policy_args;
   f.l1 = c.l1.geometry;
   f.l2 = c.l2.geometry;
   f.address_map = c.address_map;

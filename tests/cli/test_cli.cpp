@@ -265,3 +265,22 @@ TEST_CASE("cli: 32 sectors per line run and replay with verified data", "[cli]")
     CHECK(r.code == 0);
   }
 }
+
+TEST_CASE("cli: replay honours dispatcher.policy", "[cli]") {
+  // It used to run round-robin whatever the policy said. Pairs of neighbouring matmul CTAs on one
+  // SM (bcs, distributed-block) share their A tiles in that SM's L1.
+  const std::string w = "replay --platform fermi --workload matmul --set workload.n=128 ";
+  auto hits = [&](const std::string& policy) {
+    const std::string f = tmp("replay_" + policy + ".json");
+    Result r = locsim(w + "--set dispatcher.policy=" + policy + " --stats-json " + f);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    return nlohmann::json::parse(slurp(f))["l1d"]["hits"].get<std::uint64_t>();
+  };
+  const std::uint64_t rr = hits("rr"), bcs = hits("bcs");
+  CHECK(bcs > 2 * rr);
+  Result r = locsim(w +
+                    "--set dispatcher.policy=distributed-block "
+                    "--set dispatcher.distributed-block.single_when_pool_has_one=maybe");
+  CHECK(r.code == 2);
+}
