@@ -14,14 +14,9 @@ ByteMask sector_bytes_mask(std::uint32_t sectors, std::uint32_t sector_bytes) {
 }  // namespace
 
 L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimContext& ctx)
-    : sc_module(name),
-      cpu("cpu"),
-      mem("mem"),
+    : CacheShell(name, cfg.clock_hz, "cpu", "mem"),
       cfg_(cfg),
       ctx_(ctx),
-      clk_(ClockDomain::from_hz(cfg.clock_hz)),
-      up_("up"),
-      down_("down"),
       policy_(L1PolicyConfig{cfg.geometry, cfg.enabled, cfg.bypass, cfg.pdp, cfg.mshr_entries,
                              cfg.mshr_max_merge}),
       miss_queue_(cfg.miss_queue),
@@ -50,24 +45,6 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
 #undef L1_STAT
 {
   if (ctx.check_data) data_.assign(cfg.geometry.capacity_bytes(), 0);
-  cpu.register_nb_transport_fw(this, &L1DataCache::nb_fw);
-  cpu.register_b_transport(this, &L1DataCache::b_transport);
-  cpu.register_transport_dbg(this, &L1DataCache::transport_dbg);
-  mem.register_nb_transport_bw(this, &L1DataCache::nb_bw);
-  up_.bind([this](Payload& gp, tlm::tlm_phase& ph,
-                  sc_core::sc_time& d) { return cpu->nb_transport_bw(gp, ph, d); },
-           [this](Payload& gp) { return on_request(gp); },
-           [this]() { resp_ev_.notify(sc_core::SC_ZERO_TIME); });
-  down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
-                    sc_core::sc_time& d) { return mem->nb_transport_fw(gp, ph, d); },
-             [this](Payload& gp) { return on_response_from_below(gp); }, [this]() { send_down(); });
-  SC_HAS_PROCESS(L1DataCache);
-  SC_METHOD(retry_method);
-  sensitive << retry_ev_;
-  dont_initialize();
-  SC_METHOD(response_method);
-  sensitive << resp_ev_;
-  dont_initialize();
 }
 
 std::uint8_t* L1DataCache::line_data(Addr line) {
@@ -78,83 +55,42 @@ std::uint8_t* L1DataCache::line_data(Addr line) {
   return &data_[(std::size_t(tags.set_index(line)) * g.ways + way) * g.line_bytes];
 }
 
-bool L1DataCache::on_request(Payload& gp) {
-  const Cycle now = clk_.now();
-  if (now == last_accept_ || sc_core::sc_time_stamp() != clk_.at(now)) {
-    // One request per cycle: take this one at the next edge.
-    retry_ev_.notify(clk_.until(clk_.next_edge_cycle() + (now == last_accept_ ? 1 : 0)));
-    held_cause_ = ReservationFail::None;
-    return false;
+void L1DataCache::stalled(int cause, std::uint64_t n) {
+  switch (static_cast<ReservationFail>(cause)) {
+    case ReservationFail::BypassQueue:
+      // Waiting for the bypass path is not a reservation failure (seed 004 §5).
+      bypass_stalls_ += n;
+      return;
+    case ReservationFail::LineAlloc:
+      rf_line_ += n;
+      break;
+    case ReservationFail::MshrEntry:
+      rf_mshr_ += n;
+      break;
+    case ReservationFail::MshrMerge:
+      rf_merge_ += n;
+      break;
+    case ReservationFail::MissQueue:
+      rf_mq_ += n;
+      break;
+    case ReservationFail::None:
+      return;
   }
-  ReservationFail f = process(gp, now);
-  if (f == ReservationFail::None) {
-    last_accept_ = now;
-    observe_accepted(gp);
-    return true;
-  }
-  held_cause_ = f;
-  held_since_ = now;
-  return false;
+  rf_ += n;
+  if (on_reservation_fail) on_reservation_fail(n);
 }
 
-void L1DataCache::note_retry_outcome(ReservationFail f, Cycle now) {
-  if (held_cause_ == ReservationFail::BypassQueue && now > held_since_) {
-    bypass_stalls_ += now - held_since_;
-  } else if (held_cause_ != ReservationFail::None && now > held_since_) {
-    // The held request failed in every cycle from held_since_ up to now (exclusive).
-    std::uint64_t n = now - held_since_;
-    rf_ += n;
-    if (on_reservation_fail) on_reservation_fail(n);
-    switch (held_cause_) {
-      case ReservationFail::LineAlloc:
-        rf_line_ += n;
-        break;
-      case ReservationFail::MshrEntry:
-        rf_mshr_ += n;
-        break;
-      case ReservationFail::MshrMerge:
-        rf_merge_ += n;
-        break;
-      case ReservationFail::MissQueue:
-        rf_mq_ += n;
-        break;
-      case ReservationFail::None:
-      case ReservationFail::BypassQueue:
-        break;
-    }
-  }
-  held_cause_ = f;
-  held_since_ = now;
-}
-
-void L1DataCache::observe_accepted(Payload& gp) {
+void L1DataCache::accepted(Payload& gp) {
   GpuExtension& e = gpu_ext(gp);
   if (on_load_access && e.kind == AccessKind::Load && cfg_.enabled)
     on_load_access(policy_.tags().line_addr(gp.get_address()), e);
 }
 
-void L1DataCache::retry_method() {
-  Payload* gp = up_.held_request();
-  if (!gp) return;
-  const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_accept_) {
-    retry_ev_.notify(clk_.until(now + 1));
-    return;
-  }
-  ReservationFail f = process(*gp, now);
-  note_retry_outcome(f, now);
-  if (f == ReservationFail::None) {
-    last_accept_ = now;
-    observe_accepted(*gp);
-    up_.accept_request();
-  }
-}
-
-ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
+int L1DataCache::process(Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   const L1Decision d = policy_.access(e.kind, gp.get_address(), e.bytes, e.bypass_rank, &gp,
                                       miss_queue_.full(), bypass_queue_.full());
-  if (d.outcome == L1Outcome::Fail) return d.fail;
+  if (d.outcome == L1Outcome::Fail) return static_cast<int>(d.fail);
   ++accesses_;
   if (d.evicted) ++evictions_;
   e.at(name());
@@ -178,8 +114,7 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
       if (std::uint8_t* data = line_data(d.line))
         copy_masked(gp.get_data_ptr(), data, e.bytes, policy_.tags().geometry().line_bytes);
       gp.set_response_status(tlm::TLM_OK_RESPONSE);
-      responses_.push(now + cfg_.hit_latency, &gp);
-      resp_ev_.notify(clk_.until(now + 1));
+      respond_at(now + cfg_.hit_latency, gp);
       break;
     case L1Outcome::MshrMerge:
       ++mshr_hits_;
@@ -193,7 +128,7 @@ ReservationFail L1DataCache::process(Payload& gp, Cycle now) {
     case L1Outcome::Fail:
       break;
   }
-  return ReservationFail::None;
+  return 0;
 }
 
 void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch) {
@@ -233,7 +168,7 @@ void L1DataCache::send_down() {
     popped = true;
     down_.send(*gp);
   }
-  if (popped && up_.held_request()) retry_ev_.notify(clk_.until(clk_.next_edge_cycle() + 1));
+  if (popped) retry_at(clk_.next_edge_cycle() + 1);
 }
 
 bool L1DataCache::on_response_from_below(Payload& gp) {
@@ -251,30 +186,16 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
       if (d) copy_masked(r->get_data_ptr(), d, gpu_ext(*r).bytes, lb);
       r->set_response_status(tlm::TLM_OK_RESPONSE);
       gpu_ext(*r).at(name());
-      responses_.push(now + 1, r);
+      queue_response(now + 1, *r);
     }
     gp.release();
-    if (up_.held_request()) retry_ev_.notify(clk_.until(now + 1));
+    retry_at(now + 1);
   } else {
     e.at(name());
-    responses_.push(now + 1, &gp);
+    queue_response(now + 1, gp);
   }
-  resp_ev_.notify(clk_.until(now + 1));
+  wake_responses();
   return true;
-}
-
-void L1DataCache::response_method() {
-  const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_response_) {
-    resp_ev_.notify(clk_.until(now + 1));
-    return;
-  }
-  if (up_.response_busy()) return;  // the SM's END_RESP wakes us
-  if (responses_.ready(now)) {
-    last_response_ = now;
-    up_.respond(*responses_.pop());
-  }
-  if (!responses_.empty()) resp_ev_.notify(clk_.until(std::max(responses_.next_cycle(), now + 1)));
 }
 
 }  // namespace locsim

@@ -2,11 +2,9 @@
 // write-evict for global stores, atomics bypass (performed at the L2), MSHR merging, a miss queue
 // towards the NoC. A request that cannot get a line, an MSHR entry, an MSHR merge slot or a miss
 // queue slot is a reservation failure: the L1 withholds END_REQ and the SM's memory pipeline stalls
-// until the resource frees. One request is accepted and one response delivered per cycle.
+// until the resource frees. One request is accepted and one response delivered per cycle. The
+// decisions are model/l1_cache_policy.h's; the accept/retry/response timing is CacheShell's.
 #pragma once
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -18,11 +16,9 @@
 
 #include "model/bounded_queue.h"
 #include "model/l1_cache_policy.h"
-#include "tlm_components/at_ports.h"
-#include "tlm_components/clock_domain.h"
+#include "tlm_components/cache_shell.h"
 #include "tlm_components/gpu_extension.h"
 #include "tlm_components/sim_context.h"
-#include "tlm_components/timed_queue.h"
 
 namespace locsim {
 
@@ -39,10 +35,10 @@ struct L1Config {
   double clock_hz = 1.4e9;
 };
 
-class L1DataCache : public sc_core::sc_module {
+class L1DataCache : public CacheShell {
  public:
-  tlm_utils::simple_target_socket<L1DataCache> cpu;     // from the SM
-  tlm_utils::simple_initiator_socket<L1DataCache> mem;  // to the NoC (or a cluster unit)
+  tlm_utils::simple_target_socket<CacheShell>& cpu = upper;     // from the SM
+  tlm_utils::simple_initiator_socket<CacheShell>& mem = lower;  // to the NoC (or a cluster unit)
 
   L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimContext& ctx);
 
@@ -58,42 +54,21 @@ class L1DataCache : public sc_core::sc_module {
   std::function<void(std::uint64_t cycles)> on_reservation_fail;
 
  private:
-  ReservationFail process(Payload& gp, Cycle now);
+  int process(Payload& gp, Cycle now) override;
+  void stalled(int cause, std::uint64_t cycles) override;
+  void accepted(Payload& gp) override;
+  bool on_response_from_below(Payload& gp) override;
+  void send_down() override;
   void send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch);
-  bool on_request(Payload& gp);
-  bool on_response_from_below(Payload& gp);
-  void retry_method();
-  void response_method();
-  void send_down();
-  void note_retry_outcome(ReservationFail f, Cycle now);
-  void observe_accepted(Payload& gp);
   std::uint8_t* line_data(Addr line);
-
-  tlm::tlm_sync_enum nb_fw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-    return up_.on_fw(gp, ph, d);
-  }
-  tlm::tlm_sync_enum nb_bw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-    return down_.on_bw(gp, ph, d);
-  }
-  void b_transport(Payload& gp, sc_core::sc_time& d) { mem->b_transport(gp, d); }
-  unsigned int transport_dbg(Payload& gp) { return mem->transport_dbg(gp); }
 
   L1Config cfg_;
   SimContext& ctx_;
-  ClockDomain clk_;
-  TargetPort up_;
-  InitiatorPort down_;
   L1CachePolicy<Payload*> policy_;  // the decisions (model/l1_cache_policy.h)
   BoundedQueue<Payload*> miss_queue_;
   BoundedQueue<Payload*> bypass_queue_;
-  bool bypass_turn_ = false;  // the two queues share the port: alternate when both wait
-  TimedQueue<Payload*> responses_;
+  bool bypass_turn_ = false;        // the two queues share the port: alternate when both wait
   std::vector<std::uint8_t> data_;  // line data, only in data-integrity mode
-  Cycle last_accept_ = ~Cycle{0};
-  Cycle last_response_ = ~Cycle{0};
-  ReservationFail held_cause_ = ReservationFail::None;
-  Cycle held_since_ = 0;
-  sc_core::sc_event retry_ev_, resp_ev_;
 
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &sector_misses_, &rf_, &rf_line_, &rf_mshr_,
       &rf_merge_, &rf_mq_, &bypassed_, &pdp_bypasses_, &bypass_stalls_, &evictions_, &stores_,

@@ -17,14 +17,9 @@ ByteMask sectors_to_bytes(std::uint32_t sectors, std::uint32_t sector_bytes) {
 }  // namespace
 
 L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx)
-    : sc_module(name),
-      noc("noc"),
-      dram("dram"),
+    : CacheShell(name, cfg.clock_hz, "noc", "dram"),
       cfg_(cfg),
       ctx_(ctx),
-      clk_(ClockDomain::from_hz(cfg.clock_hz)),
-      up_("up"),
-      down_("down"),
       policy_(cfg.geometry, cfg.mshr_entries, cfg.mshr_max_merge),
       miss_queue_(cfg.miss_queue),
 #define L2_STAT(n, u, d) ctx.stats.counter(this->name(), "l2", n, u, d)
@@ -41,24 +36,6 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
 #undef L2_STAT
 {
   if (ctx.check_data) data_.assign(cfg.geometry.capacity_bytes(), 0);
-  noc.register_nb_transport_fw(this, &L2CacheBank::nb_fw);
-  noc.register_b_transport(this, &L2CacheBank::b_transport);
-  noc.register_transport_dbg(this, &L2CacheBank::transport_dbg);
-  dram.register_nb_transport_bw(this, &L2CacheBank::nb_bw);
-  up_.bind([this](Payload& gp, tlm::tlm_phase& ph,
-                  sc_core::sc_time& d) { return noc->nb_transport_bw(gp, ph, d); },
-           [this](Payload& gp) { return on_request(gp); },
-           [this]() { resp_ev_.notify(sc_core::SC_ZERO_TIME); });
-  down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
-                    sc_core::sc_time& d) { return dram->nb_transport_fw(gp, ph, d); },
-             [this](Payload& gp) { return on_dram_response(gp); }, [this]() { send_down(); });
-  SC_HAS_PROCESS(L2CacheBank);
-  SC_METHOD(retry_method);
-  sensitive << retry_ev_;
-  dont_initialize();
-  SC_METHOD(response_method);
-  sensitive << resp_ev_;
-  dont_initialize();
 }
 
 std::uint8_t* L2CacheBank::line_data(Addr line) {
@@ -67,41 +44,6 @@ std::uint8_t* L2CacheBank::line_data(Addr line) {
   if (way < 0 || data_.empty()) return nullptr;
   const CacheGeometry& g = tags.geometry();
   return &data_[(std::size_t(tags.set_index(line)) * g.ways + way) * g.line_bytes];
-}
-
-bool L2CacheBank::on_request(Payload& gp) {
-  const Cycle now = clk_.now();
-  if (now == last_accept_ || sc_core::sc_time_stamp() != clk_.at(now)) {
-    retry_ev_.notify(clk_.until(clk_.next_edge_cycle() + (now == last_accept_ ? 1 : 0)));
-    held_cause_ = Fail::None;
-    return false;
-  }
-  Fail f = process(gp, now);
-  if (f == Fail::None) {
-    last_accept_ = now;
-    return true;
-  }
-  held_cause_ = f;
-  held_since_ = now;
-  return false;
-}
-
-void L2CacheBank::retry_method() {
-  Payload* gp = up_.held_request();
-  if (!gp) return;
-  const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_accept_) {
-    retry_ev_.notify(clk_.until(now + 1));
-    return;
-  }
-  Fail f = process(*gp, now);
-  if (held_cause_ != Fail::None && now > held_since_) rf_ += now - held_since_;
-  held_cause_ = f;
-  held_since_ = now;
-  if (f == Fail::None) {
-    last_accept_ = now;
-    up_.accept_request();
-  }
 }
 
 void L2CacheBank::perform(Payload& gp, Addr line) {
@@ -156,12 +98,12 @@ void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data) {
   miss_queue_.push(wb);
 }
 
-L2CacheBank::Fail L2CacheBank::process(Payload& gp, Cycle now) {
+int L2CacheBank::process(Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   const CacheGeometry& g = policy_.tags().geometry();
   const L2Decision d = policy_.access(e.kind, gp.get_address(), e.bytes, &gp,
                                       miss_queue_.capacity() - miss_queue_.size());
-  if (d.outcome == L2Outcome::Fail) return d.fail;
+  if (d.outcome == L2Outcome::Fail) return static_cast<int>(d.fail);
   ++accesses_;
   if (e.kind == AccessKind::Store) ++stores_;
   if (e.kind == AccessKind::Atomic) ++atomics_;
@@ -169,13 +111,12 @@ L2CacheBank::Fail L2CacheBank::process(Payload& gp, Cycle now) {
   switch (d.outcome) {
     case L2Outcome::MshrMerge:
       ++mshr_hits_;
-      return Fail::None;
+      return 0;
     case L2Outcome::Hit:
       ++hits_;
       perform(gp, d.line);
-      responses_.push(now + cfg_.latency, &gp);
-      resp_ev_.notify(clk_.until(now + 1));
-      return Fail::None;
+      respond_at(now + cfg_.latency, gp);
+      return 0;
     default:
       break;
   }
@@ -191,10 +132,9 @@ L2CacheBank::Fail L2CacheBank::process(Payload& gp, Cycle now) {
   }
   if (d.outcome == L2Outcome::StoreAllocate) {
     perform(gp, d.line);
-    responses_.push(now + cfg_.latency, &gp);
-    resp_ev_.notify(clk_.until(now + 1));
+    respond_at(now + cfg_.latency, gp);
     send_down();
-    return Fail::None;
+    return 0;
   }
   Payload* f = ctx_.pool.allocate();
   GpuExtension& fe = gpu_ext(*f);
@@ -213,7 +153,7 @@ L2CacheBank::Fail L2CacheBank::process(Payload& gp, Cycle now) {
   f->set_streaming_width(g.line_bytes);
   miss_queue_.push(f);
   send_down();
-  return Fail::None;
+  return 0;
 }
 
 void L2CacheBank::send_down() {
@@ -222,10 +162,10 @@ void L2CacheBank::send_down() {
     down_.send(*miss_queue_.pop());
     popped = true;
   }
-  if (popped && up_.held_request()) retry_ev_.notify(clk_.until(clk_.next_edge_cycle() + 1));
+  if (popped) retry_at(clk_.next_edge_cycle() + 1);
 }
 
-bool L2CacheBank::on_dram_response(Payload& gp) {
+bool L2CacheBank::on_response_from_below(Payload& gp) {
   GpuExtension& e = gpu_ext(gp);
   const Cycle now = clk_.next_edge_cycle();
   if (e.owner_tag == kWritebackTag) {
@@ -241,26 +181,12 @@ bool L2CacheBank::on_dram_response(Payload& gp) {
     if (gpu_ext(*r).kind == AccessKind::Store) policy_.store_covers(line, gpu_ext(*r).bytes);
     perform(*r, line);
     gpu_ext(*r).at(name());
-    responses_.push(when, r);
+    queue_response(when, *r);
   }
   gp.release();
-  resp_ev_.notify(clk_.until(now + 1));
-  if (up_.held_request()) retry_ev_.notify(clk_.until(now + 1));
+  wake_responses();
+  retry_at(now + 1);
   return true;
-}
-
-void L2CacheBank::response_method() {
-  const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_response_) {
-    resp_ev_.notify(clk_.until(now + 1));
-    return;
-  }
-  if (up_.response_busy()) return;  // END_RESP from the crossbar wakes us
-  if (responses_.ready(now)) {
-    last_response_ = now;
-    up_.respond(*responses_.pop());
-  }
-  if (!responses_.empty()) resp_ev_.notify(clk_.until(std::max(responses_.next_cycle(), now + 1)));
 }
 
 unsigned int L2CacheBank::transport_dbg(Payload& gp) {

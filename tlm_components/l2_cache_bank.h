@@ -3,10 +3,9 @@
 // controller. Loads, stores and atomics are served here in arrival order per line; atomics are
 // performed here (read-modify-write of 32-bit adds) and return the old values. A store that fully
 // covers its sectors allocates without fetching; a partial store to an invalid sector fetches it
-// first (fetch-on-write).
+// first (fetch-on-write). The decisions are model/l2_cache_policy.h's; the accept/retry/response
+// timing is CacheShell's.
 #pragma once
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
 #include <systemc>
@@ -17,10 +16,8 @@
 #include "model/bounded_queue.h"
 #include "model/l2_cache_policy.h"
 #include "model/tag_array.h"
-#include "tlm_components/at_ports.h"
-#include "tlm_components/clock_domain.h"
+#include "tlm_components/cache_shell.h"
 #include "tlm_components/sim_context.h"
-#include "tlm_components/timed_queue.h"
 
 namespace locsim {
 
@@ -34,50 +31,31 @@ struct L2Config {
   double clock_hz = 700e6;
 };
 
-class L2CacheBank : public sc_core::sc_module {
+class L2CacheBank : public CacheShell {
  public:
-  tlm_utils::simple_target_socket<L2CacheBank> noc;      // from the crossbar
-  tlm_utils::simple_initiator_socket<L2CacheBank> dram;  // to the memory controller
+  tlm_utils::simple_target_socket<CacheShell>& noc = upper;      // from the crossbar
+  tlm_utils::simple_initiator_socket<CacheShell>& dram = lower;  // to the memory controller
 
   L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx);
   const TagArray& tags() const { return policy_.tags(); }
 
  private:
-  using Fail = L2Fail;
-  Fail process(Payload& gp, Cycle now);
+  int process(Payload& gp, Cycle now) override;
+  void stalled(int, std::uint64_t cycles) override { rf_ += cycles; }
+  bool on_response_from_below(Payload& gp) override;
+  void send_down() override;
+  void b_transport(Payload& gp, sc_core::sc_time& d) override;
+  unsigned int transport_dbg(Payload& gp) override;
   // Applies a load/store/atomic to a line whose needed sectors are valid.
   void perform(Payload& gp, Addr line);
-  bool on_request(Payload& gp);
-  bool on_dram_response(Payload& gp);
-  void retry_method();
-  void response_method();
-  void send_down();
   std::uint8_t* line_data(Addr line);
   void write_back(const Eviction& ev, const std::uint8_t* data);
 
-  tlm::tlm_sync_enum nb_fw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-    return up_.on_fw(gp, ph, d);
-  }
-  tlm::tlm_sync_enum nb_bw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-    return down_.on_bw(gp, ph, d);
-  }
-  void b_transport(Payload& gp, sc_core::sc_time& d);
-  unsigned int transport_dbg(Payload& gp);
-
   L2Config cfg_;
   SimContext& ctx_;
-  ClockDomain clk_;
-  TargetPort up_;
-  InitiatorPort down_;
   L2CachePolicy<Payload*> policy_;  // the decisions (model/l2_cache_policy.h)
   BoundedQueue<Payload*> miss_queue_;
-  TimedQueue<Payload*> responses_;
   std::vector<std::uint8_t> data_;
-  Cycle last_accept_ = ~Cycle{0};
-  Cycle last_response_ = ~Cycle{0};
-  Fail held_cause_ = Fail::None;
-  Cycle held_since_ = 0;
-  sc_core::sc_event retry_ev_, resp_ev_;
 
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &rf_, &writebacks_, &evictions_, &stores_,
       &atomics_, &fills_;

@@ -1,0 +1,97 @@
+#include "tlm_components/cache_shell.h"
+
+#include <algorithm>
+
+namespace locsim {
+
+CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char* upper_name,
+                       const char* lower_name)
+    : sc_module(name),
+      upper(upper_name),
+      lower(lower_name),
+      clk_(ClockDomain::from_hz(clock_hz)),
+      up_("up"),
+      down_("down") {
+  upper.register_nb_transport_fw(this, &CacheShell::nb_fw);
+  upper.register_b_transport(this, &CacheShell::b_transport_cb);
+  upper.register_transport_dbg(this, &CacheShell::transport_dbg_cb);
+  lower.register_nb_transport_bw(this, &CacheShell::nb_bw);
+  up_.bind([this](Payload& gp, tlm::tlm_phase& ph,
+                  sc_core::sc_time& d) { return upper->nb_transport_bw(gp, ph, d); },
+           [this](Payload& gp) { return on_request(gp); },
+           [this]() { resp_ev_.notify(sc_core::SC_ZERO_TIME); });
+  down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
+                    sc_core::sc_time& d) { return lower->nb_transport_fw(gp, ph, d); },
+             [this](Payload& gp) { return on_response_from_below(gp); }, [this]() { send_down(); });
+  SC_HAS_PROCESS(CacheShell);
+  SC_METHOD(retry_method);
+  sensitive << retry_ev_;
+  dont_initialize();
+  SC_METHOD(response_method);
+  sensitive << resp_ev_;
+  dont_initialize();
+}
+
+bool CacheShell::on_request(Payload& gp) {
+  const Cycle now = clk_.now();
+  if (now == last_accept_ || sc_core::sc_time_stamp() != clk_.at(now)) {
+    // One request per cycle, at an edge: take this one at the next edge.
+    retry_ev_.notify(clk_.until(clk_.next_edge_cycle() + (now == last_accept_ ? 1 : 0)));
+    held_cause_ = 0;
+    return false;
+  }
+  const int f = process(gp, now);
+  if (f == 0) {
+    last_accept_ = now;
+    accepted(gp);
+    return true;
+  }
+  held_cause_ = f;
+  held_since_ = now;
+  return false;
+}
+
+void CacheShell::retry_method() {
+  Payload* gp = up_.held_request();
+  if (!gp) return;
+  const Cycle now = clk_.now();
+  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_accept_) {
+    retry_ev_.notify(clk_.until(now + 1));
+    return;
+  }
+  const int f = process(*gp, now);
+  // The held request failed in every cycle from held_since_ up to now (exclusive).
+  if (held_cause_ != 0 && now > held_since_) stalled(held_cause_, now - held_since_);
+  held_cause_ = f;
+  held_since_ = now;
+  if (f == 0) {
+    last_accept_ = now;
+    accepted(*gp);
+    up_.accept_request();
+  }
+}
+
+void CacheShell::wake_responses() {
+  // Wake at the next cycle; the response process sleeps on to the first response's cycle.
+  resp_ev_.notify(clk_.until(clk_.next_edge_cycle() + 1));
+}
+
+void CacheShell::retry_at(Cycle when) {
+  if (up_.held_request()) retry_ev_.notify(clk_.until(when));
+}
+
+void CacheShell::response_method() {
+  const Cycle now = clk_.now();
+  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_response_) {
+    resp_ev_.notify(clk_.until(now + 1));
+    return;
+  }
+  if (up_.response_busy()) return;  // END_RESP from above wakes us
+  if (responses_.ready(now)) {
+    last_response_ = now;
+    up_.respond(*responses_.pop());
+  }
+  if (!responses_.empty()) resp_ev_.notify(clk_.until(std::max(responses_.next_cycle(), now + 1)));
+}
+
+}  // namespace locsim

@@ -1,0 +1,83 @@
+// The timing shell every cache-like block shares (the L1D and the L2 sub-partition): one target
+// socket from above and one initiator socket below, speaking the AT base protocol through
+// TargetPort / InitiatorPort; at most one request accepted per cycle, at clock edges; a request
+// the block's policy refuses is held (END_REQ withheld, so the sender stalls) and retried at the
+// next edge something may have freed, and the cycles it waited are reported by cause; responses
+// leave from a cycle-ordered queue, at most one per cycle, when the link above is free.
+// A derived block implements process() (its policy decision) and what happens below.
+#pragma once
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+
+#include "tlm_components/at_ports.h"
+#include "tlm_components/clock_domain.h"
+#include "tlm_components/timed_queue.h"
+
+namespace locsim {
+
+class CacheShell : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<CacheShell> upper;     // from the block above
+  tlm_utils::simple_initiator_socket<CacheShell> lower;  // to the block below
+
+ protected:
+  // `upper_name` / `lower_name` name the sockets (e.g. "cpu" / "mem" for the L1).
+  CacheShell(sc_core::sc_module_name name, double clock_hz, const char* upper_name,
+             const char* lower_name);
+
+  // The block's decision for a request at cycle `now`: 0 if it was taken, else the cause (a
+  // block-specific code) for which it must wait.
+  virtual int process(Payload& gp, Cycle now) = 0;
+  // A held request waited `cycles` cycles for `cause` (a non-zero code from process()).
+  virtual void stalled(int cause, std::uint64_t cycles) = 0;
+  // A request was accepted (after process() took it).
+  virtual void accepted(Payload&) {}
+  // A response arrived from below: return true to take it now.
+  virtual bool on_response_from_below(Payload& gp) = 0;
+  // The link below is free again: send what waits.
+  virtual void send_down() = 0;
+  virtual void b_transport(Payload& gp, sc_core::sc_time& d) { lower->b_transport(gp, d); }
+  virtual unsigned int transport_dbg(Payload& gp) { return lower->transport_dbg(gp); }
+
+  // Queues a response to leave at cycle `when` (at the earliest the cycle after this one) and
+  // wakes the response process; queue_response() + wake_responses() do the same in two steps.
+  void respond_at(Cycle when, Payload& gp) {
+    queue_response(when, gp);
+    wake_responses();
+  }
+  void queue_response(Cycle when, Payload& gp) { responses_.push(when, &gp); }
+  void wake_responses();
+  // Something below freed: retry a held request from cycle `when` on.
+  void retry_at(Cycle when);
+  bool holding() const { return up_.held_request() != nullptr; }
+
+  ClockDomain clk_;
+  TargetPort up_;
+  InitiatorPort down_;
+
+ private:
+  bool on_request(Payload& gp);
+  void retry_method();
+  void response_method();
+  tlm::tlm_sync_enum nb_fw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    return up_.on_fw(gp, ph, d);
+  }
+  tlm::tlm_sync_enum nb_bw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    return down_.on_bw(gp, ph, d);
+  }
+  void b_transport_cb(Payload& gp, sc_core::sc_time& d) { b_transport(gp, d); }
+  unsigned int transport_dbg_cb(Payload& gp) { return transport_dbg(gp); }
+
+  TimedQueue<Payload*> responses_;
+  Cycle last_accept_ = ~Cycle{0};
+  Cycle last_response_ = ~Cycle{0};
+  int held_cause_ = 0;
+  Cycle held_since_ = 0;
+  sc_core::sc_event retry_ev_, resp_ev_;
+};
+
+}  // namespace locsim
