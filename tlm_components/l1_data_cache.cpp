@@ -21,6 +21,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
                              cfg.mshr_max_merge}),
       miss_queue_(cfg.miss_queue),
       bypass_queue_(cfg.bypass_queue),
+      data_(cfg.geometry, ctx.check_data),
 #define L1_STAT(n, u, d) ctx.stats.counter(this->name(), "l1d", n, u, d)
       accesses_(L1_STAT("accesses", "accesses", "global loads, stores and atomics received")),
       hits_(L1_STAT("hits", "accesses", "loads that found all their sectors valid")),
@@ -44,15 +45,10 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
       fills_(L1_STAT("fills", "lines", "fills received from below"))
 #undef L1_STAT
 {
-  if (ctx.check_data) data_.assign(cfg.geometry.capacity_bytes(), 0);
 }
 
 std::uint8_t* L1DataCache::line_data(Addr line) {
-  const TagArray& tags = policy_.tags();
-  int way = tags.find(line);
-  if (way < 0 || data_.empty()) return nullptr;
-  const CacheGeometry& g = tags.geometry();
-  return &data_[(std::size_t(tags.set_index(line)) * g.ways + way) * g.line_bytes];
+  return data_.at(policy_.tags(), line);
 }
 
 void L1DataCache::stalled(int cause, std::uint64_t n) {
@@ -134,7 +130,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
 void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch) {
   const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
   const CacheGeometry& g = policy_.tags().geometry();
-  Payload* f = ctx_.pool.allocate();
+  Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, line, g.line_bytes);
   GpuExtension& fe = gpu_ext(*f);
   fe.sm = e.sm;
   fe.cluster = e.cluster;
@@ -151,10 +147,6 @@ void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t 
   fe.owner = this;
   fe.issue_ps = e.issue_ps;
   fe.at(name());
-  f->set_command(tlm::TLM_READ_COMMAND);
-  f->set_address(line);
-  f->set_data_length(g.line_bytes);
-  f->set_streaming_width(g.line_bytes);
   miss_queue_.push(f);
   send_down();
 }

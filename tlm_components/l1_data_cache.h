@@ -16,6 +16,7 @@
 
 #include "model/bounded_queue.h"
 #include "model/l1_cache_policy.h"
+#include "model/line_data.h"
 #include "tlm_components/cache_shell.h"
 #include "tlm_components/gpu_extension.h"
 #include "tlm_components/sim_context.h"
@@ -67,8 +68,8 @@ class L1DataCache : public CacheShell {
   L1CachePolicy<Payload*> policy_;  // the decisions (model/l1_cache_policy.h)
   BoundedQueue<Payload*> miss_queue_;
   BoundedQueue<Payload*> bypass_queue_;
-  bool bypass_turn_ = false;        // the two queues share the port: alternate when both wait
-  std::vector<std::uint8_t> data_;  // line data, only in data-integrity mode
+  bool bypass_turn_ = false;  // the two queues share the port: alternate when both wait
+  LineDataArray data_;        // only in data-integrity mode
 
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &sector_misses_, &rf_, &rf_line_, &rf_mshr_,
       &rf_merge_, &rf_mq_, &bypassed_, &pdp_bypasses_, &bypass_stalls_, &evictions_, &stores_,

@@ -22,6 +22,7 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
       ctx_(ctx),
       policy_(cfg.geometry, cfg.mshr_entries, cfg.mshr_max_merge),
       miss_queue_(cfg.miss_queue),
+      data_(cfg.geometry, ctx.check_data),
 #define L2_STAT(n, u, d) ctx.stats.counter(this->name(), "l2", n, u, d)
       accesses_(L2_STAT("accesses", "accesses", "loads, stores and atomics received")),
       hits_(L2_STAT("hits", "accesses", "accesses served without a DRAM access")),
@@ -35,15 +36,10 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
       fills_(L2_STAT("fills", "lines", "fills received from DRAM"))
 #undef L2_STAT
 {
-  if (ctx.check_data) data_.assign(cfg.geometry.capacity_bytes(), 0);
 }
 
 std::uint8_t* L2CacheBank::line_data(Addr line) {
-  const TagArray& tags = policy_.tags();
-  int way = tags.find(line);
-  if (way < 0 || data_.empty()) return nullptr;
-  const CacheGeometry& g = tags.geometry();
-  return &data_[(std::size_t(tags.set_index(line)) * g.ways + way) * g.line_bytes];
+  return data_.at(policy_.tags(), line);
 }
 
 void L2CacheBank::perform(Payload& gp, Addr line) {
@@ -82,7 +78,7 @@ void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data) {
   if (!ev.dirty_sectors) return;
   ++writebacks_;
   const CacheGeometry& g = policy_.tags().geometry();
-  Payload* wb = ctx_.pool.allocate();
+  Payload* wb = ctx_.pool.allocate_line(tlm::TLM_WRITE_COMMAND, ev.line_addr, g.line_bytes);
   GpuExtension& we = gpu_ext(*wb);
   we.kind = AccessKind::Store;
   we.sector_mask = ev.dirty_sectors;
@@ -90,10 +86,6 @@ void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data) {
   we.owner = this;
   we.owner_tag = kWritebackTag;
   we.at(name());
-  wb->set_command(tlm::TLM_WRITE_COMMAND);
-  wb->set_address(ev.line_addr);
-  wb->set_data_length(g.line_bytes);
-  wb->set_streaming_width(g.line_bytes);
   if (data) std::memcpy(wb->get_data_ptr(), data, g.line_bytes);
   miss_queue_.push(wb);
 }
@@ -124,8 +116,8 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
   if (d.victim.valid) {
     // The victim's frame still holds its data: copy it out before the new line overwrites it.
     std::vector<std::uint8_t> victim;
-    if (d.victim.dirty_sectors && !data_.empty()) {
-      const std::uint8_t* vd = &data_[(std::size_t(d.set) * g.ways + d.way) * g.line_bytes];
+    if (d.victim.dirty_sectors && data_.enabled()) {
+      const std::uint8_t* vd = data_.frame(policy_.tags(), d.set, d.way);
       victim.assign(vd, vd + g.line_bytes);
     }
     write_back(d.victim, victim.empty() ? nullptr : victim.data());
@@ -136,7 +128,7 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
     send_down();
     return 0;
   }
-  Payload* f = ctx_.pool.allocate();
+  Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, d.line, g.line_bytes);
   GpuExtension& fe = gpu_ext(*f);
   fe.sm = e.sm;
   fe.kernel = e.kernel;
@@ -147,10 +139,6 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
   fe.owner = this;
   fe.owner_tag = kFillTag;
   fe.at(name());
-  f->set_command(tlm::TLM_READ_COMMAND);
-  f->set_address(d.line);
-  f->set_data_length(g.line_bytes);
-  f->set_streaming_width(g.line_bytes);
   miss_queue_.push(f);
   send_down();
   return 0;
@@ -192,7 +180,7 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
 unsigned int L2CacheBank::transport_dbg(Payload& gp) {
   // DRAM holds everything not dirty here; overlay (or update) the valid sectors of this bank.
   unsigned n = dram->transport_dbg(gp);
-  if (data_.empty()) return n;
+  if (!data_.enabled()) return n;
   const TagArray& tags = policy_.tags();
   const CacheGeometry& g = tags.geometry();
   for (unsigned i = 0; i < gp.get_data_length(); ++i) {

@@ -15,6 +15,7 @@
 
 #include "model/bounded_queue.h"
 #include "model/l2_cache_policy.h"
+#include "model/line_data.h"
 #include "model/tag_array.h"
 #include "tlm_components/cache_shell.h"
 #include "tlm_components/sim_context.h"
@@ -55,7 +56,7 @@ class L2CacheBank : public CacheShell {
   SimContext& ctx_;
   L2CachePolicy<Payload*> policy_;  // the decisions (model/l2_cache_policy.h)
   BoundedQueue<Payload*> miss_queue_;
-  std::vector<std::uint8_t> data_;
+  LineDataArray data_;  // only in data-integrity mode
 
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &rf_, &writebacks_, &evictions_, &stores_,
       &atomics_, &fills_;

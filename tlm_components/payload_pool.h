@@ -24,6 +24,16 @@ class PayloadPool : public tlm::tlm_mm_interface {
   // A fresh payload with reference count 1 (the caller's), data/byte-enable buffers attached and
   // a reset extension with a new id.
   tlm::tlm_generic_payload* allocate();
+  // allocate() as a whole-line request a cache sends below (a fill or a write-back).
+  tlm::tlm_generic_payload* allocate_line(tlm::tlm_command cmd, std::uint64_t line,
+                                          unsigned line_bytes) {
+    tlm::tlm_generic_payload* gp = allocate();
+    gp->set_command(cmd);
+    gp->set_address(line);
+    gp->set_data_length(line_bytes);
+    gp->set_streaming_width(line_bytes);
+    return gp;
+  }
   void free(tlm::tlm_generic_payload* gp) override;
 
   std::uint64_t in_use() const { return in_use_; }
