@@ -11,13 +11,6 @@ namespace locsim {
 
 namespace {
 
-ByteMask sectors_to_bytes(std::uint32_t sectors, std::uint32_t sector_bytes) {
-  ByteMask m;
-  for (unsigned s = 0; s < 32 && (sectors >> s) != 0; ++s)  // s == 32 would shift by the width
-    if ((sectors >> s) & 1u) m.set_range(s * sector_bytes, sector_bytes);
-  return m;
-}
-
 constexpr std::uint32_t kUnlimited = ~std::uint32_t{0};
 constexpr std::size_t kQueueFree = ~std::size_t{0};
 
@@ -134,7 +127,7 @@ void FunctionalHierarchy::access(std::uint32_t sm, AccessKind kind, const LineRe
       // Fills are instant: nothing is ever in flight, so no merge and no reservation failure.
       ++*c.misses;
       if (d.outcome == L1Outcome::SectorMiss) ++*c.sector_misses;
-      l2_access(AccessKind::Load, d.line, sectors_to_bytes(d.fetch, g.sector_bytes));
+      l2_access(AccessKind::Load, d.line, ByteMask::of_sectors(d.fetch, g.sector_bytes));
       l1.fill(d.line, d.fetch);
       ++*c.fills;
       return;

@@ -41,6 +41,13 @@ struct ByteMask {
   bool operator==(const ByteMask& o) const { return w[0] == o.w[0] && w[1] == o.w[1]; }
   // Sectors (of sector_bytes each) that contain at least one set byte.
   std::uint32_t sector_mask(unsigned sector_bytes) const;
+  // Every byte of the given sectors (of sector_bytes each): the inverse of sector_mask().
+  static ByteMask of_sectors(std::uint32_t sectors, unsigned sector_bytes) {
+    ByteMask m;
+    for (unsigned s = 0; s < 32 && (sectors >> s) != 0; ++s)  // s == 32 would shift by the width
+      if ((sectors >> s) & 1u) m.set_range(s * sector_bytes, sector_bytes);
+    return m;
+  }
 };
 
 inline bool is_pow2(std::uint64_t v) {

@@ -4,15 +4,6 @@
 
 namespace locsim {
 
-namespace {
-ByteMask sector_bytes_mask(std::uint32_t sectors, std::uint32_t sector_bytes) {
-  ByteMask m;
-  for (unsigned s = 0; s < 32 && (sectors >> s) != 0; ++s)  // s == 32 would shift by the width
-    if ((sectors >> s) & 1u) m.set_range(s * sector_bytes, sector_bytes);
-  return m;
-}
-}  // namespace
-
 L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimContext& ctx)
     : CacheShell(name, cfg.clock_hz, "cpu", "mem"),
       cfg_(cfg),
@@ -140,7 +131,7 @@ void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t 
   fe.pc = e.pc;
   fe.data_structure = e.data_structure;
   fe.kind = AccessKind::Load;
-  fe.bytes = sector_bytes_mask(fetch, g.sector_bytes);
+  fe.bytes = ByteMask::of_sectors(fetch, g.sector_bytes);
   fe.sector_mask = fe.bytes.sector_mask(kTransferSectorBytes);
   fe.demand = e.bytes;
   fe.requesters.push_back(e.sm);

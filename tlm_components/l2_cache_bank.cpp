@@ -7,13 +7,6 @@ namespace locsim {
 namespace {
 constexpr std::uintptr_t kFillTag = 1, kWritebackTag = 2;
 
-ByteMask sectors_to_bytes(std::uint32_t sectors, std::uint32_t sector_bytes) {
-  ByteMask m;
-  for (unsigned s = 0; s < 32 && (sectors >> s) != 0; ++s)  // s == 32 would shift by the width
-    if ((sectors >> s) & 1u) m.set_range(s * sector_bytes, sector_bytes);
-  return m;
-}
-
 }  // namespace
 
 L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx)
@@ -82,7 +75,7 @@ void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data) {
   GpuExtension& we = gpu_ext(*wb);
   we.kind = AccessKind::Store;
   we.sector_mask = ev.dirty_sectors;
-  we.bytes = sectors_to_bytes(ev.dirty_sectors, g.sector_bytes);
+  we.bytes = ByteMask::of_sectors(ev.dirty_sectors, g.sector_bytes);
   we.owner = this;
   we.owner_tag = kWritebackTag;
   we.at(name());
@@ -135,7 +128,7 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
   fe.data_structure = e.data_structure;
   fe.kind = AccessKind::Load;
   fe.sector_mask = d.missing;
-  fe.bytes = sectors_to_bytes(d.missing, g.sector_bytes);
+  fe.bytes = ByteMask::of_sectors(d.missing, g.sector_bytes);
   fe.owner = this;
   fe.owner_tag = kFillTag;
   fe.at(name());
