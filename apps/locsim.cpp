@@ -43,7 +43,8 @@ const char* kUsage =
     "  list       platforms | workloads\n"
     "  params     [--platform NAME] [--set k=v]... [--config F]... [--markdown]\n"
     "  elaborate  --platform NAME [--set k=v]... [--config F]...\n"
-    "  replay     --platform NAME --workload NAME [--set k=v]... [--config F]... [--stats-json F]\n"
+    "  replay     --platform NAME (--workload NAME | --trace DIR/kernelslist.g) [--set k=v]...\n"
+    "             [--config F]... [--stats-json F]\n"
     "             functional cache replay, no timing (docs/replay.md)\n"
     "  export-trace --workload NAME [--set workload.k=v]... DIR\n"
     "             write a workload as an Accel-Sim trace (docs/traces.md)\n"
@@ -374,18 +375,25 @@ int cmd_elaborate(const std::vector<std::string>& args) {
 // Functional replay: the cache hierarchy without timing (platforms/replay.h, docs/replay.md).
 int cmd_replay(const std::vector<std::string>& args) {
   Common c;
-  std::string workload, json_out;
+  std::string workload, trace, json_out;
   po::options_description d("replay options");
   add_common(d, c);
   d.add_options()("workload,w", po::value(&workload), "built-in workload")(
+      "trace,t", po::value(&trace), "Accel-Sim trace (kernelslist.g)")(
       "stats-json", po::value(&json_out), "write statistics as JSON");
   parse(d, args);
-  if (workload.empty()) throw UsageError("missing --workload (see 'locsim list workloads')");
+  if (!trace.empty() && !workload.empty()) throw UsageError("give --workload or --trace, not both");
+  if (workload.empty() && trace.empty())
+    throw UsageError("missing --workload (see 'locsim list workloads') or --trace");
   ParamRegistry p;
   WorkloadArgs wargs;
   build_params(p, c, &wargs, true);
   GpuConfig cfg = make_gpu_config(p);
-  std::unique_ptr<Workload> wl = make_workload(workload, wargs);
+  if (!trace.empty() && !wargs.empty())
+    throw UsageError("--set workload." + wargs.begin()->first +
+                     ": workload parameters do not apply to --trace");
+  std::unique_ptr<Workload> wl =
+      trace.empty() ? make_workload(workload, wargs) : load_accelsim_trace(trace);
   if (!json_out.empty()) write_text_file(json_out, "");
   FunctionalHierarchy h(functional_config(cfg));
   ReplayResult r = run_replay(h, *wl, cfg.name);

@@ -187,3 +187,33 @@ TEST_CASE("cli trace: 300 kernels run under a 64-descriptor limit", "[cli]") {
   CHECK(WEXITSTATUS(st) == 0);
   std::system(("rm -rf " + dir + " " + tmp("fd_err")).c_str());
 }
+
+TEST_CASE("cli trace: replay --trace gives the hand-computed counts and matches the workload",
+          "[cli]") {
+  const std::string f = tmp("replay_trace.json");
+  Result r =
+      locsim("replay" + kOneSm + " --trace " + kFixture + "/kernelslist.g --stats-json " + f);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  nlohmann::json j = nlohmann::json::parse(slurp(f));
+  CHECK(j["l1d"]["accesses"] == 5);
+  CHECK(j["l1d"]["hits"] == 2);
+  CHECK(j["l1d"]["misses"] == 3);
+  // An exported workload replays to the same cache statistics as the workload itself.
+  const std::string dir = tmp("replay_export");
+  REQUIRE(locsim("export-trace --workload matmul --set workload.n=64 " + dir).code == 0);
+  const std::string a = tmp("replay_a.json"), b = tmp("replay_b.json");
+  REQUIRE(
+      locsim("replay --platform volta --trace " + dir + "/kernelslist.g --stats-json " + a).code ==
+      0);
+  REQUIRE(locsim("replay --platform volta --workload matmul --set workload.n=64 --stats-json " + b)
+              .code == 0);
+  const nlohmann::json ja = nlohmann::json::parse(slurp(a)), jb = nlohmann::json::parse(slurp(b));
+  CHECK(ja["l1d"] == jb["l1d"]);
+  CHECK(ja["l2"] == jb["l2"]);
+  CHECK(ja["dram"] == jb["dram"]);
+  CHECK(
+      locsim("replay --platform volta --trace " + dir + "/kernelslist.g --workload matmul").code ==
+      2);
+  std::system(("rm -rf " + dir).c_str());
+}
