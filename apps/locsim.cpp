@@ -367,7 +367,8 @@ int cmd_replay(const std::vector<std::string>& args) {
   GpuConfig cfg = make_gpu_config(p);
   std::unique_ptr<Workload> wl = make_workload(workload, wargs);
   if (!json_out.empty()) write_text_file(json_out, "");
-  FunctionalHierarchy h(functional_config(cfg));
+  const AddressMap map(cfg.address_map);
+  FunctionalHierarchy h(functional_config(cfg), map);
   ReplayResult r = run_replay(h, *wl, cfg.name);
   std::cout << replay_table(h, r);
   if (!json_out.empty()) write_text_file(json_out, replay_json(h, r).dump(2) + "\n");

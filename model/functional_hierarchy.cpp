@@ -34,7 +34,6 @@ void FunctionalConfig::validate() const {
   if (num_sms == 0) throw std::invalid_argument("functional replay: num_sms must be >= 1");
   l1.validate();
   l2.validate();
-  address_map.validate();
   if (l1.line_bytes > 128)
     throw std::invalid_argument("functional replay: L1 line larger than 128 B");
   if (l2.line_bytes != l1.line_bytes)
@@ -45,9 +44,9 @@ void FunctionalConfig::validate() const {
     throw std::invalid_argument("functional replay: coalescer sector must divide the line");
 }
 
-FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg)
-    : cfg_(cfg), dec_((cfg.validate(), cfg.address_map)) {
-  const std::uint32_t nl2 = dec_.num_subpartitions();
+FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg, const AddressMap& map)
+    : cfg_((cfg.validate(), cfg)), map_(map) {
+  const std::uint32_t nl2 = map_.num_subpartitions();
   for (std::uint32_t s = 0; s < cfg_.num_sms; ++s) {
     l1_.emplace_back(cfg_.l1);
     const std::string sm = "replay.sm" + std::to_string(s);
@@ -89,7 +88,7 @@ FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg)
                     c("atomics", "accesses", "atomic requests performed"),
                     c("fills", "lines", "fills received from DRAM")});
   }
-  for (std::uint32_t ch = 0; ch < cfg_.address_map.channels; ++ch) {
+  for (std::uint32_t ch = 0; ch < map_.channels(); ++ch) {
     const std::string p = "replay.mc" + std::to_string(ch);
     dram_reads_.push_back(
         &stats_.counter(p, "dram", "reads", "requests", "read requests (L2 fills)"));
@@ -158,7 +157,7 @@ void FunctionalHierarchy::access(std::uint32_t sm, AccessKind kind, const LineRe
 }
 
 void FunctionalHierarchy::l2_access(AccessKind kind, Addr line, const ByteMask& bytes) {
-  const std::uint32_t t = dec_.subpartition(line);
+  const std::uint32_t t = map_.subpartition(line);
   TagArray& tags = l2_[t];
   L2Counters& c = l2c_[t];
   const CacheGeometry& g = cfg_.l2;
@@ -183,7 +182,7 @@ void FunctionalHierarchy::l2_access(AccessKind kind, Addr line, const ByteMask& 
       ++*c.evictions;
       if (ev.dirty_sectors) {
         ++*c.writebacks;
-        ++*dram_writes_[dec_.channel(ev.line_addr)];
+        ++*dram_writes_[map_.channel(ev.line_addr)];
       }
     }
   } else {
@@ -194,7 +193,7 @@ void FunctionalHierarchy::l2_access(AccessKind kind, Addr line, const ByteMask& 
   const std::uint32_t covered = is_store ? fully_covered(bytes, g) : 0;
   if (!(is_store && (missing & ~covered) == 0)) {
     // Fetch the missing sectors (fetch-on-write for a partial store).
-    ++*dram_reads_[dec_.channel(line)];
+    ++*dram_reads_[map_.channel(line)];
     ++*c.fills;
   }
   tags.fill(line, missing);

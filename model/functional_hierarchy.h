@@ -7,7 +7,8 @@
 //    asked for, an unsectored one the whole line); stores are write-through, no-write-allocate and
 //    evict a present line (write-evict); atomics bypass (performed at the L2) and also evict;
 //    l1_enabled=false sends every load to the L2 (`bypassed`).
-//  * L2 sub-partitions selected by AddressDecoder: sectored, write-back, write-allocate; a store
+//  * L2 sub-partitions selected by the platform's AddressMap: sectored, write-back, write-allocate;
+//  a store
 //    that fully covers its missing sectors allocates without fetching, anything else fetches the
 //    missing sectors (one DRAM read request); a dirty victim is one DRAM write request.
 //  * Scheduling (run_kernel): CTAs go to SMs in RoundRobinPolicy order with max_ctas_per_sm
@@ -22,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "model/address_decoder.h"
+#include "model/address_map.h"
 #include "model/coalescer.h"
 #include "model/cta_policy.h"
 #include "model/stats.h"
@@ -42,14 +43,14 @@ struct FunctionalConfig {
   bool l1_enabled = true;
   CacheGeometry l1{32, 4, 128, 128, SetIndexing::Linear};
   CacheGeometry l2{64, 16, 128, 32, SetIndexing::Linear};  // one sub-partition
-  AddressMapConfig address_map;
   // Throws std::invalid_argument naming the problem.
   void validate() const;
 };
 
 class FunctionalHierarchy {
  public:
-  explicit FunctionalHierarchy(const FunctionalConfig& cfg);
+  // `map` (the platform's address map) must outlive the hierarchy.
+  FunctionalHierarchy(const FunctionalConfig& cfg, const AddressMap& map);
 
   const FunctionalConfig& config() const { return cfg_; }
   StatRegistry& stats() { return stats_; }
@@ -83,13 +84,13 @@ class FunctionalHierarchy {
 
   const TagArray& l1(std::uint32_t sm) const { return l1_[sm]; }
   const TagArray& l2(std::uint32_t subpartition) const { return l2_[subpartition]; }
-  const AddressDecoder& decoder() const { return dec_; }
+  const AddressMap& address_map() const { return map_; }
 
  private:
   void l2_access(AccessKind kind, Addr line, const ByteMask& bytes);
 
   FunctionalConfig cfg_;
-  AddressDecoder dec_;
+  const AddressMap& map_;
   std::vector<TagArray> l1_;
   std::vector<TagArray> l2_;
   std::vector<std::uint32_t> l2_full_cover_;  // scratch

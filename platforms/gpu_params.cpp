@@ -253,7 +253,6 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.noc.output_buffer = p.get_u32("noc.output_buffer", 1);
   c.noc.response_fifo = p.get_u32("noc.response_fifo", 1);
   c.noc.clock_hz = p.get_frequency_hz("clock.noc");
-  c.noc.address_map = m;
   c.noc.locality_window = p.get_uint("cluster.locality_window");
   c.noc.line_bytes = c.l1.geometry.line_bytes;
 
@@ -319,7 +318,6 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.mc.line_bytes = c.l2.geometry.line_bytes;
   c.mc.sector_bytes = c.l2.geometry.sector_bytes;
   c.mc.clock_hz = p.get_frequency_hz("clock.dram");
-  c.mc.address_map = m;
 
   c.dispatcher.policy = p.get_string("dispatcher.policy");
   c.dispatcher.launch_latency = p.get_u32("dispatcher.launch_latency", 1);

@@ -6,7 +6,7 @@
 namespace locsim {
 
 GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
-    : sc_module(name), cfg_(cfg) {
+    : sc_module(name), cfg_(cfg), address_map_(cfg.address_map) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw ConfigError("locsim needs SystemC's default 1 ps time resolution");
   ctx_.check_data = cfg.check_data;
@@ -30,14 +30,15 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
       iccs_.push_back(std::make_unique<IntraClusterCoalescer>(n.c_str(), ic, ctx_));
     }
   }
-  xbar_ = std::make_unique<Crossbar>("noc", cfg.noc, ctx_);
+  xbar_ = std::make_unique<Crossbar>("noc", cfg.noc, address_map_, ctx_);
   const std::uint32_t channels = cfg.address_map.channels;
   const std::uint32_t subs = cfg.address_map.subpartitions_per_channel;
   for (std::uint32_t c = 0; c < channels; ++c) {
     MemoryControllerConfig mc = cfg.mc;
     mc.channel = c;
     std::string n = "mc" + std::to_string(c);
-    mcs_.push_back(std::make_unique<MemoryController>(n.c_str(), mc, ctx_, backing_.get()));
+    mcs_.push_back(
+        std::make_unique<MemoryController>(n.c_str(), mc, address_map_, ctx_, backing_.get()));
     for (std::uint32_t s = 0; s < subs; ++s) {
       n = "l2_" + std::to_string(c * subs + s);
       l2s_.push_back(std::make_unique<L2CacheBank>(n.c_str(), cfg.l2, ctx_));

@@ -61,6 +61,8 @@ class GpuPlatform : public sc_core::sc_module {
   std::size_t num_icc() const { return iccs_.size(); }
   IntraClusterCoalescer& icc(std::size_t i) { return *iccs_[i]; }
   const Crossbar& noc() const { return *xbar_; }
+  // The one address map every block that routes by address shares.
+  const AddressMap& address_map() const { return address_map_; }
   // Seed 004 bypassing parameter generators: one per SM (MDB-local), one for SM 0 (MDB-global).
   std::size_t num_bypass_generators() const { return bpgs_.size(); }
   const BypassPredictor& bypass_generator(std::size_t i) const { return *bpgs_[i]; }
@@ -73,6 +75,7 @@ class GpuPlatform : public sc_core::sc_module {
   void progress_method();
 
   GpuConfig cfg_;
+  AddressMap address_map_;  // before the blocks that hold references to it
   SimContext ctx_;
   std::unique_ptr<FunctionalMemory> backing_;
   std::vector<std::unique_ptr<StreamingMultiprocessor>> sms_;

@@ -18,7 +18,6 @@ FunctionalConfig functional_config(const GpuConfig& c) {
   f.l1_enabled = c.l1.enabled;
   f.l1 = c.l1.geometry;
   f.l2 = c.l2.geometry;
-  f.address_map = c.address_map;
   return f;
 }
 
