@@ -193,31 +193,7 @@ int cmd_run(const std::vector<std::string>& args) {
   r.extra["check_data"] = cfg.check_data;
   r.extra["verified_words"] = o.verified_words;
   r.extra["ok"] = o.ok;
-  {
-    // Seed 001: per-cluster NoC port utilisation = flits / NoC cycles of the run.
-    const Crossbar& x = gpu.noc();
-    const double nc = static_cast<double>(x.noc_cycles());
-    nlohmann::json ports = nlohmann::json::array();
-    for (std::uint32_t q = 0; q < x.ports(); ++q)
-      ports.push_back({{"port", q},
-                       {"request_flits", x.port_request_flits(q)},
-                       {"reply_flits", x.port_reply_flits(q)},
-                       {"request_utilisation", nc > 0 ? x.port_request_flits(q) / nc : 0.0},
-                       {"reply_utilisation", nc > 0 ? x.port_reply_flits(q) / nc : 0.0}});
-    r.extra["noc_ports"] = std::move(ports);
-  }
-  if (gpu.num_bypass_generators()) {
-    // Seed 004: SM 0's bypassing-parameter decisions (most recent 4096), for plots.
-    nlohmann::json h = nlohmann::json::array();
-    for (const BypassDecision& d : gpu.bypass_generator(0).history())
-      h.push_back({{"at_access", d.at_access},
-                   {"k", d.k},
-                   {"active", d.active},
-                   {"rf_base", d.rf_base},
-                   {"hits", d.hits},
-                   {"adjusted_hits", d.adjusted}});
-    r.extra["mdb_history"] = std::move(h);
-  }
+  gpu.report(r.extra);
   nlohmann::json params = nlohmann::json::object();
   for (const auto& info : p.list()) params[info.name] = info.value_text;
   r.extra["config"] = params;

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "model/types.h"
+#include "platforms/topology.h"
 
 namespace locsim {
 
@@ -17,7 +18,10 @@ void declare_gpu_params(ParamRegistry& p) {
   p.declare("platform.description", T::String, "", "", "one-line description of the platform");
   p.declare("gpu.sms", T::UInt, "15", "SMs", "number of streaming multiprocessors");
   p.declare("gpu.sms_per_cluster", T::UInt, "1", "SMs",
-            "SMs sharing one NoC injection port and response FIFO (must divide gpu.sms)");
+            "SMs per cluster: CTA policies group SMs by cluster; in the clustered topology a "
+            "cluster's SMs share one NoC injection port and response FIFO (must divide gpu.sms)");
+  p.declare("gpu.topology", T::Enum, "crossbar", "",
+            "how the blocks are built and wired (platforms/topologies/)", topology_names());
   p.declare("clock.core", T::Frequency, "1.4GHz", "Hz", "SM and L1 clock");
   p.declare("clock.noc", T::Frequency, "1.4GHz", "Hz", "crossbar clock");
   p.declare("clock.l2", T::Frequency, "700MHz", "Hz", "L2 sub-partition clock");
@@ -59,16 +63,6 @@ void declare_gpu_params(ParamRegistry& p) {
             "bypass-path requests buffered towards the NoC");
   p.declare("l1d.pdp", T::Bool, "false", "",
             "protecting-distance replacement with bypass of fully protected sets (CBWT's PDP)");
-  // Seed 004 §6: bypassing parameter generator (with l1d.bypass=mdb-local|mdb-global).
-  p.declare("mdb.calculators", T::UInt, "8", "calculators",
-            "Adjusted-Hits calculators K (first 1..K warps/CTAs)");
-  p.declare("mdb.sampled_sets", T::UInt, "0", "sets",
-            "shadow-tag sets sampled, evenly spaced (0: one in eight, 4 of 32 on fermi)");
-  p.declare("mdb.interval", T::UInt, "1000", "accesses", "L1 load accesses between decisions");
-  p.declare("mdb.scale_hits", T::Bool, "false", "",
-            "scale sampled shadow-tag hits by sets/sampled sets before subtracting the "
-            "whole-cache RF estimate (the paper does not; see docs/validation/mdb.md)");
-
   p.declare("noc.flit_bytes", T::Bytes, "32", "bytes", "channel width: bytes per flit per cycle");
   p.declare("noc.header_bytes", T::Bytes, "8", "bytes", "packet header (address + command)");
   p.declare("noc.latency", T::UInt, "4", "cycles", "switch traversal after the last flit");
@@ -76,17 +70,6 @@ void declare_gpu_params(ParamRegistry& p) {
   p.declare("noc.output_buffer", T::UInt, "8", "packets", "output FIFO per L2 sub-partition");
   p.declare("noc.response_fifo", T::UInt, "8", "packets", "response FIFO per cluster port");
 
-  // Seed 001 §6: intra-cluster coalescing unit between each cluster's L1s and its NoC port.
-  p.declare("icc.enabled", T::Bool, "false", "",
-            "insert an ICC unit between each cluster's L1s and its NoC port");
-  p.declare("icc.merge_table", T::Bool, "true", "", "ICC merge table on (needs icc.enabled)");
-  p.declare("icc.merge_entries", T::UInt, "48", "entries",
-            "merge-table entries per cluster (fully associative)");
-  p.declare("icc.coalesced_cache", T::Bool, "false", "", "coalesced cache on (needs icc.enabled)");
-  p.declare("icc.cc_entries", T::UInt, "24", "lines",
-            "coalesced-cache lines per cluster (fully associative, LRU)");
-  p.declare("icc.latency", T::UInt, "1", "cycles", "ICC lookup latency (core cycles)");
-  p.declare("icc.queue", T::UInt, "8", "requests", "ICC requests buffered towards the NoC port");
   p.declare("cluster.locality_window", T::UInt, "2000", "cycles",
             "window W of the intra-cluster locality metric (seed 001 eq. 1; 0: off)");
 
@@ -142,6 +125,8 @@ void declare_gpu_params(ParamRegistry& p) {
   p.declare("watchdog.interval", T::UInt, "10000", "cycles", "watchdog sampling period");
   p.declare("sim.max_cycles", T::UInt, "0", "cycles",
             "stop after this many core cycles (0: no limit)");
+  // Each mechanism declares its own parameters (platforms/mechanisms/).
+  for (const MechanismInfo& m : mechanism_registry()) m.declare_params(p);
 }
 
 namespace {
@@ -208,23 +193,9 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
     c.l1.bypass = b == "none"  ? L1BypassMode::None
                   : b == "all" ? L1BypassMode::All
                                : L1BypassMode::RankLimit;
-    c.bypass_generator = b == "mdb-local" ? 1 : b == "mdb-global" ? 2 : 0;
   }
   c.l1.bypass_queue = p.get_u32("l1d.bypass_queue", 1);
   c.l1.pdp = p.get_bool("l1d.pdp");
-  c.mdb.shadow.geometry = c.l1.geometry;
-  c.mdb.shadow.max_k = p.get_u32("mdb.calculators", 1, 64);
-  c.mdb.shadow.sampled_sets = p.get_u32("mdb.sampled_sets");
-  if (c.mdb.shadow.sampled_sets > c.l1.geometry.sets)
-    throw ConfigError("key 'mdb.sampled_sets': " + std::to_string(c.mdb.shadow.sampled_sets) +
-                      " exceeds the L1's " + std::to_string(c.l1.geometry.sets) + " sets");
-  c.mdb.decision_interval = p.get_u32("mdb.interval", 1);
-  if (p.get_bool("mdb.scale_hits")) {
-    const std::uint32_t sampled =
-        c.mdb.shadow.sampled_sets ? c.mdb.shadow.sampled_sets
-                                  : std::max<std::uint32_t>(1, c.l1.geometry.sets / 8);
-    c.mdb.hit_scale = static_cast<double>(c.l1.geometry.sets) / sampled;
-  }
   c.l1.clock_hz = core_hz;
   c.sm.line_bytes = c.l1.geometry.line_bytes;
   c.sm.sector_bytes = std::min<std::uint32_t>(kTransferSectorBytes, c.l1.geometry.line_bytes);
@@ -243,8 +214,6 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
     throw ConfigError(std::string("keys 'mem.*': ") + e.what());
   }
 
-  c.noc.sources = c.num_sms;
-  c.noc.sources_per_port = c.sms_per_cluster;
   c.noc.flit_bytes = p.get_bytes_u32("noc.flit_bytes");
   if (!c.noc.flit_bytes) throw ConfigError("key 'noc.flit_bytes': must be at least 1");
   c.noc.header_bytes = p.get_bytes_u32("noc.header_bytes");
@@ -255,24 +224,6 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.noc.clock_hz = p.get_frequency_hz("clock.noc");
   c.noc.locality_window = p.get_uint("cluster.locality_window");
   c.noc.line_bytes = c.l1.geometry.line_bytes;
-
-  c.icc_enabled = p.get_bool("icc.enabled");
-  c.icc.merge_table = p.get_bool("icc.merge_table");
-  c.icc.merge_entries = p.get_u32("icc.merge_entries", 1, 4096);
-  c.icc.coalesced_cache = p.get_bool("icc.coalesced_cache");
-  c.icc.cc_entries = p.get_u32("icc.cc_entries", 1, 4096);
-  c.icc.latency = p.get_u32("icc.latency");
-  c.icc.queue = p.get_u32("icc.queue", 1);
-  c.icc.line_bytes = c.l1.geometry.line_bytes;
-  c.icc.locality_window = c.noc.locality_window;
-  c.icc.sms = c.sms_per_cluster;
-  c.icc.clock_hz = core_hz;
-  if (c.icc_enabled) {
-    // The clusters' ICC units are the crossbar's sources.
-    c.noc.sources = c.num_sms / c.sms_per_cluster;
-    c.noc.sources_per_port = 1;
-    c.noc.route_by_cluster = true;
-  }
 
   const std::uint64_t subparts = std::uint64_t{m.channels} * m.subpartitions_per_channel;
   const std::uint64_t l2_total = p.get_bytes("l2.size");
@@ -332,6 +283,11 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.watchdog_interval = p.get_uint("watchdog.interval");
   if (!c.watchdog_interval) throw ConfigError("key 'watchdog.interval': must be at least 1");
   c.max_cycles = p.get_uint("sim.max_cycles");
+
+  c.topology = p.get_string("gpu.topology");
+  make_topology(c.topology)->validate(c);
+  for (const MechanismInfo& m : mechanism_registry())
+    if (auto mc = m.configure(p, c)) c.mechanisms.push_back(std::move(mc));
   return c;
 }
 

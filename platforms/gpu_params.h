@@ -1,14 +1,14 @@
 // Every configuration key of a locsim GPU platform, and the typed configuration built from them.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "model/bypass_predictor.h"
 #include "model/params.h"
+#include "platforms/mechanism.h"
 #include "tlm_components/crossbar.h"
 #include "tlm_components/cta_dispatcher.h"
-#include "tlm_components/intra_cluster_coalescer.h"
 #include "tlm_components/l1_data_cache.h"
 #include "tlm_components/l2_cache_bank.h"
 #include "tlm_components/memory_controller.h"
@@ -21,15 +21,12 @@ void declare_gpu_params(ParamRegistry& p);
 
 struct GpuConfig {
   std::string name, description;
+  std::string topology = "crossbar";  // builder in platforms/topologies/ (gpu.topology)
   std::uint32_t num_sms = 15;
   std::uint32_t sms_per_cluster = 1;
   SmConfig sm;  // per-SM fields (id, cluster) filled per instance
   L1Config l1;
-  int bypass_generator = 0;  // 0: none, 1: one BPG per SM (MDB-local), 2: SM 0's BPG (MDB-global)
-  BypassPredictorConfig mdb;
   CrossbarConfig noc;
-  bool icc_enabled = false;
-  IccConfig icc;  // cluster / first_sm filled per instance
   L2Config l2;
   MemoryControllerConfig mc;  // channel filled per instance
   DispatcherConfig dispatcher;
@@ -39,6 +36,8 @@ struct GpuConfig {
   std::uint64_t watchdog_cycles = 0;
   std::uint64_t watchdog_interval = 0;
   std::uint64_t max_cycles = 0;
+  // The mechanisms the parameters turned on, in mechanism_registry() order.
+  std::vector<std::shared_ptr<const MechanismConfig>> mechanisms;
 };
 
 // Builds and validates the configuration; throws ConfigError naming the offending key.

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "platforms/topology.h"
+
 namespace locsim {
 
 GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
@@ -11,64 +13,22 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
     throw ConfigError("locsim needs SystemC's default 1 ps time resolution");
   ctx_.check_data = cfg.check_data;
   if (cfg.check_data) backing_ = std::make_unique<FunctionalMemory>();
-
-  for (std::uint32_t i = 0; i < cfg.num_sms; ++i) {
-    SmConfig sc = cfg.sm;
-    sc.id = i;
-    sc.cluster = i / cfg.sms_per_cluster;
-    std::string n = "sm" + std::to_string(i);
-    sms_.push_back(std::make_unique<StreamingMultiprocessor>(n.c_str(), sc, ctx_));
-    n = "l1d" + std::to_string(i);
-    l1s_.push_back(std::make_unique<L1DataCache>(n.c_str(), cfg.l1, ctx_));
+  for (const auto& m : cfg.mechanisms) mechanisms_.push_back(m->instantiate());
+  {
+    auto topology = make_topology(cfg.topology);
+    PlatformBuild build(cfg_, address_map_, ctx_, backing_.get(), parts_, mechanisms_,
+                        this->name());
+    topology->build(build);
+    check_bindings(*this, cfg.topology);
   }
-  if (cfg.icc_enabled) {
-    for (std::uint32_t c = 0; c < cfg.num_sms / cfg.sms_per_cluster; ++c) {
-      IccConfig ic = cfg.icc;
-      ic.cluster = c;
-      ic.first_sm = c * cfg.sms_per_cluster;
-      std::string n = "icc" + std::to_string(c);
-      iccs_.push_back(std::make_unique<IntraClusterCoalescer>(n.c_str(), ic, ctx_));
-    }
-  }
-  xbar_ = std::make_unique<Crossbar>("noc", cfg.noc, address_map_, ctx_);
-  const std::uint32_t channels = cfg.address_map.channels;
-  const std::uint32_t subs = cfg.address_map.subpartitions_per_channel;
-  for (std::uint32_t c = 0; c < channels; ++c) {
-    MemoryControllerConfig mc = cfg.mc;
-    mc.channel = c;
-    std::string n = "mc" + std::to_string(c);
-    mcs_.push_back(
-        std::make_unique<MemoryController>(n.c_str(), mc, address_map_, ctx_, backing_.get()));
-    for (std::uint32_t s = 0; s < subs; ++s) {
-      n = "l2_" + std::to_string(c * subs + s);
-      l2s_.push_back(std::make_unique<L2CacheBank>(n.c_str(), cfg.l2, ctx_));
-    }
-  }
-  dispatcher_ = std::make_unique<CtaDispatcher>("dispatcher", cfg.dispatcher, ctx_);
-
-  // Wiring, in SM / sub-partition order (the crossbar and controllers rely on binding order).
-  for (std::uint32_t i = 0; i < cfg.num_sms; ++i) {
-    link(sms_[i]->mem, l1s_[i]->cpu, "sm" + std::to_string(i) + "_l1d");
-    if (iccs_.empty())
-      link(l1s_[i]->mem, xbar_->in, "l1d" + std::to_string(i) + "_noc");
-    else
-      link(l1s_[i]->mem, iccs_[i / cfg.sms_per_cluster]->cpu, "l1d" + std::to_string(i) + "_icc");
-    dispatcher_->sms.bind(sms_[i]->launch);
-    sms_[i]->done.bind(dispatcher_->completion);
-  }
-  for (std::uint32_t c = 0; c < iccs_.size(); ++c)
-    link(iccs_[c]->noc, xbar_->in, "icc" + std::to_string(c) + "_noc");
-  for (std::uint32_t t = 0; t < l2s_.size(); ++t) {
-    link(xbar_->out, l2s_[t]->noc, "noc_l2_" + std::to_string(t));
-    link(l2s_[t]->dram, mcs_[t / subs]->in, "l2_" + std::to_string(t) + "_mc");
-  }
-  wire_bypass_generators();
-  dispatcher_->on_kernel_begin = [this](std::uint32_t s, const Kernel& k) { kernel_begin(s, k); };
-  dispatcher_->on_kernel_end = [this](std::uint32_t s, const Kernel& k) { kernel_end(s, k); };
+  parts_.dispatcher->on_kernel_begin = [this](std::uint32_t s, const Kernel& k) {
+    kernel_begin(s, k);
+  };
+  parts_.dispatcher->on_kernel_end = [this](std::uint32_t s, const Kernel& k) { kernel_end(s, k); };
   if (cfg.watchdog_cycles)
     watchdog_ = std::make_unique<Watchdog>(
         "watchdog", ctx_, ClockDomain::from_hz(cfg.sm.clock_hz), cfg.watchdog_interval,
-        cfg.watchdog_cycles, [this]() { return dispatcher_->finished(); },
+        cfg.watchdog_cycles, [this]() { return parts_.dispatcher->finished(); },
         [this]() { return describe_in_flight(); });
   SC_HAS_PROCESS(GpuPlatform);
   SC_METHOD(progress_method);
@@ -78,80 +38,53 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
 
 GpuPlatform::~GpuPlatform() = default;
 
-void GpuPlatform::wire_bypass_generators() {
-  if (!cfg_.bypass_generator) return;
-  const std::size_t n = cfg_.bypass_generator == 1 ? sms_.size() : 1;
-  for (std::size_t i = 0; i < n; ++i) bpgs_.push_back(std::make_unique<BypassPredictor>(cfg_.mdb));
-  const unsigned K = bpgs_.front()->max_k();
-  for (unsigned k = 1; k <= K; ++k)
-    mdb_choices_.push_back(&ctx_.stats.counter(
-        std::string(name()) + ".mdb", "mdb", "chose_k" + std::to_string(k), "decisions",
-        "bypassing-parameter decisions letting the first " + std::to_string(k) +
-            " warps/CTAs use the L1" + (k == K ? " (no bypassing)" : "")));
-  for (std::size_t g = 0; g < n; ++g) {
-    // MDB-local: each SM's L1 feeds its own generator; MDB-global: only SM 0's (§6, G-BPG).
-    L1DataCache& l1 = *l1s_[g];
-    l1.on_load_access = [this, g](Addr line, const GpuExtension& e) {
-      BypassPredictor& b = *bpgs_[g];
-      b.set_active(e.bypass_population);
-      if (b.on_access(line, e.bypass_rank)) apply_bypass_decision(g);
-    };
-    l1.on_reservation_fail = [this, g](std::uint64_t cycles) {
-      bpgs_[g]->on_reservation_failure(cycles);
-    };
-  }
+Mechanism* GpuPlatform::mechanism(const std::string& n) const {
+  for (const auto& m : mechanisms_)
+    if (n == m->name()) return m.get();
+  return nullptr;
 }
 
-void GpuPlatform::apply_bypass_decision(std::size_t g) {
-  const BypassPredictor& b = *bpgs_[g];
-  const unsigned k = b.decision();
-  ++*mdb_choices_[k - 1];
-  // k == K: every unit uses the L1 (§6); otherwise ranks >= k take the bypass path.
-  const std::uint32_t limit = k >= b.max_k() ? ~std::uint32_t{0} : k;
-  if (cfg_.bypass_generator == 1) {
-    l1s_[g]->set_bypass_limit(limit);
-  } else {
-    // G-BPG: the CTA dispatcher broadcasts SM 0's parameter to every SM (off the critical path).
-    for (auto& l1 : l1s_) l1->set_bypass_limit(limit);
-  }
-}
-
-template <class Init, class Targ>
-void GpuPlatform::link(Init& initiator, Targ& target, const std::string& what) {
-  if (!cfg_.check_protocol) {
-    initiator.bind(target);
-    return;
-  }
-  checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + what).c_str()));
-  initiator.bind(checkers_.back()->target);
-  checkers_.back()->initiator.bind(target);
+void GpuPlatform::report(nlohmann::json& extra) const {
+  // Per injection port utilisation = flits / NoC cycles of the run (seed 001's port pressure).
+  const Crossbar& x = *parts_.noc;
+  const double nc = static_cast<double>(x.noc_cycles());
+  nlohmann::json ports = nlohmann::json::array();
+  for (std::uint32_t q = 0; q < x.ports(); ++q)
+    ports.push_back({{"port", q},
+                     {"request_flits", x.port_request_flits(q)},
+                     {"reply_flits", x.port_reply_flits(q)},
+                     {"request_utilisation", nc > 0 ? x.port_request_flits(q) / nc : 0.0},
+                     {"reply_utilisation", nc > 0 ? x.port_reply_flits(q) / nc : 0.0}});
+  extra["noc_ports"] = std::move(ports);
+  for (const auto& m : mechanisms_) m->report(extra);
 }
 
 void GpuPlatform::load(const Workload& w) {
-  dispatcher_->load(w);
+  parts_.dispatcher->load(w);
 }
 
 void GpuPlatform::kernel_begin(std::uint32_t seq, const Kernel& k) {
   ctx_.stats.begin_period();
   KernelStats ks;
   ks.name = k.name();
-  ks.start = dispatcher_->clock().next_edge_cycle();
+  ks.start = parts_.dispatcher->clock().next_edge_cycle();
   ks.begin = ctx_.stats.snapshot();
   kernel_stats_.push_back(std::move(ks));
-  for (auto& l1 : l1s_) l1->invalidate_all();  // L1s are not coherent across kernels
-  for (auto& icc : iccs_) icc->invalidate_all();
+  for (auto& l1 : parts_.l1s) l1->invalidate_all();  // L1s are not coherent across kernels
+  for (auto& m : mechanisms_) m->kernel_begin(seq, k);
   if (ctx_.check_data) ctx_.golden.begin_kernel(seq);
 }
 
-void GpuPlatform::kernel_end(std::uint32_t, const Kernel& k) {
+void GpuPlatform::kernel_end(std::uint32_t seq, const Kernel& k) {
   KernelStats& ks = kernel_stats_.back();
-  ks.end = dispatcher_->clock().next_edge_cycle();
+  ks.end = parts_.dispatcher->clock().next_edge_cycle();
   ks.finish = ctx_.stats.snapshot();
+  for (auto& m : mechanisms_) m->kernel_end(seq, k);
   if (!ctx_.check_data) return;
   // Every word the kernel wrote must now read back (through L2 and DRAM) as the golden value.
   for (const auto& wv : ctx_.golden.end_kernel()) {
     std::uint8_t b[4];
-    sms_[0]->debug_read(wv.first, b, 4);
+    parts_.sms[0]->debug_read(wv.first, b, 4);
     std::uint32_t got;
     std::memcpy(&got, b, 4);
     ++verified_words_;
@@ -177,24 +110,24 @@ void GpuPlatform::set_progress(std::function<void(const GpuPlatform&)> cb,
 }
 
 void GpuPlatform::progress_method() {
-  if (dispatcher_->finished() || !progress_cb_) return;
+  if (parts_.dispatcher->finished() || !progress_cb_) return;
   progress_cb_(*this);
   progress_ev_.notify(sc_core::sc_time(1e12 / cfg_.sm.clock_hz * progress_period_, sc_core::SC_PS));
 }
 
 std::uint32_t GpuPlatform::ctas_total() const {
-  return dispatcher_->ctas_total();
+  return parts_.dispatcher->ctas_total();
 }
 std::uint32_t GpuPlatform::ctas_completed() const {
-  return dispatcher_->ctas_completed();
+  return parts_.dispatcher->ctas_completed();
 }
 Cycle GpuPlatform::now_cycles() const {
-  return dispatcher_->clock().now();
+  return parts_.dispatcher->clock().now();
 }
 
 RunOutcome GpuPlatform::simulate() {
   RunOutcome out;
-  const ClockDomain& clk = dispatcher_->clock();
+  const ClockDomain& clk = parts_.dispatcher->clock();
   // The end of a run is reported by us; SystemC's own "stopped by user" note is noise.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
@@ -205,21 +138,21 @@ RunOutcome GpuPlatform::simulate() {
   out.failures = ctx_.failures;
   out.kernels = kernel_stats_;
   out.verified_words = verified_words_;
-  out.cycles =
-      dispatcher_->finished() && !kernel_stats_.empty() ? kernel_stats_.back().end : clk.now();
-  if (out.failures.empty() && !dispatcher_->finished()) {
+  out.cycles = parts_.dispatcher->finished() && !kernel_stats_.empty() ? kernel_stats_.back().end
+                                                                       : clk.now();
+  if (out.failures.empty() && !parts_.dispatcher->finished()) {
     if (cfg_.max_cycles && clk.now() >= cfg_.max_cycles) {
       out.truncated = true;
     } else {
       std::ostringstream os;
       os << "simulation ran out of events at cycle " << clk.now() << " with "
-         << dispatcher_->ctas_completed() << "/" << dispatcher_->ctas_total()
+         << parts_.dispatcher->ctas_completed() << "/" << parts_.dispatcher->ctas_total()
          << " CTAs completed; in flight:\n"
          << describe_in_flight();
       out.failures.push_back(os.str());
     }
   }
-  if (out.failures.empty() && dispatcher_->finished()) {
+  if (out.failures.empty() && parts_.dispatcher->finished()) {
     // Conservation: every request got exactly one response and every payload came home.
     if (ctx_.pool.in_use() != 0) {
       std::ostringstream os;
@@ -227,7 +160,7 @@ RunOutcome GpuPlatform::simulate() {
          << describe_in_flight();
       out.failures.push_back(os.str());
     }
-    for (auto& c : checkers_) {
+    for (auto& c : parts_.checkers) {
       if (c->open_transactions())
         out.failures.push_back(std::string(c->name()) + ": " +
                                std::to_string(c->open_transactions()) + " open transaction(s)");
@@ -253,7 +186,7 @@ std::string GpuPlatform::describe_in_flight(std::size_t max_lines) const {
        << std::dec << " sm" << e.sm << " warp" << e.warp << " cta" << e.cta << " at " << e.where
        << " since " << e.since << "\n";
   }
-  for (auto& sm : sms_) {
+  for (auto& sm : parts_.sms) {
     std::string s = sm->describe_state();
     if (!s.empty()) {
       os << s;

@@ -1,10 +1,12 @@
-// The GPU top level: SMs -> L1Ds -> crossbar -> L2 sub-partitions -> memory controllers, a CTA
-// dispatcher and a watchdog, composed from a GpuConfig. Optionally inserts a base-protocol checker
-// on every TLM link. One GpuPlatform per process (one elaboration per process).
+// The GPU top level: builds its blocks with the topology builder named by gpu.topology
+// (platforms/topologies/), plugs in the mechanisms the configuration turned on
+// (platforms/mechanisms/), runs workloads and performs the end-of-run checks (conservation,
+// protocol checkers, data integrity). One GpuPlatform per process (one elaboration per process).
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -12,6 +14,8 @@
 #include "model/functional_memory.h"
 #include "model/stats.h"
 #include "platforms/gpu_params.h"
+#include "platforms/mechanism.h"
+#include "platforms/platform_build.h"
 #include "tlm_components/protocol_checker.h"
 
 namespace locsim {
@@ -53,23 +57,25 @@ class GpuPlatform : public sc_core::sc_module {
   std::size_t socket_count() const;
   std::string describe_in_flight(std::size_t max_lines = 20) const;
 
-  StreamingMultiprocessor& sm(std::size_t i) { return *sms_[i]; }
-  L1DataCache& l1(std::size_t i) { return *l1s_[i]; }
-  std::size_t num_l2() const { return l2s_.size(); }
-  L2CacheBank& l2(std::size_t i) { return *l2s_[i]; }
-  CtaDispatcher& dispatcher() { return *dispatcher_; }
-  std::size_t num_icc() const { return iccs_.size(); }
-  IntraClusterCoalescer& icc(std::size_t i) { return *iccs_[i]; }
-  const Crossbar& noc() const { return *xbar_; }
+  StreamingMultiprocessor& sm(std::size_t i) { return *parts_.sms[i]; }
+  L1DataCache& l1(std::size_t i) { return *parts_.l1s[i]; }
+  std::size_t num_l2() const { return parts_.l2s.size(); }
+  L2CacheBank& l2(std::size_t i) { return *parts_.l2s[i]; }
+  CtaDispatcher& dispatcher() { return *parts_.dispatcher; }
+  const Crossbar& noc() const { return *parts_.noc; }
   // The one address map every block that routes by address shares.
   const AddressMap& address_map() const { return address_map_; }
-  // Seed 004 bypassing parameter generators: one per SM (MDB-local), one for SM 0 (MDB-global).
-  std::size_t num_bypass_generators() const { return bpgs_.size(); }
-  const BypassPredictor& bypass_generator(std::size_t i) const { return *bpgs_[i]; }
+  // The mechanism plugged in under `name` (e.g. "icc", "mdb"), or nullptr when it is off.
+  Mechanism* mechanism(const std::string& name) const;
+  template <class M>
+  M* mechanism(const std::string& name) const {
+    return dynamic_cast<M*>(mechanism(name));
+  }
+  // Adds the topology's and the mechanisms' sections (noc_ports, mdb_history, ...) to the
+  // run report's top-level JSON.
+  void report(nlohmann::json& extra) const;
 
  private:
-  template <class Init, class Targ>
-  void link(Init& initiator, Targ& target, const std::string& what);
   void kernel_begin(std::uint32_t seq, const Kernel& k);
   void kernel_end(std::uint32_t seq, const Kernel& k);
   void progress_method();
@@ -78,19 +84,9 @@ class GpuPlatform : public sc_core::sc_module {
   AddressMap address_map_;  // before the blocks that hold references to it
   SimContext ctx_;
   std::unique_ptr<FunctionalMemory> backing_;
-  std::vector<std::unique_ptr<StreamingMultiprocessor>> sms_;
-  std::vector<std::unique_ptr<L1DataCache>> l1s_;
-  std::vector<std::unique_ptr<IntraClusterCoalescer>> iccs_;  // one per cluster, if enabled
-  std::unique_ptr<Crossbar> xbar_;
-  std::vector<std::unique_ptr<BypassPredictor>> bpgs_;
-  std::vector<Counter*> mdb_choices_;  // decisions that chose k = 1..K (all generators)
-  void wire_bypass_generators();
-  void apply_bypass_decision(std::size_t generator);
-  std::vector<std::unique_ptr<L2CacheBank>> l2s_;
-  std::vector<std::unique_ptr<MemoryController>> mcs_;
-  std::unique_ptr<CtaDispatcher> dispatcher_;
+  std::vector<std::unique_ptr<Mechanism>> mechanisms_;
+  PlatformParts parts_;
   std::unique_ptr<Watchdog> watchdog_;
-  std::vector<std::unique_ptr<ProtocolChecker>> checkers_;
   std::vector<KernelStats> kernel_stats_;
   std::uint64_t verified_words_ = 0;
   std::function<void(const GpuPlatform&)> progress_cb_;

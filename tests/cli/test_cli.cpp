@@ -149,3 +149,19 @@ TEST_CASE("cli: docs/config.md lists every parameter", "[cli][docs]") {
   }
   CHECK(rows > 50);
 }
+
+TEST_CASE("cli: topology and cluster size must agree, naming the keys", "[cli]") {
+  Result r = locsim(kSmall + " --set gpu.topology=clustered");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("gpu.sms_per_cluster") && Catch::Contains("clustered"));
+  CHECK(lines(r.err) == 1);
+  r = locsim(kSmall + " --set gpu.sms_per_cluster=3");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("gpu.topology=clustered"));
+  r = locsim(kSmall + " --set gpu.topology=torus");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("gpu.topology"));
+  // The same SMs in clusters of three sharing a port elaborate as the clustered topology.
+  r = locsim(kSmall + " --set gpu.topology=clustered --set gpu.sms_per_cluster=3");
+  CHECK(r.code == 0);
+}

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "platform_run.h"
+#include "platforms/mechanisms/mdb_mechanism.h"
 
 using namespace locsim;
 using namespace locsim::test;
@@ -49,27 +50,27 @@ TEST_CASE("fermi: MDB-local bypasses warps or CTAs of a thrashing kernel with ve
   Run r =
       run("fermi", "atax", {{"n", "256"}}, {{"l1d.indexing", "xor"}, {"l1d.bypass", "mdb-local"}});
   common(r);
-  REQUIRE(r.gpu->num_bypass_generators() == 15);
-  CHECK(r.gpu->bypass_generator(0).decisions() > 10);
+  REQUIRE(r.gpu->mechanism<MdbMechanism>("mdb")->num_generators() == 15);
+  CHECK(r.gpu->mechanism<MdbMechanism>("mdb")->generator(0).decisions() > 10);
   CHECK(r.total("l1d", "bypassed") > 0);
   CHECK(r.total("l1d", "hits") > 0);
   std::uint64_t chosen = 0;
   for (unsigned k = 1; k <= 8; ++k)
     chosen += r.total("mdb", ("chose_k" + std::to_string(k)).c_str());
   std::uint64_t decisions = 0;
-  for (std::size_t i = 0; i < r.gpu->num_bypass_generators(); ++i)
-    decisions += r.gpu->bypass_generator(i).decisions();
+  for (std::size_t i = 0; i < r.gpu->mechanism<MdbMechanism>("mdb")->num_generators(); ++i)
+    decisions += r.gpu->mechanism<MdbMechanism>("mdb")->generator(i).decisions();
   CHECK(chosen == decisions);
   // A decision below K left the L1 of that SM with that limit.
-  const unsigned k0 = r.gpu->bypass_generator(0).decision();
+  const unsigned k0 = r.gpu->mechanism<MdbMechanism>("mdb")->generator(0).decision();
   CHECK(r.gpu->l1(0).bypass_limit() == (k0 >= 8 ? ~std::uint32_t{0} : k0));
 }
 
 TEST_CASE("fermi: MDB-global broadcasts SM 0's parameter to every L1", "[platform][mdb]") {
   Run r = run("fermi", "kmeans", {}, {{"l1d.indexing", "xor"}, {"l1d.bypass", "mdb-global"}});
   common(r);
-  REQUIRE(r.gpu->num_bypass_generators() == 1);
-  CHECK(r.gpu->bypass_generator(0).decisions() > 0);
+  REQUIRE(r.gpu->mechanism<MdbMechanism>("mdb")->num_generators() == 1);
+  CHECK(r.gpu->mechanism<MdbMechanism>("mdb")->generator(0).decisions() > 0);
   for (std::size_t i = 1; i < 15; ++i)
     CHECK(r.gpu->l1(i).bypass_limit() == r.gpu->l1(0).bypass_limit());
   CHECK(r.total("l1d", "bypassed") > 0);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "platform_run.h"
+#include "platforms/mechanisms/icc_mechanism.h"
 
 using namespace locsim;
 using namespace locsim::test;
@@ -27,8 +28,8 @@ void conservation(Run& r) {
   CHECK(r.total("noc", "requests") == r.total("noc", "replies"));
   // L1 misses are what the ICC sees as reads (atomics and stores are its writes).
   CHECK(reads == r.total("l1d", "misses"));
-  for (std::size_t c = 0; c < r.gpu->num_icc(); ++c)
-    CHECK(r.gpu->icc(c).merge_entries_in_use() == 0);
+  for (std::size_t c = 0; c < r.gpu->mechanism<IccMechanism>("icc")->num_units(); ++c)
+    CHECK(r.gpu->mechanism<IccMechanism>("icc")->unit(c).merge_entries_in_use() == 0);
 }
 }  // namespace
 
@@ -37,7 +38,7 @@ TEST_CASE("clustered: matmul with ICC and CC merges and caches across SMs with v
   Run r = run("clustered", "matmul", {{"n", "128"}},
               {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
   conservation(r);
-  REQUIRE(r.gpu->num_icc() == 12);
+  REQUIRE(r.gpu->mechanism<IccMechanism>("icc")->num_units() == 12);
   CHECK(r.total("icc", "merge_hits") > 1000);  // A and B tiles shared by the cluster's CTAs
   CHECK(r.total("icc", "cc_hits") > 0);
   CHECK(r.total("icc", "cc_fills") > 0);
@@ -85,6 +86,6 @@ TEST_CASE("clustered: a 15x4 organisation elaborates one ICC per cluster", "[pla
       run("clustered", "matmul", {{"n", "64"}},
           {{"gpu.sms_per_cluster", "4"}, {"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
   conservation(r);
-  CHECK(r.gpu->num_icc() == 15);
+  CHECK(r.gpu->mechanism<IccMechanism>("icc")->num_units() == 15);
   CHECK(r.gpu->noc().ports() == 15);
 }

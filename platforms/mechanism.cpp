@@ -1,0 +1,17 @@
+#include "platforms/mechanism.h"
+
+#include "platforms/mechanisms/icc_mechanism.h"
+#include "platforms/mechanisms/mdb_mechanism.h"
+
+namespace locsim {
+
+const std::vector<MechanismInfo>& mechanism_registry() {
+  // Order = elaboration order = order of their statistics and report sections.
+  static const std::vector<MechanismInfo> table = {
+      icc_mechanism_info(),
+      mdb_mechanism_info(),
+  };
+  return table;
+}
+
+}  // namespace locsim

@@ -1,0 +1,115 @@
+#include "platforms/mechanisms/mdb_mechanism.h"
+
+#include <algorithm>
+#include <string>
+
+#include "model/params.h"
+#include "platforms/platform_build.h"
+
+namespace locsim {
+
+namespace {
+
+void declare_mdb_params(ParamRegistry& p) {
+  using T = ParamType;
+  // Seed 004 §6: bypassing parameter generator (with l1d.bypass=mdb-local|mdb-global).
+  p.declare("mdb.calculators", T::UInt, "8", "calculators",
+            "Adjusted-Hits calculators K (first 1..K warps/CTAs)");
+  p.declare("mdb.sampled_sets", T::UInt, "0", "sets",
+            "shadow-tag sets sampled, evenly spaced (0: one in eight, 4 of 32 on fermi)");
+  p.declare("mdb.interval", T::UInt, "1000", "accesses", "L1 load accesses between decisions");
+  p.declare("mdb.scale_hits", T::Bool, "false", "",
+            "scale sampled shadow-tag hits by sets/sampled sets before subtracting the "
+            "whole-cache RF estimate (the paper does not; see docs/validation/mdb.md)");
+}
+
+class MdbMechanismConfig final : public MechanismConfig {
+ public:
+  MdbMechanismConfig(const BypassPredictorConfig& c, bool g) : cfg(c), global(g) {}
+  std::unique_ptr<Mechanism> instantiate() const override {
+    return std::make_unique<MdbMechanism>(cfg, global);
+  }
+  BypassPredictorConfig cfg;
+  bool global;
+};
+
+std::shared_ptr<const MechanismConfig> configure_mdb(const ParamRegistry& p, const GpuConfig& c) {
+  // The parameters are validated even when MDB is off, so a bad value never waits for the day
+  // it is used.
+  BypassPredictorConfig m;
+  m.shadow.geometry = c.l1.geometry;
+  m.shadow.max_k = p.get_u32("mdb.calculators", 1, 64);
+  m.shadow.sampled_sets = p.get_u32("mdb.sampled_sets");
+  if (m.shadow.sampled_sets > c.l1.geometry.sets)
+    throw ConfigError("key 'mdb.sampled_sets': " + std::to_string(m.shadow.sampled_sets) +
+                      " exceeds the L1's " + std::to_string(c.l1.geometry.sets) + " sets");
+  m.decision_interval = p.get_u32("mdb.interval", 1);
+  if (p.get_bool("mdb.scale_hits")) {
+    const std::uint32_t sampled = m.shadow.sampled_sets
+                                      ? m.shadow.sampled_sets
+                                      : std::max<std::uint32_t>(1, c.l1.geometry.sets / 8);
+    m.hit_scale = static_cast<double>(c.l1.geometry.sets) / sampled;
+  }
+  const std::string b = p.get_string("l1d.bypass");
+  if (b != "mdb-local" && b != "mdb-global") return nullptr;
+  return std::make_shared<MdbMechanismConfig>(m, b == "mdb-global");
+}
+
+}  // namespace
+
+MechanismInfo mdb_mechanism_info() {
+  return {"mdb", "seed 004 §5-6 (model-driven L1 bypassing)", declare_mdb_params, configure_mdb};
+}
+
+void MdbMechanism::elaborate(PlatformBuild& b) {
+  for (auto& l1 : b.parts.l1s) l1s_.push_back(l1.get());
+  const std::size_t n = global_ ? 1 : l1s_.size();
+  for (std::size_t i = 0; i < n; ++i) bpgs_.push_back(std::make_unique<BypassPredictor>(cfg_));
+  const unsigned K = bpgs_.front()->max_k();
+  for (unsigned k = 1; k <= K; ++k)
+    choices_.push_back(&b.ctx.stats.counter(
+        b.top_name + ".mdb", "mdb", "chose_k" + std::to_string(k), "decisions",
+        "bypassing-parameter decisions letting the first " + std::to_string(k) +
+            " warps/CTAs use the L1" + (k == K ? " (no bypassing)" : "")));
+  for (std::size_t g = 0; g < n; ++g) {
+    // MDB-local: each SM's L1 feeds its own generator; MDB-global: only SM 0's (§6, G-BPG).
+    L1DataCache& l1 = *l1s_[g];
+    l1.on_load_access = [this, g](Addr line, const GpuExtension& e) {
+      BypassPredictor& bp = *bpgs_[g];
+      bp.set_active(e.bypass_population);
+      if (bp.on_access(line, e.bypass_rank)) apply_decision(g);
+    };
+    l1.on_reservation_fail = [this, g](std::uint64_t cycles) {
+      bpgs_[g]->on_reservation_failure(cycles);
+    };
+  }
+}
+
+void MdbMechanism::apply_decision(std::size_t g) {
+  const BypassPredictor& bp = *bpgs_[g];
+  const unsigned k = bp.decision();
+  ++*choices_[k - 1];
+  // k == K: every unit uses the L1 (§6); otherwise ranks >= k take the bypass path.
+  const std::uint32_t limit = k >= bp.max_k() ? ~std::uint32_t{0} : k;
+  if (!global_) {
+    l1s_[g]->set_bypass_limit(limit);
+  } else {
+    // G-BPG: the CTA dispatcher broadcasts SM 0's parameter to every SM (off the critical path).
+    for (L1DataCache* l1 : l1s_) l1->set_bypass_limit(limit);
+  }
+}
+
+void MdbMechanism::report(nlohmann::json& extra) const {
+  // SM 0's bypassing-parameter decisions (most recent 4096), for plots.
+  nlohmann::json h = nlohmann::json::array();
+  for (const BypassDecision& d : bpgs_.front()->history())
+    h.push_back({{"at_access", d.at_access},
+                 {"k", d.k},
+                 {"active", d.active},
+                 {"rf_base", d.rf_base},
+                 {"hits", d.hits},
+                 {"adjusted_hits", d.adjusted}});
+  extra["mdb_history"] = std::move(h);
+}
+
+}  // namespace locsim
