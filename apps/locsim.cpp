@@ -395,7 +395,8 @@ int cmd_replay(const std::vector<std::string>& args) {
   std::unique_ptr<Workload> wl =
       trace.empty() ? make_workload(workload, wargs) : load_accelsim_trace(trace);
   if (!json_out.empty()) write_text_file(json_out, "");
-  FunctionalHierarchy h(functional_config(cfg));
+  const AddressMap map(cfg.address_map);
+  FunctionalHierarchy h(functional_config(cfg), map);
   ReplayResult r = run_replay(h, *wl, cfg.name);
   std::cout << replay_table(h, r);
   if (!json_out.empty())

@@ -20,7 +20,6 @@ void FunctionalConfig::validate() const {
   if (num_sms == 0) throw std::invalid_argument("functional replay: num_sms must be >= 1");
   l1.validate();
   l2.validate();
-  address_map.validate();
   if (l1.line_bytes > 128)
     throw std::invalid_argument("functional replay: L1 line larger than 128 B");
   if (l2.line_bytes != l1.line_bytes)
@@ -31,11 +30,11 @@ void FunctionalConfig::validate() const {
     throw std::invalid_argument("functional replay: coalescer sector must divide the line");
 }
 
-FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg)
-    : cfg_(cfg),
-      dec_((cfg.validate(), cfg.address_map)),
+FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg, const AddressMap& map)
+    : cfg_((cfg.validate(), cfg)),
+      map_(map),
       policy_(make_cta_policy(cfg.cta_policy, cfg.cta_policy_args)) {
-  const std::uint32_t nl2 = dec_.num_subpartitions();
+  const std::uint32_t nl2 = map_.num_subpartitions();
   for (std::uint32_t s = 0; s < cfg_.num_sms; ++s) {
     l1_.emplace_back(L1PolicyConfig{cfg_.l1, cfg_.l1_enabled, L1BypassMode::None, false, kUnlimited,
                                     kUnlimited});
@@ -78,7 +77,7 @@ FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg)
                     c("atomics", "accesses", "atomic requests performed"),
                     c("fills", "lines", "fills received from DRAM")});
   }
-  for (std::uint32_t ch = 0; ch < cfg_.address_map.channels; ++ch) {
+  for (std::uint32_t ch = 0; ch < map_.channels(); ++ch) {
     const std::string p = "replay.mc" + std::to_string(ch);
     dram_reads_.push_back(
         &stats_.counter(p, "dram", "reads", "requests", "read requests (L2 fills)"));
@@ -138,7 +137,7 @@ void FunctionalHierarchy::access(std::uint32_t sm, AccessKind kind, const LineRe
 }
 
 void FunctionalHierarchy::l2_access(AccessKind kind, Addr line, const ByteMask& bytes) {
-  const std::uint32_t t = dec_.subpartition(line);
+  const std::uint32_t t = map_.subpartition(line);
   L2CachePolicy<int>& l2 = l2_[t];
   L2Counters& c = l2c_[t];
   const bool writes = kind != AccessKind::Load && kind != AccessKind::Prefetch;
@@ -157,12 +156,12 @@ void FunctionalHierarchy::l2_access(AccessKind kind, Addr line, const ByteMask& 
         ++*c.evictions;
         if (d.victim.dirty_sectors) {
           ++*c.writebacks;
-          ++*dram_writes_[dec_.channel(d.victim.line_addr)];
+          ++*dram_writes_[map_.channel(d.victim.line_addr)];
         }
       }
       if (d.outcome == L2Outcome::Miss) {
         // Fetch the missing sectors (fetch-on-write for a partial store); the fill is instant.
-        ++*dram_reads_[dec_.channel(line)];
+        ++*dram_reads_[map_.channel(line)];
         ++*c.fills;
         l2.fill(d.line, d.missing);
       }

@@ -1,13 +1,15 @@
 // Functional replay of the cache hierarchy: the timed model's own L1D / L2 policy objects
-// (model/l1_cache_policy.h, l2_cache_policy.h), with no SystemC and no timing. Every request completes instantly, so there is no MSHR
-// merging (a second access to a line being fetched in the timed model is a hit here, or a miss if
-// its sectors were not fetched), no reservation failure and no queueing.
+// (model/l1_cache_policy.h, l2_cache_policy.h), with no SystemC and no timing. Every request
+// completes instantly, so there is no MSHR merging (a second access to a line being fetched in the
+// timed model is a hit here, or a miss if its sectors were not fetched), no reservation failure and
+// no queueing.
 //
 //  * L1D per SM: allocate-on-miss, LRU, sectors as configured (a sectored L1 fetches the sectors
 //    asked for, an unsectored one the whole line); stores are write-through, no-write-allocate and
 //    evict a present line (write-evict); atomics bypass (performed at the L2) and also evict;
 //    l1_enabled=false sends every load to the L2 (`bypassed`).
-//  * L2 sub-partitions selected by AddressDecoder: sectored, write-back, write-allocate; a store
+//  * L2 sub-partitions selected by the platform's AddressMap: sectored, write-back, write-allocate;
+//  a store
 //    that fully covers its missing sectors allocates without fetching, anything else fetches the
 //    missing sectors (one DRAM read request); a dirty victim is one DRAM write request.
 //  * Scheduling (run_kernel): CTAs go to SMs in dispatcher.policy's order with max_ctas_per_sm
@@ -22,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "model/address_decoder.h"
+#include "model/address_map.h"
 #include "model/coalescer.h"
 #include "model/cta_policy.h"
 #include "model/l1_cache_policy.h"
@@ -46,14 +48,14 @@ struct FunctionalConfig {
   CtaPolicyArgs cta_policy_args;
   CacheGeometry l1{32, 4, 128, 128, SetIndexing::Linear};
   CacheGeometry l2{64, 16, 128, 32, SetIndexing::Linear};  // one sub-partition
-  AddressMapConfig address_map;
   // Throws std::invalid_argument naming the problem.
   void validate() const;
 };
 
 class FunctionalHierarchy {
  public:
-  explicit FunctionalHierarchy(const FunctionalConfig& cfg);
+  // `map` (the platform's address map) must outlive the hierarchy.
+  FunctionalHierarchy(const FunctionalConfig& cfg, const AddressMap& map);
 
   const FunctionalConfig& config() const { return cfg_; }
   StatRegistry& stats() { return stats_; }
@@ -87,13 +89,13 @@ class FunctionalHierarchy {
 
   const TagArray& l1(std::uint32_t sm) const { return l1_[sm].tags(); }
   const TagArray& l2(std::uint32_t subpartition) const { return l2_[subpartition].tags(); }
-  const AddressDecoder& decoder() const { return dec_; }
+  const AddressMap& address_map() const { return map_; }
 
  private:
   void l2_access(AccessKind kind, Addr line, const ByteMask& bytes);
 
   FunctionalConfig cfg_;
-  AddressDecoder dec_;
+  const AddressMap& map_;
   // The timed caches' own decisions (model/l1_cache_policy.h, l2_cache_policy.h), with unlimited
   // MSHRs and queues and every fill arriving at once; the handles are unused.
   std::vector<L1CachePolicy<int>> l1_;

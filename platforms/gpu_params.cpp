@@ -90,7 +90,6 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   const AddressMapConfig& m = c.address_map;
 
   c.noc = crossbar_config_from_params(p);
-  c.noc.address_map = m;
   c.noc.line_bytes = c.l1.geometry.line_bytes;
 
   c.l2 = l2_config_from_params(p, std::uint64_t{m.channels} * m.subpartitions_per_channel);
@@ -103,7 +102,6 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
 
   c.mc = memory_controller_config_from_params(p, c.l2.geometry);
   c.mc.sources = m.subpartitions_per_channel;
-  c.mc.address_map = m;
 
   c.dispatcher = dispatcher_config_from_params(p);
   c.dispatcher.topology = GpuTopology{c.num_sms, c.sms_per_cluster};

@@ -8,7 +8,7 @@
 namespace locsim {
 
 GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
-    : sc_module(name), cfg_(cfg) {
+    : sc_module(name), cfg_(cfg), address_map_(cfg.address_map) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw ConfigError("locsim needs SystemC's default 1 ps time resolution");
   ctx_.check_data = cfg.check_data;
@@ -16,7 +16,8 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
   for (const auto& m : cfg.mechanisms) mechanisms_.push_back(m->instantiate());
   {
     auto topology = make_topology(cfg.topology);
-    PlatformBuild build(cfg_, ctx_, backing_.get(), parts_, mechanisms_, this->name());
+    PlatformBuild build(cfg_, address_map_, ctx_, backing_.get(), parts_, mechanisms_,
+                        this->name());
     topology->build(build);
     check_bindings(*this, cfg.topology);
   }

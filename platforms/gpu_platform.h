@@ -63,6 +63,8 @@ class GpuPlatform : public sc_core::sc_module {
   L2CacheBank& l2(std::size_t i) { return *parts_.l2s[i]; }
   CtaDispatcher& dispatcher() { return *parts_.dispatcher; }
   const Crossbar& noc() const { return *parts_.noc; }
+  // The one address map every block that routes by address shares.
+  const AddressMap& address_map() const { return address_map_; }
   // The mechanism plugged in under `name` (e.g. "icc", "mdb"), or nullptr when it is off.
   Mechanism* mechanism(const std::string& name) const;
   template <class M>
@@ -79,6 +81,7 @@ class GpuPlatform : public sc_core::sc_module {
   void progress_method();
 
   GpuConfig cfg_;
+  AddressMap address_map_;  // before the blocks that hold references to it
   SimContext ctx_;
   std::unique_ptr<FunctionalMemory> backing_;
   std::vector<std::unique_ptr<Mechanism>> mechanisms_;

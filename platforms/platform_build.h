@@ -9,6 +9,7 @@
 #include <systemc>
 #include <vector>
 
+#include "model/address_map.h"
 #include "model/functional_memory.h"
 #include "platforms/gpu_params.h"
 #include "tlm_components/protocol_checker.h"
@@ -30,10 +31,11 @@ struct PlatformParts {
 
 class PlatformBuild {
  public:
-  PlatformBuild(const GpuConfig& cfg, SimContext& ctx, FunctionalMemory* backing,
-                PlatformParts& parts, const std::vector<std::unique_ptr<Mechanism>>& mechanisms,
-                std::string top_name)
+  PlatformBuild(const GpuConfig& cfg, const AddressMap& address_map, SimContext& ctx,
+                FunctionalMemory* backing, PlatformParts& parts,
+                const std::vector<std::unique_ptr<Mechanism>>& mechanisms, std::string top_name)
       : cfg(cfg),
+        address_map(address_map),
         ctx(ctx),
         backing(backing),
         parts(parts),
@@ -41,6 +43,7 @@ class PlatformBuild {
         top_name(std::move(top_name)) {}
 
   const GpuConfig& cfg;
+  const AddressMap& address_map;  // the platform's one map: pass it to blocks routing by address
   SimContext& ctx;
   FunctionalMemory* backing;  // data-integrity mode only
   PlatformParts& parts;

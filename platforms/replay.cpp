@@ -20,7 +20,6 @@ FunctionalConfig functional_config(const GpuConfig& c) {
   f.cta_policy_args = c.dispatcher.policy_args;
   f.l1 = c.l1.geometry;
   f.l2 = c.l2.geometry;
-  f.address_map = c.address_map;
   return f;
 }
 

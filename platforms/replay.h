@@ -13,7 +13,8 @@
 namespace locsim {
 
 // The functional view of a platform configuration (SM count, occupancy limits, L1/L2 geometry,
-// l1d.enabled, address map). Timing, MSHR and queue parameters have no effect here.
+// l1d.enabled). The address map is the caller's AddressMap built from c.address_map. Timing, MSHR
+// and queue parameters have no effect here.
 FunctionalConfig functional_config(const GpuConfig& c);
 
 struct ReplayResult {

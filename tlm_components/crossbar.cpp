@@ -11,16 +11,17 @@ std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) {
 }
 }  // namespace
 
-Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, SimContext& ctx)
+Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, const AddressMap& map,
+                   SimContext& ctx)
     : sc_module(name),
       in("in"),
       out("out"),
       cfg_(cfg),
       ctx_(ctx),
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
-      decoder_(cfg.address_map),
+      map_(map),
       ports_(ceil_div(cfg.sources, cfg.sources_per_port)),
-      targets_(decoder_.num_subpartitions()),
+      targets_(map.num_subpartitions()),
       req_(CrossbarFabric::Config{ports_, targets_, cfg.input_buffer, cfg.output_buffer,
                                   cfg.latency}),
       rep_(CrossbarFabric::Config{targets_, ports_, cfg.input_buffer, cfg.response_fifo,
@@ -138,7 +139,7 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   }
   port_accept_[p] = now;
   const std::uint32_t flits = request_flits(gp);
-  const std::uint32_t dst = decoder_.subpartition(gp.get_address());
+  const std::uint32_t dst = map_.subpartition(gp.get_address());
   req_.inject(p, dst, flits, &gp);
   ++requests_;
   if (gpu_ext(gp).kind == AccessKind::Load) {
@@ -242,11 +243,11 @@ void Crossbar::step_method() {
 }
 
 void Crossbar::b_transport(int, Payload& gp, sc_core::sc_time& d) {
-  out[decoder_.subpartition(gp.get_address())]->b_transport(gp, d);
+  out[map_.subpartition(gp.get_address())]->b_transport(gp, d);
 }
 
 unsigned int Crossbar::transport_dbg(int, Payload& gp) {
-  return out[decoder_.subpartition(gp.get_address())]->transport_dbg(gp);
+  return out[map_.subpartition(gp.get_address())]->transport_dbg(gp);
 }
 
 }  // namespace locsim

@@ -1,7 +1,7 @@
 // The on-chip network between SMs and L2 sub-partitions: separate request and reply crossbars
 // (CrossbarFabric), 1 flit per NoC cycle per link, packets of header + data flits. The SMs of a
 // cluster share one injection port and one response FIFO (the reply network's output buffer).
-// Requests are routed to the L2 sub-partition chosen by the address decoder; replies to the SM
+// Requests are routed to the L2 sub-partition chosen by the address map; replies to the SM
 // that issued the request.
 #pragma once
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "model/address_decoder.h"
+#include "model/address_map.h"
 #include "model/crossbar_fabric.h"
 #include "model/intra_cluster_locality.h"
 #include "tlm_components/at_ports.h"
@@ -33,7 +33,6 @@ struct CrossbarConfig {
   std::uint32_t output_buffer = 8;  // packets per L2-side output
   std::uint32_t response_fifo = 8;  // packets per cluster response FIFO
   double clock_hz = 1.4e9;
-  AddressMapConfig address_map;
   // With an ICC unit per cluster the sources are the clusters' units: replies are routed by the
   // requester's cluster instead of its SM.
   bool route_by_cluster = false;
@@ -47,7 +46,9 @@ class Crossbar : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<Crossbar> in;      // from L1s (SM order)
   tlm_utils::multi_passthrough_initiator_socket<Crossbar> out;  // to L2 sub-partitions
 
-  Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, SimContext& ctx);
+  // `map` (the platform's address map) must outlive the crossbar.
+  Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, const AddressMap& map,
+           SimContext& ctx);
   std::uint32_t ports() const { return ports_; }
   std::uint32_t targets() const { return targets_; }
   // Flits injected by / delivered to cluster port p so far, and NoC cycles elapsed.
@@ -77,7 +78,7 @@ class Crossbar : public sc_core::sc_module {
   CrossbarConfig cfg_;
   SimContext& ctx_;
   ClockDomain clk_;
-  AddressDecoder decoder_;
+  const AddressMap& map_;
   std::uint32_t ports_, targets_;
   CrossbarFabric req_, rep_;
   std::vector<std::unique_ptr<TargetPort>> in_ports_;

@@ -1,5 +1,5 @@
 // Parameters of the L2 sub-partitions (l2.*, clock.l2), declared from L2Config's own defaults.
-#include "model/address_decoder.h"
+#include "model/address_map.h"
 #include "model/cache_params.h"
 #include "tlm_components/l2_cache_bank.h"
 

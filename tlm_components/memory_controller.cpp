@@ -5,15 +5,16 @@
 namespace locsim {
 
 MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryControllerConfig& cfg,
-                                   SimContext& ctx, FunctionalMemory* backing)
+                                   const AddressMap& map, SimContext& ctx,
+                                   FunctionalMemory* backing)
     : sc_module(name),
       in("in"),
       cfg_(cfg),
       ctx_(ctx),
       backing_(backing),
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
-      decoder_(cfg.address_map),
-      dram_(cfg.timing, cfg.address_map.banks, cfg.queue),
+      map_(map),
+      dram_(cfg.timing, map.config().banks, cfg.queue),
       ready_(cfg.sources),
 #define MC_STAT(n, u, d) ctx.stats.counter(this->name(), "dram", n, u, d)
       reads_(MC_STAT("reads", "requests", "read requests (L2 fills)")),
@@ -63,7 +64,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   pending_[id] = Pending{&gp, src, n, now};
   for (unsigned a = 0; atom_mask >> a; ++a) {
     if (!((atom_mask >> a) & 1u)) continue;
-    DramCoord c = decoder_.decode(gp.get_address() + a * cfg_.atom_bytes);
+    DramCoord c = map_.decode(gp.get_address() + a * cfg_.atom_bytes);
     dram_.enqueue(DramRequest{id, c.bank, c.row, c.column, wr, now});
   }
   if (wr) {

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "model/address_decoder.h"
+#include "model/address_map.h"
 #include "model/dram_channel.h"
 #include "model/functional_memory.h"
 #include "model/tag_array.h"
@@ -32,15 +32,15 @@ struct MemoryControllerConfig {
   std::uint32_t line_bytes = 128;
   std::uint32_t sector_bytes = 32;
   double clock_hz = 924e6;  // DRAM command clock
-  AddressMapConfig address_map;
 };
 
 class MemoryController : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<MemoryController> in;
 
-  MemoryController(sc_core::sc_module_name name, const MemoryControllerConfig& cfg, SimContext& ctx,
-                   FunctionalMemory* backing);
+  // `map` (the platform's address map) must outlive the controller.
+  MemoryController(sc_core::sc_module_name name, const MemoryControllerConfig& cfg,
+                   const AddressMap& map, SimContext& ctx, FunctionalMemory* backing);
 
  private:
   struct Pending {
@@ -63,7 +63,7 @@ class MemoryController : public sc_core::sc_module {
   SimContext& ctx_;
   FunctionalMemory* backing_;
   ClockDomain clk_;
-  AddressDecoder decoder_;
+  const AddressMap& map_;
   DramChannelModel dram_;
   std::vector<std::unique_ptr<TargetPort>> ports_;
   std::unordered_map<std::uint64_t, Pending> pending_;

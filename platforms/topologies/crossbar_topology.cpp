@@ -50,7 +50,7 @@ void CrossbarTopology::make_interconnect(PlatformBuild& b, const Mechanism* fron
     x.sources = b.cfg.num_sms;
     x.sources_per_port = b.cfg.sms_per_cluster;
   }
-  b.parts.noc = std::make_unique<Crossbar>("noc", x, b.ctx);
+  b.parts.noc = std::make_unique<Crossbar>("noc", x, b.address_map, b.ctx);
 }
 
 void CrossbarTopology::make_memory_partitions(PlatformBuild& b) {
@@ -60,7 +60,8 @@ void CrossbarTopology::make_memory_partitions(PlatformBuild& b) {
     MemoryControllerConfig mc = b.cfg.mc;
     mc.channel = c;
     std::string n = "mc" + std::to_string(c);
-    b.parts.mcs.push_back(std::make_unique<MemoryController>(n.c_str(), mc, b.ctx, b.backing));
+    b.parts.mcs.push_back(
+        std::make_unique<MemoryController>(n.c_str(), mc, b.address_map, b.ctx, b.backing));
     for (std::uint32_t s = 0; s < subs; ++s) {
       n = "l2_" + std::to_string(c * subs + s);
       b.parts.l2s.push_back(std::make_unique<L2CacheBank>(n.c_str(), b.cfg.l2, b.ctx));

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "harness.h"
-#include "model/address_decoder.h"
+#include "model/address_map.h"
 #include "tlm_components/crossbar.h"
 #include "tlm_components/memory_controller.h"
 #include "tlm_components/protocol_checker.h"
@@ -13,6 +13,15 @@ using namespace locsim::test;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
+namespace {
+AddressMapConfig map_config(std::uint32_t channels, std::uint32_t subpartitions) {
+  AddressMapConfig m;
+  m.channels = channels;
+  m.subpartitions_per_channel = subpartitions;
+  return m;
+}
+}  // namespace
+
 TEST_CASE("Crossbar: routes by address, shares a cluster port, replies reach their SM",
           "[module][noc]") {
   SimContext ctx;
@@ -20,9 +29,8 @@ TEST_CASE("Crossbar: routes by address, shares a cluster port, replies reach the
   cfg.sources = 4;
   cfg.sources_per_port = 2;  // two clusters of two SMs
   cfg.clock_hz = 1e9;
-  cfg.address_map.channels = 2;
-  cfg.address_map.subpartitions_per_channel = 2;
-  Crossbar xbar("noc", cfg, ctx);
+  const AddressMap dec(map_config(2, 2));
+  Crossbar xbar("noc", cfg, dec, ctx);
   std::vector<std::unique_ptr<TestInitiator>> sms;
   std::vector<std::unique_ptr<ProtocolChecker>> chk;
   std::vector<std::unique_ptr<TestMemory>> mems;
@@ -40,7 +48,6 @@ TEST_CASE("Crossbar: routes by address, shares a cluster port, replies reach the
     xbar.out.bind(chk.back()->target);
     chk.back()->initiator.bind(mems.back()->socket);
   }
-  AddressDecoder dec(cfg.address_map);
   const int per_sm = 16;
   for (int s = 0; s < 4; ++s)
     for (int k = 0; k < per_sm; ++k)
@@ -80,14 +87,12 @@ TEST_CASE("Memory controller: row hits are served without new activates, data ro
   MemoryControllerConfig cfg;
   cfg.sources = 1;
   cfg.clock_hz = 1e9;
-  cfg.address_map.channels = 1;
-  cfg.address_map.subpartitions_per_channel = 1;
-  MemoryController mc("mc0", cfg, ctx, &backing);
+  const AddressMap dec(map_config(1, 1));
+  MemoryController mc("mc0", cfg, dec, ctx, &backing);
   TestInitiator l2("l2");
   ProtocolChecker chk("chk");
   l2.socket.bind(chk.target);
   chk.initiator.bind(mc.in);
-  AddressDecoder dec(cfg.address_map);
   // Four lines in the same row of one bank, then a line in another row of the same bank.
   const Addr base = 0x0;
   Addr other = base;

@@ -409,13 +409,15 @@ TEST_CASE("L2: data round-trips through the real memory controller with write-ba
   MemoryControllerConfig mcfg;
   mcfg.sources = 1;
   mcfg.clock_hz = 1e9;
-  mcfg.address_map.channels = 1;
-  mcfg.address_map.subpartitions_per_channel = 1;
+  AddressMapConfig one_channel;
+  one_channel.channels = 1;
+  one_channel.subpartitions_per_channel = 1;
+  const AddressMap map(one_channel);
   TestInitiator noc("noc");
   ProtocolChecker c_up("check_up");
   L2CacheBank l2("l2", small_l2(1, 2), ctx);
   ProtocolChecker c_down("check_down");
-  MemoryController mc("mc", mcfg, ctx, &backing);
+  MemoryController mc("mc", mcfg, map, ctx, &backing);
   noc.socket.bind(c_up.target);
   c_up.initiator.bind(l2.noc);
   l2.dram.bind(c_down.target);

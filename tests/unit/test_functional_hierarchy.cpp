@@ -22,9 +22,18 @@ FunctionalConfig tiny(std::uint32_t sms = 1, bool l1_enabled = true,
   c.l1_enabled = l1_enabled;
   c.l1 = CacheGeometry{2, 2, 128, l1_sector, SetIndexing::Linear};
   c.l2 = CacheGeometry{4, 2, 128, 32, SetIndexing::Linear};
-  c.address_map.channels = 1;
-  c.address_map.subpartitions_per_channel = 1;
   return c;
+}
+
+// One channel with one L2 sub-partition.
+const AddressMap& one_channel() {
+  static const AddressMap m([] {
+    AddressMapConfig a;
+    a.channels = 1;
+    a.subpartitions_per_channel = 1;
+    return a;
+  }());
+  return m;
 }
 
 // `lanes` consecutive 4-byte words starting at base (lanes 0..lanes-1 active).
@@ -116,7 +125,7 @@ WarpInst op(WarpOp o) {
 }  // namespace
 
 TEST_CASE("Functional hierarchy: L1 LRU hits and misses, L2 behind it", "[functional]") {
-  FunctionalHierarchy h(tiny());
+  FunctionalHierarchy h(tiny(), one_channel());
   ld(h, 0x000);  // L1 miss (set 0: A)            L2 miss, DRAM read 1
   ld(h, 0x000);  // L1 hit
   ld(h, 0x100);  // L1 miss (set 0: A, B)         L2 miss (L2 set 2), DRAM read 2
@@ -141,7 +150,7 @@ TEST_CASE("Functional hierarchy: L1 LRU hits and misses, L2 behind it", "[functi
 }
 
 TEST_CASE("Functional hierarchy: write-evict store and L2 dirty write-back", "[functional]") {
-  FunctionalHierarchy h(tiny());
+  FunctionalHierarchy h(tiny(), one_channel());
   ld(h, 0x000);  // L1 miss, L2 miss (DRAM read 1)
   st(h, 0x000);  // L1: store, A present -> write-evict (eviction 1); L2 hit, A dirty
   ld(h, 0x000);  // L1 miss (A was evicted); L2 hit
@@ -173,7 +182,7 @@ TEST_CASE("Functional hierarchy: write-evict store and L2 dirty write-back", "[f
 
 TEST_CASE("Functional hierarchy: L2 write-allocate without fetch, fetch-on-write, atomics",
           "[functional]") {
-  FunctionalHierarchy h(tiny());
+  FunctionalHierarchy h(tiny(), one_channel());
   st(h, 0x080, 8);  // bytes 0..31 = L2 sector 0 fully covered: L2 miss, no DRAM read
   CHECK(l2(h, "misses") == 1);
   CHECK(dram(h, "reads") == 0);
@@ -201,7 +210,7 @@ TEST_CASE("Functional hierarchy: L2 write-allocate without fetch, fetch-on-write
 }
 
 TEST_CASE("Functional hierarchy: l1d disabled bypasses every load to the L2", "[functional]") {
-  FunctionalHierarchy h(tiny(1, false));
+  FunctionalHierarchy h(tiny(1, false), one_channel());
   ld(h, 0x000);     // bypassed; L2 miss on 4 sectors (DRAM read 1)
   ld(h, 0x000);     // bypassed; L2 hit
   ld(h, 0x100, 1);  // bypassed; only sector 0 requested: L2 miss (DRAM read 2)
@@ -219,7 +228,7 @@ TEST_CASE("Functional hierarchy: l1d disabled bypasses every load to the L2", "[
 }
 
 TEST_CASE("Functional hierarchy: sectored L1 fetches only the sectors asked for", "[functional]") {
-  FunctionalHierarchy h(tiny(1, true, 32));
+  FunctionalHierarchy h(tiny(1, true, 32), one_channel());
   ld(h, 0x000, 8);   // sector 0: L1 miss, L2 miss (DRAM read 1)
   ld(h, 0x020, 8);   // sector 1: L1 sector miss, L2 sector miss (DRAM read 2)
   ld(h, 0x000, 32);  // sectors 2-3 missing: L1 sector miss, L2 sector miss (DRAM read 3)
@@ -242,7 +251,7 @@ TEST_CASE("Functional hierarchy: barriers order the warps of a CTA", "[functiona
   std::vector<WarpInst> w1 = {mem(WarpOp::Load, 0x100), mem(WarpOp::Load, 0x200),
                               op(WarpOp::Barrier), mem(WarpOp::Load, 0x000), op(WarpOp::Exit)};
   ListKernel k(64, {{w0, w1}});
-  FunctionalHierarchy h(tiny());
+  FunctionalHierarchy h(tiny(), one_channel());
   h.run_kernel(k);
   CHECK(l1(h, "accesses") == 4);
   CHECK(l1(h, "misses") == 3);
@@ -258,7 +267,7 @@ TEST_CASE("Functional hierarchy: round-robin CTA placement and occupancy", "[fun
   // L1: SM0 misses then hits (CTA2), SM1 misses once. L2: first miss, then one hit.
   std::vector<WarpInst> w = {mem(WarpOp::Load, 0x000), op(WarpOp::Exit)};
   ListKernel k(32, {{w}, {w}, {w}});
-  FunctionalHierarchy h(tiny(2));
+  FunctionalHierarchy h(tiny(2), one_channel());
   h.run_kernel(k);
   CHECK(l1(h, "misses") == 2);
   CHECK(l1(h, "hits") == 1);
@@ -271,7 +280,7 @@ TEST_CASE("Functional hierarchy: round-robin CTA placement and occupancy", "[fun
   // Occupancy 1 CTA per SM (max_ctas = 1): every CTA still completes.
   FunctionalConfig c = tiny(1);
   c.resources.max_ctas = 1;
-  FunctionalHierarchy h1(c);
+  FunctionalHierarchy h1(c, one_channel());
   h1.run_kernel(k);
   CHECK(h1.total("sm", "ctas_completed") == 3);
   CHECK(l1(h1, "misses") == 1);
@@ -281,15 +290,15 @@ TEST_CASE("Functional hierarchy: round-robin CTA placement and occupancy", "[fun
 
   // A CTA that cannot fit is an error.
   c.resources.max_threads = 16;
-  FunctionalHierarchy h2(c);
+  FunctionalHierarchy h2(c, one_channel());
   CHECK_THROWS_AS(h2.run_kernel(k), std::invalid_argument);
 }
 
 TEST_CASE("Functional hierarchy: configuration validation", "[functional]") {
   FunctionalConfig c = tiny();
   c.l2.line_bytes = 64;
-  CHECK_THROWS_AS(FunctionalHierarchy(c), std::invalid_argument);
+  CHECK_THROWS_AS(FunctionalHierarchy(c, one_channel()), std::invalid_argument);
   c = tiny();
   c.num_sms = 0;
-  CHECK_THROWS_AS(FunctionalHierarchy(c), std::invalid_argument);
+  CHECK_THROWS_AS(FunctionalHierarchy(c, one_channel()), std::invalid_argument);
 }

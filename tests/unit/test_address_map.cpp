@@ -5,7 +5,7 @@
 #include <tuple>
 #include <utility>
 
-#include "model/address_decoder.h"
+#include "model/address_map.h"
 
 using namespace locsim;
 using Catch::Matchers::Contains;
@@ -25,8 +25,8 @@ AddressMapConfig fermi(ChannelHash h = ChannelHash::None, bool bank_xor = false)
 }
 }  // namespace
 
-TEST_CASE("AddressDecoder: channels interleave at the configured granularity", "[addrdec]") {
-  AddressDecoder d(fermi());
+TEST_CASE("AddressMap: channels interleave at the configured granularity", "[addrmap]") {
+  AddressMap d(fermi());
   CHECK(d.num_subpartitions() == 12);
   CHECK(d.channel(0) == 0);
   CHECK(d.channel(255) == 0);
@@ -43,7 +43,7 @@ TEST_CASE("AddressDecoder: channels interleave at the configured granularity", "
   // A 1 KiB interleave moves the boundaries.
   AddressMapConfig c = fermi();
   c.interleave_bytes = 1024;
-  AddressDecoder d1k(c);
+  AddressMap d1k(c);
   CHECK(d1k.channel(1023) == 0);
   CHECK(d1k.channel(1024) == 1);
   CHECK(d1k.channel(6 * 1024 + 5) == 0);
@@ -56,8 +56,8 @@ TEST_CASE("AddressDecoder: channels interleave at the configured granularity", "
   for (auto& kv : n) CHECK(kv.second == 10);
 }
 
-TEST_CASE("AddressDecoder: sub-partition alternates between a channel's L2 banks", "[addrdec]") {
-  AddressDecoder d(fermi());
+TEST_CASE("AddressMap: sub-partition alternates between a channel's L2 banks", "[addrmap]") {
+  AddressMap d(fermi());
   // chunk 0: channel 0, upper 0 -> 0*2 + 0
   CHECK(d.subpartition(0) == 0);
   // chunk 6: channel 0, upper 1 -> 1
@@ -78,7 +78,7 @@ TEST_CASE("AddressDecoder: sub-partition alternates between a channel's L2 banks
   CHECK(s.size() == 12);
 }
 
-TEST_CASE("AddressDecoder: bank, row and column fields of the local address", "[addrdec]") {
+TEST_CASE("AddressMap: bank, row and column fields of the local address", "[addrmap]") {
   // Target local address: row 3, bank 5, column 100 (column | bank | row from low to high,
   // 2 KiB rows = 11 column bits, 16 banks = 4 bank bits):
   //   local = 3 << 15 | 5 << 11 | 100 = 98304 + 10240 + 100 = 108644
@@ -86,7 +86,7 @@ TEST_CASE("AddressDecoder: bank, row and column fields of the local address", "[
   // On channel 4: global chunk = 424 * 6 + 4 = 2548, address = 2548 * 256 + 100 = 652388.
   const Addr a = 652388;
   {
-    AddressDecoder d(fermi(ChannelHash::None, false));
+    AddressMap d(fermi(ChannelHash::None, false));
     const DramCoord c = d.decode(a);
     CHECK(c.channel == 4);
     CHECK(c.local == 108644);
@@ -97,14 +97,14 @@ TEST_CASE("AddressDecoder: bank, row and column fields of the local address", "[
   }
   {
     // bank_xor: bank ^= row & 15 -> 5 ^ 3 = 6; row and column unchanged.
-    AddressDecoder d(fermi(ChannelHash::None, true));
+    AddressMap d(fermi(ChannelHash::None, true));
     const DramCoord c = d.decode(a);
     CHECK(c.bank == 6);
     CHECK(c.row == 3);
     CHECK(c.column == 100);
   }
   {
-    AddressDecoder d(fermi());
+    AddressMap d(fermi());
     // Local addresses 0..2047 are row 0 bank 0; the next 2 KiB of the channel are bank 1.
     // Channel 0 local 2048 = upper chunk 8 -> global chunk 48 -> address 48 * 256.
     const DramCoord c = d.decode(48 * 256);
@@ -122,8 +122,8 @@ TEST_CASE("AddressDecoder: bank, row and column fields of the local address", "[
   }
 }
 
-TEST_CASE("AddressDecoder: the mapping is a bijection (no two addresses share a location)",
-          "[addrdec]") {
+TEST_CASE("AddressMap: the mapping is a bijection (no two addresses share a location)",
+          "[addrmap]") {
   struct Case {
     std::uint32_t channels;
     ChannelHash hash;
@@ -135,7 +135,7 @@ TEST_CASE("AddressDecoder: the mapping is a bijection (no two addresses share a 
   for (const Case& k : cases) {
     AddressMapConfig cfg = fermi(k.hash, k.bank_xor);
     cfg.channels = k.channels;
-    AddressDecoder d(cfg);
+    AddressMap d(cfg);
     std::set<std::pair<std::uint32_t, Addr>> loc;
     std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> dram;
     const Addr span = Addr{8} << 20;  // 8 MiB, in 64 B steps
@@ -153,13 +153,13 @@ TEST_CASE("AddressDecoder: the mapping is a bijection (no two addresses share a 
   }
 }
 
-TEST_CASE("AddressDecoder: XOR channel hashing spreads a channel-aligned stride", "[addrdec]") {
+TEST_CASE("AddressMap: XOR channel hashing spreads a channel-aligned stride", "[addrmap]") {
   SECTION("8 channels, stride 8 x 256 B = 2 KiB") {
     AddressMapConfig cfg = fermi();
     cfg.channels = 8;
-    AddressDecoder lin(cfg);
+    AddressMap lin(cfg);
     cfg.channel_hash = ChannelHash::Xor;
-    AddressDecoder x(cfg);
+    AddressMap x(cfg);
     std::map<std::uint32_t, int> nl, nx;
     for (Addr k = 0; k < 64; ++k) {
       ++nl[lin.channel(k * 2048)];
@@ -172,8 +172,8 @@ TEST_CASE("AddressDecoder: XOR channel hashing spreads a channel-aligned stride"
     for (auto& kv : nx) CHECK(kv.second == 8);
   }
   SECTION("6 channels, stride 6 x 256 B") {
-    AddressDecoder lin(fermi(ChannelHash::None));
-    AddressDecoder x(fermi(ChannelHash::Xor));
+    AddressMap lin(fermi(ChannelHash::None));
+    AddressMap x(fermi(ChannelHash::Xor));
     std::set<std::uint32_t> sl, sx;
     for (Addr k = 0; k < 32; ++k) {
       sl.insert(lin.channel(k * 6 * 256));
@@ -185,7 +185,7 @@ TEST_CASE("AddressDecoder: XOR channel hashing spreads a channel-aligned stride"
     CHECK(x.channel(6 * 256) == 1);
   }
   SECTION("with the hash, consecutive chunks still rotate over all channels") {
-    AddressDecoder x(fermi(ChannelHash::Xor));
+    AddressMap x(fermi(ChannelHash::Xor));
     for (Addr base : {Addr{0}, Addr{6 * 256 * 7}, Addr{6 * 256 * 1000}}) {
       std::set<std::uint32_t> s;
       for (Addr k = 0; k < 6; ++k) s.insert(x.channel(base + k * 256));
@@ -194,7 +194,7 @@ TEST_CASE("AddressDecoder: XOR channel hashing spreads a channel-aligned stride"
   }
 }
 
-TEST_CASE("AddressMapConfig: validation errors name the field", "[addrdec]") {
+TEST_CASE("AddressMapConfig: validation errors name the field", "[addrmap]") {
   CHECK_NOTHROW(fermi().validate());
   auto with = [](auto f) {
     AddressMapConfig c = fermi();
@@ -216,9 +216,112 @@ TEST_CASE("AddressMapConfig: validation errors name the field", "[addrdec]") {
                     Contains("row_bytes"));
   CHECK_THROWS_WITH(with([](AddressMapConfig& c) { c.row_bytes = 128; }).validate(),
                     Contains("row_bytes"));
-  // The decoder validates its configuration.
-  CHECK_THROWS_AS(AddressDecoder(with([](AddressMapConfig& c) { c.banks = 3; })),
+  // The map validates its configuration.
+  CHECK_THROWS_AS(AddressMap(with([](AddressMapConfig& c) { c.banks = 3; })),
                   std::invalid_argument);
   // Non-power-of-two channel counts are fine.
-  CHECK_NOTHROW(AddressDecoder(with([](AddressMapConfig& c) { c.channels = 5; })));
+  CHECK_NOTHROW(AddressMap(with([](AddressMapConfig& c) { c.channels = 5; })));
+}
+
+namespace {
+// Places its range in channel ((a >> 12) & 1): 4 KiB pages alternate between channels 0 and 1,
+// wherever the baseline would put them; the local address is the page index within that channel.
+struct PageChannelMapper : AddressRangeMapper {
+  Addr base;
+  explicit PageChannelMapper(Addr b) : base(b) {}
+  DramCoord decode(Addr a, const AddressMap& map) const override {
+    const Addr off = a - base;
+    const std::uint32_t ch = static_cast<std::uint32_t>((off >> 12) & 1);
+    return map.place(ch, ((off >> 13) << 12) | (off & 0xfff));
+  }
+};
+struct BadMapper : AddressRangeMapper {
+  DramCoord decode(Addr, const AddressMap& map) const override {
+    DramCoord d = map.place(0, 0);
+    d.channel = 99;
+    return d;
+  }
+};
+}  // namespace
+
+TEST_CASE("AddressMap: baseline equals the decoder fields and place() of its channel/local",
+          "[addrmap]") {
+  for (ChannelHash h : {ChannelHash::None, ChannelHash::Xor}) {
+    AddressMap m(fermi(h, true));
+    for (Addr a = 0; a < (Addr{1} << 20); a += 96) {
+      const DramCoord d = m.decode(a), b = m.baseline(a), p = m.place(d.channel, d.local);
+      CHECK(d.channel == b.channel);
+      CHECK(d.local == b.local);
+      CHECK(p.subpartition == d.subpartition);
+      CHECK(p.bank == d.bank);
+      CHECK(p.row == d.row);
+      CHECK(p.column == d.column);
+    }
+  }
+}
+
+TEST_CASE("AddressMap: a registered range mapper decides the coordinate inside its range",
+          "[addrmap]") {
+  AddressMap m(fermi());
+  const Addr base = 0x100000, end = 0x140000;
+  m.add_range(base, end, std::make_shared<PageChannelMapper>(base), "matrix_a");
+  REQUIRE(m.num_ranges() == 1);
+  std::set<std::pair<std::uint32_t, Addr>> loc;
+  for (Addr a = base; a < end; a += 128) {
+    const DramCoord d = m.decode(a);
+    CHECK(d.channel == ((a - base) >> 12) % 2);
+    CHECK(d.subpartition / 2 == d.channel);
+    CHECK(m.subpartition(a) == d.subpartition);
+    loc.emplace(d.channel, d.local);
+  }
+  CHECK(loc.size() == (end - base) / 128);  // still one location per line
+  // Outside the range: the baseline, which spreads the same span over all six channels.
+  std::set<std::uint32_t> outside;
+  for (Addr a = end; a < end + (end - base); a += 256) {
+    CHECK(m.decode(a).channel == m.baseline(a).channel);
+    outside.insert(m.channel(a));
+  }
+  CHECK(outside.size() == 6);
+  CHECK(m.decode(base - 1).channel == m.baseline(base - 1).channel);
+}
+
+TEST_CASE("AddressMap: range lookup edges", "[addrmap]") {
+  AddressMap m(fermi());
+  auto a = std::make_shared<PageChannelMapper>(0x1000);
+  auto b = std::make_shared<PageChannelMapper>(0x3000);
+  m.add_range(0x3000, 0x4000, b, "b");
+  m.add_range(0x1000, 0x2000, a, "a");   // registered out of order
+  m.add_range(0x2000, 0x3000, a, "a2");  // adjacent on both sides, same mapper
+  CHECK(m.mapper_for(0) == nullptr);
+  CHECK(m.mapper_for(0xfff) == nullptr);
+  CHECK(m.mapper_for(0x1000) == a.get());
+  CHECK(m.mapper_for(0x1fff) == a.get());
+  CHECK(m.mapper_for(0x2000) == a.get());
+  CHECK(m.mapper_for(0x2fff) == a.get());
+  CHECK(m.mapper_for(0x3000) == b.get());
+  CHECK(m.mapper_for(0x3fff) == b.get());
+  CHECK(m.mapper_for(0x4000) == nullptr);
+  CHECK(m.mapper_for(~Addr{0}) == nullptr);
+  // A range ending at the top of the address space.
+  m.add_range(~Addr{0} - 0x1000, ~Addr{0}, b, "top");
+  CHECK(m.mapper_for(~Addr{0} - 1) == b.get());
+  CHECK(m.mapper_for(~Addr{0}) == nullptr);
+}
+
+TEST_CASE("AddressMap: overlapping, empty and unmapped ranges are errors", "[addrmap]") {
+  AddressMap m(fermi());
+  auto mp = std::make_shared<PageChannelMapper>(0x10000);
+  m.add_range(0x10000, 0x20000, mp, "a");
+  CHECK_THROWS_WITH(m.add_range(0x18000, 0x28000, mp, "b"), Contains("'b' [0x18000, 0x28000)") &&
+                                                                Contains("overlaps") &&
+                                                                Contains("'a' [0x10000, 0x20000)"));
+  CHECK_THROWS_WITH(m.add_range(0x8000, 0x10001, mp, "c"), Contains("overlaps"));
+  CHECK_THROWS_WITH(m.add_range(0x12000, 0x13000, mp, "inner"), Contains("overlaps"));
+  CHECK_THROWS_WITH(m.add_range(0x0, 0x30000, mp, "outer"), Contains("overlaps"));
+  CHECK_THROWS_WITH(m.add_range(0x30000, 0x30000, mp, "e"), Contains("empty"));
+  CHECK_THROWS_AS(m.add_range(0x30000, 0x40000, nullptr, "n"), std::invalid_argument);
+  CHECK(m.num_ranges() == 1);
+  // A mapper that answers with a channel the map does not have.
+  m.add_range(0x40000, 0x50000, std::make_shared<BadMapper>(), "bad");
+  CHECK_THROWS_WITH(m.decode(0x40000), Contains("channel 99"));
 }

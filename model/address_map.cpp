@@ -1,0 +1,111 @@
+#include "model/address_map.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace locsim {
+
+void AddressMapConfig::validate() const {
+  auto bad = [](const std::string& m) { throw std::invalid_argument(m); };
+  if (!channels) bad("address_map.channels must be at least 1");
+  if (!subpartitions_per_channel) bad("address_map.subpartitions_per_channel must be at least 1");
+  if (!is_pow2(interleave_bytes) || interleave_bytes < 128)
+    bad("address_map.interleave must be a power of two >= 128 (got " +
+        std::to_string(interleave_bytes) + ")");
+  if (!is_pow2(banks))
+    bad("address_map.banks must be a power of two (got " + std::to_string(banks) + ")");
+  if (!is_pow2(row_bytes) || row_bytes < interleave_bytes)
+    bad("address_map.row_bytes must be a power of two >= the interleave (got " +
+        std::to_string(row_bytes) + ")");
+}
+
+AddressMap::AddressMap(const AddressMapConfig& c) : cfg_(c) {
+  cfg_.validate();
+  il_shift_ = log2_floor(c.interleave_bytes);
+  row_shift_ = log2_floor(c.row_bytes);
+  bank_bits_ = log2_floor(c.banks);
+}
+
+DramCoord AddressMap::baseline(Addr a) const {
+  const Addr chunk = a >> il_shift_;
+  const Addr upper = chunk / cfg_.channels;
+  Addr sel = chunk;
+  if (cfg_.channel_hash == ChannelHash::Xor) {
+    // Fold the chunk index above the channel bits in 5-bit groups and add it: consecutive
+    // chunks still rotate over all channels, power-of-two strides stop hitting one channel.
+    Addr f = 0;
+    for (Addr u = upper; u; u >>= 5) f ^= u & 31;
+    sel = chunk + f;
+  }
+  return place(static_cast<std::uint32_t>(sel % cfg_.channels),
+               (upper << il_shift_) | (a & (cfg_.interleave_bytes - 1)));
+}
+
+DramCoord AddressMap::place(std::uint32_t channel, Addr local) const {
+  DramCoord d;
+  d.channel = channel;
+  d.local = local;
+  d.subpartition =
+      channel * cfg_.subpartitions_per_channel +
+      static_cast<std::uint32_t>((local >> il_shift_) % cfg_.subpartitions_per_channel);
+  d.column = static_cast<std::uint32_t>(local & (cfg_.row_bytes - 1));
+  d.bank = static_cast<std::uint32_t>((local >> row_shift_) & (cfg_.banks - 1));
+  d.row = static_cast<std::uint32_t>(local >> (row_shift_ + bank_bits_));
+  if (cfg_.bank_xor) d.bank ^= d.row & (cfg_.banks - 1);
+  return d;
+}
+
+namespace {
+std::string describe(Addr base, Addr end, const std::string& name) {
+  std::ostringstream os;
+  if (!name.empty()) os << "'" << name << "' ";
+  os << "[0x" << std::hex << base << ", 0x" << end << ")";
+  return os.str();
+}
+}  // namespace
+
+void AddressMap::add_range(Addr base, Addr end, std::shared_ptr<const AddressRangeMapper> mapper,
+                           const std::string& name) {
+  if (end <= base)
+    throw std::invalid_argument("address map: empty range " + describe(base, end, name));
+  if (!mapper)
+    throw std::invalid_argument("address map: no mapper for range " + describe(base, end, name));
+  auto it = std::lower_bound(ranges_.begin(), ranges_.end(), base,
+                             [](const Range& r, Addr b) { return r.base < b; });
+  // Disjoint and sorted: only the neighbours can overlap.
+  const Range* clash = nullptr;
+  if (it != ranges_.end() && it->base < end) clash = &*it;
+  if (it != ranges_.begin() && std::prev(it)->end > base) clash = &*std::prev(it);
+  if (clash)
+    throw std::invalid_argument("address map: range " + describe(base, end, name) +
+                                " overlaps range " +
+                                describe(clash->base, clash->end, clash->name));
+  ranges_.insert(it, Range{base, end, mapper.get(), name});
+  mappers_.push_back(std::move(mapper));
+}
+
+const AddressRangeMapper* AddressMap::mapper_for(Addr a) const {
+  // The last range starting at or below a.
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), a,
+                             [](Addr x, const Range& r) { return x < r.base; });
+  if (it == ranges_.begin()) return nullptr;
+  --it;
+  return a < it->end ? it->mapper : nullptr;
+}
+
+DramCoord AddressMap::decode_ranged(Addr a) const {
+  const AddressRangeMapper* m = mapper_for(a);
+  if (!m) return baseline(a);
+  DramCoord d = m->decode(a, *this);
+  if (d.channel >= cfg_.channels || d.subpartition / cfg_.subpartitions_per_channel != d.channel) {
+    std::ostringstream os;
+    os << "address map: range mapper put 0x" << std::hex << a << std::dec << " in channel "
+       << d.channel << " / sub-partition " << d.subpartition << " (the map has " << cfg_.channels
+       << " channels of " << cfg_.subpartitions_per_channel << " sub-partitions)";
+    throw std::logic_error(os.str());
+  }
+  return d;
+}
+
+}  // namespace locsim

@@ -1,0 +1,106 @@
+// The platform's one physical address map: address -> memory partition (channel), L2
+// sub-partition, DRAM bank/row/column and the address local to the channel. Built once per
+// platform and shared by const reference with every block that routes by address (crossbar, memory
+// controllers, functional replay), so they can never disagree.
+//
+// Baseline mapping: channels need not be a power of two (Fermi has 6): the address is split into
+// chunks of interleave_bytes, chunk i goes to channel (i + hash) % channels, and the address local
+// to the channel is the remaining chunk index plus the offset. Bank, row and column are bit fields
+// of the local address (column | bank | row from low to high), with optional XOR of row bits into
+// the bank.
+//
+// Range hook: an AddressRangeMapper registered for [base, end) decides the coordinate of every
+// address inside it (e.g. one data structure placed in one NUMA zone by its own address bits);
+// addresses outside every range use the baseline.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/types.h"
+
+namespace locsim {
+
+enum class ChannelHash { None, Xor };
+
+struct AddressMapConfig {
+  std::uint32_t channels = 6;                   // memory partitions / controllers
+  std::uint32_t subpartitions_per_channel = 2;  // L2 banks per memory partition
+  std::uint32_t interleave_bytes = 256;         // chunk size interleaved across channels
+  std::uint32_t banks = 16;                     // DRAM banks per channel (power of two)
+  std::uint32_t row_bytes = 2048;               // DRAM page size per bank (power of two)
+  ChannelHash channel_hash = ChannelHash::None;
+  bool bank_xor = true;  // XOR low row bits into the bank index
+  // Throws std::invalid_argument naming the offending field.
+  void validate() const;
+};
+
+struct DramCoord {
+  std::uint32_t channel = 0;
+  std::uint32_t subpartition = 0;  // global L2 sub-partition index in [0, channels*subparts)
+  std::uint32_t bank = 0;
+  std::uint32_t row = 0;
+  std::uint32_t column = 0;  // byte offset within the row
+  Addr local = 0;            // address local to the channel
+};
+
+class AddressMap;
+
+// Decides the coordinate of the addresses of the ranges it is registered for.
+class AddressRangeMapper {
+ public:
+  virtual ~AddressRangeMapper() = default;
+  // `a` lies in a range registered with this mapper. Typically picks a channel and a
+  // channel-local address and returns map.place(channel, local); the channel must be below
+  // map.channels(). Distinct addresses should get distinct (channel, local) pairs.
+  virtual DramCoord decode(Addr a, const AddressMap& map) const = 0;
+};
+
+class AddressMap {
+ public:
+  // Validates the configuration (std::invalid_argument naming the field).
+  explicit AddressMap(const AddressMapConfig& c);
+  AddressMap(const AddressMap&) = delete;  // one per platform: blocks hold references to it
+  AddressMap& operator=(const AddressMap&) = delete;
+
+  const AddressMapConfig& config() const { return cfg_; }
+  std::uint32_t channels() const { return cfg_.channels; }
+  std::uint32_t num_subpartitions() const { return cfg_.channels * cfg_.subpartitions_per_channel; }
+
+  DramCoord decode(Addr a) const { return ranges_.empty() ? baseline(a) : decode_ranged(a); }
+  std::uint32_t channel(Addr a) const { return decode(a).channel; }
+  std::uint32_t subpartition(Addr a) const { return decode(a).subpartition; }
+
+  // The linear / XOR mapping, ignoring registered ranges.
+  DramCoord baseline(Addr a) const;
+  // The full coordinate of channel-local address `local` in `channel`: the L2 sub-partition
+  // alternates over the channel's sub-partitions every interleave chunk; bank, row and column are
+  // fields of `local`.
+  DramCoord place(std::uint32_t channel, Addr local) const;
+
+  // Registers `mapper` for [base, end). Throws std::invalid_argument for an empty range, a null
+  // mapper or a range overlapping one already registered (the message names both).
+  void add_range(Addr base, Addr end, std::shared_ptr<const AddressRangeMapper> mapper,
+                 const std::string& name = "");
+  // The mapper whose range holds `a`, nullptr outside every range.
+  const AddressRangeMapper* mapper_for(Addr a) const;
+  std::size_t num_ranges() const { return ranges_.size(); }
+
+ private:
+  struct Range {
+    Addr base, end;  // [base, end)
+    const AddressRangeMapper* mapper;
+    std::string name;
+  };
+  DramCoord decode_ranged(Addr a) const;
+
+  AddressMapConfig cfg_;
+  unsigned il_shift_;
+  unsigned row_shift_;
+  unsigned bank_bits_;
+  std::vector<Range> ranges_;  // sorted by base, disjoint
+  std::vector<std::shared_ptr<const AddressRangeMapper>> mappers_;
+};
+
+}  // namespace locsim
