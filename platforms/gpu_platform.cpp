@@ -46,7 +46,7 @@ Mechanism* GpuPlatform::mechanism(const std::string& n) const {
 
 void GpuPlatform::report(nlohmann::json& extra) const {
   // Per injection port utilisation = flits / NoC cycles of the run (seed 001's port pressure).
-  const Crossbar& x = *parts_.noc;
+  const Interconnect& x = *parts_.noc;
   const double nc = static_cast<double>(x.noc_cycles());
   nlohmann::json ports = nlohmann::json::array();
   for (std::uint32_t q = 0; q < x.ports(); ++q)

@@ -62,7 +62,7 @@ class GpuPlatform : public sc_core::sc_module {
   std::size_t num_l2() const { return parts_.l2s.size(); }
   L2CacheBank& l2(std::size_t i) { return *parts_.l2s[i]; }
   CtaDispatcher& dispatcher() { return *parts_.dispatcher; }
-  const Crossbar& noc() const { return *parts_.noc; }
+  const Interconnect& noc() const { return *parts_.noc; }
   // The one address map every block that routes by address shares.
   const AddressMap& address_map() const { return address_map_; }
   // The mechanism plugged in under `name` (e.g. "icc", "mdb"), or nullptr when it is off.

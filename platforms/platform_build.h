@@ -22,7 +22,7 @@ class Mechanism;
 struct PlatformParts {
   std::vector<std::unique_ptr<StreamingMultiprocessor>> sms;
   std::vector<std::unique_ptr<L1DataCache>> l1s;
-  std::unique_ptr<Crossbar> noc;
+  std::unique_ptr<Interconnect> noc;
   std::vector<std::unique_ptr<L2CacheBank>> l2s;
   std::vector<std::unique_ptr<MemoryController>> mcs;
   std::unique_ptr<CtaDispatcher> dispatcher;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "tlm_components/route_extension.h"
+
 namespace locsim {
 
 namespace {
@@ -13,14 +15,12 @@ std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) {
 
 Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, const AddressMap& map,
                    SimContext& ctx)
-    : sc_module(name),
-      in("in"),
-      out("out"),
+    : Interconnect(name),
       cfg_(cfg),
       ctx_(ctx),
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
       map_(map),
-      ports_(ceil_div(cfg.sources, cfg.sources_per_port)),
+      ports_(ceil_div(cfg.bindings, cfg.bindings_per_port)),
       targets_(map.num_subpartitions()),
       req_(CrossbarFabric::Config{ports_, targets_, cfg.input_buffer, cfg.output_buffer,
                                   cfg.latency}),
@@ -42,11 +42,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
                                           "NoC cycles from injection to delivery at the L2")),
       rep_latency_(ctx.stats.distribution(this->name(), "noc", "reply_latency", "cycles",
                                           "NoC cycles from injection to delivery at the SM")) {
-  in.register_nb_transport_fw(this, &Crossbar::nb_fw);
-  in.register_b_transport(this, &Crossbar::b_transport);
-  in.register_transport_dbg(this, &Crossbar::transport_dbg);
-  out.register_nb_transport_bw(this, &Crossbar::nb_bw);
-  for (std::uint32_t i = 0; i < cfg.sources; ++i) {
+  for (std::uint32_t i = 0; i < cfg.bindings; ++i) {
     in_ports_.push_back(std::make_unique<TargetPort>("in_port"));
     in_ports_.back()->bind(
         [this, i](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
@@ -68,7 +64,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
                                                  "flits injected by this cluster port"));
     port_rep_flits_.push_back(&ctx.stats.counter(path, "noc_port", "reply_flits", "flits",
                                                  "flits delivered to this cluster port"));
-    if (!cfg.route_by_cluster && cfg.locality_window) {
+    if (cfg.locality_window) {
       icl_.emplace_back(cfg.locality_window);
       icl_requests_.push_back(
           &ctx.stats.counter(path, "cluster", "read_requests", "requests",
@@ -109,11 +105,6 @@ std::uint32_t Crossbar::reply_flits(const Payload& gp) const {
   return ceil_div(bytes, cfg_.flit_bytes);
 }
 
-std::uint32_t Crossbar::reply_source(const Payload& gp) const {
-  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
-  return cfg_.route_by_cluster ? e.cluster : e.sm;
-}
-
 void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {
   if (icl_.empty()) return;
   const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
@@ -132,7 +123,7 @@ void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {
 }
 
 bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
-  const std::uint32_t p = src / cfg_.sources_per_port;
+  const std::uint32_t p = src / cfg_.bindings_per_port;
   if (port_accept_[p] == now || !req_.can_inject(p) || sc_core::sc_time_stamp() != clk_.at(now)) {
     step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now ? 1 : 0)));
     return false;
@@ -141,6 +132,7 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t flits = request_flits(gp);
   const std::uint32_t dst = map_.subpartition(gp.get_address());
   req_.inject(p, dst, flits, &gp);
+  route_ext(gp).push(src);  // the reply's way back
   ++requests_;
   if (gpu_ext(gp).kind == AccessKind::Load) {
     ++read_requests_;
@@ -163,7 +155,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   }
   reply_accept_[tgt] = now;
   GpuExtension& e = gpu_ext(gp);
-  const std::uint32_t p = reply_source(gp) / cfg_.sources_per_port;
+  const std::uint32_t p = route_ext(gp).top() / cfg_.bindings_per_port;
   const std::uint32_t flits = reply_flits(gp);
   rep_.inject(tgt, p, flits, &gp);
   ++replies_;
@@ -185,10 +177,10 @@ void Crossbar::step_method() {
   bool waiting_inputs = false;
   if (now != last_step_) {
     last_step_ = now;
-    // Requests held at SM ports (round-robin among the SMs of a cluster port).
+    // Requests held at injection ports (round-robin among the bindings of a port).
     for (std::uint32_t p = 0; p < ports_; ++p) {
-      const std::uint32_t first = p * cfg_.sources_per_port;
-      const std::uint32_t n = std::min(cfg_.sources_per_port, cfg_.sources - first);
+      const std::uint32_t first = p * cfg_.bindings_per_port;
+      const std::uint32_t n = std::min(cfg_.bindings_per_port, cfg_.bindings - first);
       for (std::uint32_t k = 0; k < n; ++k) {
         std::uint32_t s = first + (port_rr_[p] + k) % n;
         Payload* gp = in_ports_[s]->held_request();
@@ -213,7 +205,8 @@ void Crossbar::step_method() {
     req_.arbitrate(now);
     rep_.arbitrate(now);
   }
-  // Deliveries: requests to L2 ports, replies through each cluster's response FIFO (1 per cycle).
+  // Deliveries: requests to L2 ports, replies through each port's response FIFO (1 per cycle) to
+  // the binding their request entered by.
   for (std::uint32_t t = 0; t < targets_; ++t) {
     while (req_.ready(t, now) && !out_ports_[t]->busy()) {
       Payload* gp = static_cast<Payload*>(req_.pop(t));
@@ -226,8 +219,10 @@ void Crossbar::step_method() {
   for (std::uint32_t p = 0; p < ports_; ++p) {
     if (port_delivered_[p] == now || !rep_.ready(p, now)) continue;
     Payload* gp = static_cast<Payload*>(rep_.front(p));
-    const std::uint32_t s = reply_source(*gp);
+    RouteExtension& route = route_ext(*gp);
+    const std::uint32_t s = route.top();
     if (in_ports_[s]->response_busy()) continue;
+    route.pop();
     rep_.pop(p);
     port_delivered_[p] = now;
     auto it = injected_.find(gp);
@@ -242,11 +237,11 @@ void Crossbar::step_method() {
   if (next != CrossbarFabric::kNever) step_ev_.notify(clk_.until(next));
 }
 
-void Crossbar::b_transport(int, Payload& gp, sc_core::sc_time& d) {
+void Crossbar::in_b_transport(int, Payload& gp, sc_core::sc_time& d) {
   out[map_.subpartition(gp.get_address())]->b_transport(gp, d);
 }
 
-unsigned int Crossbar::transport_dbg(int, Payload& gp) {
+unsigned int Crossbar::in_transport_dbg(int, Payload& gp) {
   return out[map_.subpartition(gp.get_address())]->transport_dbg(gp);
 }
 

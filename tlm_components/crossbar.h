@@ -1,12 +1,9 @@
 // The on-chip network between SMs and L2 sub-partitions: separate request and reply crossbars
-// (CrossbarFabric), 1 flit per NoC cycle per link, packets of header + data flits. The SMs of a
-// cluster share one injection port and one response FIFO (the reply network's output buffer).
-// Requests are routed to the L2 sub-partition chosen by the address map; replies to the SM
-// that issued the request.
+// (CrossbarFabric), 1 flit per NoC cycle per link, packets of header + data flits. Consecutive
+// `in` bindings can share one injection port and one response FIFO (the reply network's output
+// buffer): the SMs of a cluster do. Requests are routed to the L2 sub-partition the address map
+// names; replies to the binding the request entered by (RouteExtension), see Interconnect.
 #pragma once
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
-
 #include <cstdint>
 #include <memory>
 #include <systemc>
@@ -19,13 +16,14 @@
 #include "model/intra_cluster_locality.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
+#include "tlm_components/interconnect.h"
 #include "tlm_components/sim_context.h"
 
 namespace locsim {
 
 struct CrossbarConfig {
-  std::uint32_t sources = 15;          // SM-side bindings of `in`, in SM order
-  std::uint32_t sources_per_port = 1;  // SMs sharing one injection port (cluster size)
+  std::uint32_t bindings = 15;          // initiator-side bindings of `in`
+  std::uint32_t bindings_per_port = 1;  // consecutive bindings sharing an injection port
   std::uint32_t flit_bytes = 32;
   std::uint32_t header_bytes = 8;
   std::uint32_t latency = 4;        // cycles through the switch after the last flit
@@ -33,47 +31,47 @@ struct CrossbarConfig {
   std::uint32_t output_buffer = 8;  // packets per L2-side output
   std::uint32_t response_fifo = 8;  // packets per cluster response FIFO
   double clock_hz = 1.4e9;
-  // With an ICC unit per cluster the sources are the clusters' units: replies are routed by the
-  // requester's cluster instead of its SM.
-  bool route_by_cluster = false;
-  // Intra-cluster locality window (seed 001 eq. 1), measured per port when no ICC unit does it.
+  // Intra-cluster locality window (seed 001 eq. 1), measured per port; 0 turns the measurement
+  // off (the platform does when ICC units measure it).
   Cycle locality_window = 2000;
   std::uint32_t line_bytes = 128;
 };
 
-class Crossbar : public sc_core::sc_module {
+class Crossbar : public Interconnect {
  public:
-  tlm_utils::multi_passthrough_target_socket<Crossbar> in;      // from L1s (SM order)
-  tlm_utils::multi_passthrough_initiator_socket<Crossbar> out;  // to L2 sub-partitions
-
-  // `map` (the platform's address map) must outlive the crossbar.
+  // `map` (the platform's address map) must outlive the crossbar; `out` takes one binding per
+  // L2 sub-partition, in sub-partition order.
   Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, const AddressMap& map,
            SimContext& ctx);
-  std::uint32_t ports() const { return ports_; }
-  std::uint32_t targets() const { return targets_; }
-  // Flits injected by / delivered to cluster port p so far, and NoC cycles elapsed.
-  std::uint64_t port_request_flits(std::uint32_t p) const { return port_req_flits_[p]->value(); }
-  std::uint64_t port_reply_flits(std::uint32_t p) const { return port_rep_flits_[p]->value(); }
-  Cycle noc_cycles() const { return clk_.now(); }
+  std::uint32_t ports() const override { return ports_; }
+  std::uint32_t targets() const override { return targets_; }
+  std::uint64_t port_request_flits(std::uint32_t p) const override {
+    return port_req_flits_[p]->value();
+  }
+  std::uint64_t port_reply_flits(std::uint32_t p) const override {
+    return port_rep_flits_[p]->value();
+  }
+  Cycle noc_cycles() const override { return clk_.now(); }
 
  private:
   std::uint32_t request_flits(const Payload& gp) const;
   std::uint32_t reply_flits(const Payload& gp) const;
-  std::uint32_t reply_source(const Payload& gp) const;
   void observe_locality(std::uint32_t port, const Payload& gp, Cycle now);
   bool on_request(std::uint32_t src, Payload& gp, Cycle now);
   bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now);
   void step_method();
   void kick() { step_ev_.notify(sc_core::SC_ZERO_TIME); }
 
-  tlm::tlm_sync_enum nb_fw(int id, Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+  tlm::tlm_sync_enum in_nb_transport_fw(int id, Payload& gp, tlm::tlm_phase& ph,
+                                        sc_core::sc_time& d) override {
     return in_ports_[id]->on_fw(gp, ph, d);
   }
-  tlm::tlm_sync_enum nb_bw(int id, Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+  tlm::tlm_sync_enum out_nb_transport_bw(int id, Payload& gp, tlm::tlm_phase& ph,
+                                         sc_core::sc_time& d) override {
     return out_ports_[id]->on_bw(gp, ph, d);
   }
-  void b_transport(int id, Payload& gp, sc_core::sc_time& d);
-  unsigned int transport_dbg(int id, Payload& gp);
+  void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) override;
+  unsigned int in_transport_dbg(int id, Payload& gp) override;
 
   CrossbarConfig cfg_;
   SimContext& ctx_;
@@ -86,7 +84,7 @@ class Crossbar : public sc_core::sc_module {
   std::vector<Cycle> port_accept_;      // last cycle each injection port accepted a request
   std::vector<Cycle> reply_accept_;     // last cycle each L2-side port accepted a reply
   std::vector<Cycle> port_delivered_;   // last cycle each response FIFO delivered
-  std::vector<std::uint32_t> port_rr_;  // round-robin among the SMs of a port
+  std::vector<std::uint32_t> port_rr_;  // round-robin among the bindings of a port
   std::unordered_map<const Payload*, Cycle> injected_;
   Cycle last_step_ = ~Cycle{0};
   sc_core::sc_event step_ev_;
@@ -94,7 +92,7 @@ class Crossbar : public sc_core::sc_module {
   Counter &requests_, &read_requests_, &replies_, &req_flits_, &rep_flits_, &bytes_;
   Distribution &req_latency_, &rep_latency_;
   std::vector<Counter*> port_req_flits_, port_rep_flits_;
-  // Per cluster port (only without ICC units): equation (1) trackers and their counters.
+  // Per port (when locality_window > 0): equation (1) trackers and their counters.
   std::vector<IntraClusterLocality> icl_;
   std::vector<Counter*> icl_requests_, icl_line_, icl_data_;
 };

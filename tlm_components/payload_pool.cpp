@@ -9,6 +9,8 @@ PayloadPool::~PayloadPool() {
     // Extensions were attached with set_extension: detach and delete them ourselves.
     s->clear_extension(s->ext);
     delete s->ext;
+    s->clear_extension(s->route);
+    delete s->route;
   }
 }
 
@@ -19,6 +21,8 @@ tlm::tlm_generic_payload* PayloadPool::allocate() {
     s = all_.back().get();
     s->ext = new GpuExtension();
     s->set_extension(s->ext);
+    s->route = new RouteExtension();
+    s->set_extension(s->route);
   } else {
     s = free_.back();
     free_.pop_back();
@@ -26,6 +30,7 @@ tlm::tlm_generic_payload* PayloadPool::allocate() {
   s->busy = true;
   ++in_use_;
   s->ext->reset_fields(++next_id_);
+  s->route->clear();
   s->set_command(tlm::TLM_READ_COMMAND);
   s->set_address(0);
   s->set_data_ptr(s->data);

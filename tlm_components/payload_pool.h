@@ -1,6 +1,7 @@
 // Pooled generic payloads (tlm_mm_interface): every payload owns a line-sized data buffer, a
-// byte-enable buffer and a GpuExtension, allocated once and recycled. The pool also knows which
-// payloads are in flight, which the watchdog and the end-of-run conservation check use.
+// byte-enable buffer, a GpuExtension and a RouteExtension, allocated once and recycled. The pool
+// also knows which payloads are in flight, which the watchdog and the end-of-run conservation check
+// use.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "tlm_components/gpu_extension.h"
+#include "tlm_components/route_extension.h"
 
 namespace locsim {
 
@@ -22,7 +24,7 @@ class PayloadPool : public tlm::tlm_mm_interface {
   PayloadPool& operator=(const PayloadPool&) = delete;
 
   // A fresh payload with reference count 1 (the caller's), data/byte-enable buffers attached and
-  // a reset extension with a new id.
+  // reset extensions (a new id, an empty route).
   tlm::tlm_generic_payload* allocate();
   // allocate() as a whole-line request a cache sends below (a fill or a write-back).
   tlm::tlm_generic_payload* allocate_line(tlm::tlm_command cmd, std::uint64_t line,
@@ -52,6 +54,7 @@ class PayloadPool : public tlm::tlm_mm_interface {
     std::uint8_t data[kMaxBytes];
     std::uint8_t byte_enable[kMaxBytes];
     GpuExtension* ext = nullptr;
+    RouteExtension* route = nullptr;
     bool busy = false;
   };
   std::vector<std::unique_ptr<Slot>> all_;

@@ -42,13 +42,15 @@ Mechanism* CrossbarTopology::port_front(PlatformBuild& b) {
 void CrossbarTopology::make_interconnect(PlatformBuild& b, const Mechanism* front) {
   CrossbarConfig x = b.cfg.noc;
   if (front) {
-    // The units in front of the cluster ports are the crossbar's sources, one per cluster.
-    x.sources = b.cfg.num_sms / b.cfg.sms_per_cluster;
-    x.sources_per_port = 1;
-    x.route_by_cluster = true;
+    // The units in front of the cluster ports are the crossbar's initiators, one port each; they
+    // measure the intra-cluster locality themselves.
+    x.bindings = b.cfg.num_sms / b.cfg.sms_per_cluster;
+    x.bindings_per_port = 1;
+    x.locality_window = 0;
   } else {
-    x.sources = b.cfg.num_sms;
-    x.sources_per_port = b.cfg.sms_per_cluster;
+    // The SMs of a cluster share one injection port and response FIFO.
+    x.bindings = b.cfg.num_sms;
+    x.bindings_per_port = b.cfg.sms_per_cluster;
   }
   b.parts.noc = std::make_unique<Crossbar>("noc", x, b.address_map, b.ctx);
 }
@@ -75,7 +77,7 @@ void CrossbarTopology::make_dispatcher(PlatformBuild& b) {
 
 void CrossbarTopology::wire(PlatformBuild& b, Mechanism* front) {
   PlatformParts& p = b.parts;
-  // Binding order is port order: the crossbar's sources in SM order (or the fronting units in
+  // Binding order is port order: the crossbar's initiators in SM order (or the fronting units in
   // cluster order), its targets in sub-partition order, each controller's sources likewise.
   for (std::uint32_t i = 0; i < b.cfg.num_sms; ++i) {
     b.link(p.sms[i]->mem, p.l1s[i]->cpu, "sm" + std::to_string(i) + "_l1d");

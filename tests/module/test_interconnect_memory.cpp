@@ -1,5 +1,6 @@
 // Crossbar and memory-controller module tests.
 #include <catch2/catch.hpp>
+#include <map>
 #include <memory>
 
 #include "harness.h"
@@ -7,6 +8,7 @@
 #include "tlm_components/crossbar.h"
 #include "tlm_components/memory_controller.h"
 #include "tlm_components/protocol_checker.h"
+#include "tlm_components/route_extension.h"
 
 using namespace locsim;
 using namespace locsim::test;
@@ -26,8 +28,8 @@ TEST_CASE("Crossbar: routes by address, shares a cluster port, replies reach the
           "[module][noc]") {
   SimContext ctx;
   CrossbarConfig cfg;
-  cfg.sources = 4;
-  cfg.sources_per_port = 2;  // two clusters of two SMs
+  cfg.bindings = 4;
+  cfg.bindings_per_port = 2;  // two clusters of two SMs
   cfg.clock_hz = 1e9;
   const AddressMap dec(map_config(2, 2));
   Crossbar xbar("noc", cfg, dec, ctx);
@@ -76,6 +78,80 @@ TEST_CASE("Crossbar: routes by address, shares a cluster port, replies reach the
     for (std::size_t i = 0; i < mems[t]->request_times.size(); ++i)
       last0 = std::max(last0, mems[t]->request_times[i]);
   CHECK(last0 >= sc_time(32, SC_NS));
+  for (auto& c : chk) CHECK(c->open_transactions() == 0);
+}
+
+TEST_CASE("Crossbar: a reply returns to the binding its request entered by, whatever its SM id",
+          "[module][noc]") {
+  // Two nested networks: four initiators -> `edge` (two ports of two bindings, two targets) ->
+  // `core` (two bindings, four targets) -> four memories. The SM id of every request names
+  // another initiator (or none): replies must still come back to the issuer.
+  SimContext ctx;
+  CrossbarConfig ecfg;
+  ecfg.bindings = 4;
+  ecfg.bindings_per_port = 2;
+  ecfg.clock_hz = 1e9;
+  const AddressMap emap(map_config(1, 2));
+  Crossbar edge("edge", ecfg, emap, ctx);
+  CrossbarConfig ccfg;
+  ccfg.bindings = 2;
+  ccfg.clock_hz = 1e9;
+  const AddressMap cmap(map_config(2, 2));
+  Crossbar core("core", ccfg, cmap, ctx);
+  std::vector<std::unique_ptr<TestInitiator>> ins;
+  std::vector<std::unique_ptr<ProtocolChecker>> chk;
+  std::vector<std::unique_ptr<TestMemory>> mems;
+  for (int i = 0; i < 4; ++i) {
+    ins.push_back(std::make_unique<TestInitiator>(("ini" + std::to_string(i)).c_str()));
+    chk.push_back(std::make_unique<ProtocolChecker>(("chk_in" + std::to_string(i)).c_str()));
+    ins.back()->socket.bind(chk.back()->target);
+    chk.back()->initiator.bind(edge.in);
+  }
+  for (int t = 0; t < 2; ++t) {
+    chk.push_back(std::make_unique<ProtocolChecker>(("chk_link" + std::to_string(t)).c_str()));
+    edge.out.bind(chk.back()->target);
+    chk.back()->initiator.bind(core.in);
+  }
+  for (int t = 0; t < 4; ++t) {
+    mems.push_back(
+        std::make_unique<TestMemory>(("mem" + std::to_string(t)).c_str(), sc_time(20, SC_NS)));
+    chk.push_back(std::make_unique<ProtocolChecker>(("chk_out" + std::to_string(t)).c_str()));
+    core.out.bind(chk.back()->target);
+    chk.back()->initiator.bind(mems.back()->socket);
+  }
+  REQUIRE(edge.ports() == 2);
+  REQUIRE(core.ports() == 2);
+  const int per = 12;
+  std::map<const Payload*, int> issuer;
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < per; ++k) {
+      const std::uint16_t wrong = k % 2 ? static_cast<std::uint16_t>(3 - i) : 0xbeef;
+      Payload* gp = make_load(ctx, Addr(0x40000) + Addr(i * per + k) * 128, 128, wrong);
+      gpu_ext(*gp).requesters.assign(1, wrong);
+      issuer[gp] = i;
+      ins[i]->push(gp);
+    }
+  sc_core::sc_start(sc_time(5000, SC_NS));
+  std::size_t delivered = 0;
+  for (int t = 0; t < 4; ++t) {
+    for (Addr a : mems[t]->addresses) CHECK(cmap.subpartition(a) == static_cast<unsigned>(t));
+    delivered += mems[t]->addresses.size();
+  }
+  CHECK(delivered == 4 * per);
+  for (int i = 0; i < 4; ++i) {
+    REQUIRE(ins[i]->responses.size() == per);
+    for (Payload* gp : ins[i]->responses) {
+      CHECK(issuer.at(gp) == i);
+      CHECK(route_ext(*gp).depth() == 0);  // both networks popped their hop
+    }
+  }
+  // Per-port statistics of the contract: 2 ports x 2 bindings x 12 one-flit requests, 5-flit
+  // replies.
+  for (std::uint32_t p = 0; p < 2; ++p) {
+    CHECK(edge.port_request_flits(p) == 2 * per);
+    CHECK(edge.port_reply_flits(p) == 2 * per * 5);
+  }
+  CHECK(edge.noc_cycles() > 0);
   for (auto& c : chk) CHECK(c->open_transactions() == 0);
 }
 

@@ -1,0 +1,59 @@
+// The contract of every on-chip interconnect between memory-side initiators (L1 slices, ICC units,
+// SMs, module links) and targets (L2 sub-partitions, module links).
+//
+//  * `in` takes N initiator-side bindings, `out` M target-side bindings; both speak the
+//    approximately-timed base protocol with back-pressure: a request is accepted (END_REQ) only
+//    when its injection port has buffer space, a reply only when the reply network has; a link
+//    carries at most one request and one response per cycle.
+//  * Requests go to the `out` binding the platform's AddressMap names for their address (the L2
+//    sub-partition index); b_transport and transport_dbg are forwarded the same way.
+//  * Replies go back to the `in` binding the request entered by, recorded in the payload's
+//    RouteExtension when the request was accepted (pushed on accept, popped when the reply
+//    leaves). Nothing is routed by SM or cluster id.
+//  * Statistics: per injection port (a port may group several `in` bindings) the request flits
+//    injected and the reply flits delivered, and the interconnect's cycles elapsed.
+#pragma once
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+
+#include "model/types.h"
+#include "tlm_components/at_ports.h"
+
+namespace locsim {
+
+class Interconnect : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Interconnect> in;      // initiator side, N bindings
+  tlm_utils::multi_passthrough_initiator_socket<Interconnect> out;  // target side, M bindings
+
+  // Injection ports (groups of `in` bindings sharing one injection port and reply FIFO).
+  virtual std::uint32_t ports() const = 0;
+  // Target-side bindings `out` expects.
+  virtual std::uint32_t targets() const = 0;
+  // Flits injected by / delivered to port p so far.
+  virtual std::uint64_t port_request_flits(std::uint32_t p) const = 0;
+  virtual std::uint64_t port_reply_flits(std::uint32_t p) const = 0;
+  // Interconnect clock cycles elapsed.
+  virtual Cycle noc_cycles() const = 0;
+
+ protected:
+  explicit Interconnect(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out") {
+    in.register_nb_transport_fw(this, &Interconnect::in_nb_transport_fw);
+    in.register_b_transport(this, &Interconnect::in_b_transport);
+    in.register_transport_dbg(this, &Interconnect::in_transport_dbg);
+    out.register_nb_transport_bw(this, &Interconnect::out_nb_transport_bw);
+  }
+  // Socket callbacks; `id` is the binding index of `in` or `out`.
+  virtual tlm::tlm_sync_enum in_nb_transport_fw(int id, Payload& gp, tlm::tlm_phase& ph,
+                                                sc_core::sc_time& d) = 0;
+  virtual void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) = 0;
+  virtual unsigned int in_transport_dbg(int id, Payload& gp) = 0;
+  virtual tlm::tlm_sync_enum out_nb_transport_bw(int id, Payload& gp, tlm::tlm_phase& ph,
+                                                 sc_core::sc_time& d) = 0;
+};
+
+}  // namespace locsim
