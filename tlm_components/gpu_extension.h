@@ -20,7 +20,6 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   std::uint16_t warp = 0;    // warp slot in the SM
   std::uint32_t cta = 0;     // linear CTA id
   std::uint16_t kernel = 0;  // kernel sequence number in the run
-  std::uint32_t pc = 0;
   std::uint16_t data_structure = 0xffff;
   AccessKind kind = AccessKind::Load;
   // 32 B sectors of the line the request moves (kTransferSectorBytes units, whatever the

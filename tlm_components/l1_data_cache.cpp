@@ -128,7 +128,6 @@ void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t 
   fe.warp = e.warp;
   fe.cta = e.cta;
   fe.kernel = e.kernel;
-  fe.pc = e.pc;
   fe.data_structure = e.data_structure;
   fe.kind = AccessKind::Load;
   fe.bytes = ByteMask::of_sectors(fetch, g.sector_bytes);

@@ -272,7 +272,6 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
     e.warp = static_cast<std::uint16_t>(wi);
     e.cta = c.cta;
     e.kernel = c.kernel_seq;
-    e.pc = in.pc;
     e.data_structure = in.data_structure;
     e.kind = kind;
     // Seed 004 §5.2: with one CTA running on the SM its warps are the bypass units, otherwise
