@@ -13,7 +13,10 @@
 #include <systemc>
 #include <vector>
 
+#include "model/graph_partition.h"
+#include "model/locality_graph.h"
 #include "model/params.h"
+#include "model/paver_policy.h"
 #include "model/stats_report.h"
 #include "platforms/gpu_params.h"
 #include "platforms/gpu_platform.h"
@@ -46,6 +49,9 @@ const char* kUsage =
     "  replay     --platform NAME (--workload NAME | --trace DIR/kernelslist.g) [--set k=v]...\n"
     "             [--config F]... [--stats-json F]\n"
     "             functional cache replay, no timing (docs/replay.md)\n"
+    "  analyze    (--workload NAME | --trace DIR/kernelslist.g) [--platform NAME] [--set k=v]...\n"
+    "             [--graph-bytes N] [--block-bytes N] [--max-sharers N] [--json F]\n"
+    "             locality graphs and data-reference classes per kernel (PAVER, docs/paver.md)\n"
     "  export-trace --workload NAME [--set workload.k=v]... DIR\n"
     "             write a workload as an Accel-Sim trace (docs/traces.md)\n"
     "  help       this text\n"
@@ -211,6 +217,7 @@ int cmd_run(const std::vector<std::string>& args) {
   r.end = o.end;
   r.wall_s = wall;
   r.peak_rss_mb = peak_rss_mb();
+  r.cta_policy_analysis_s = gpu.dispatcher().policy().analysis_seconds();
   for (const auto& k : o.kernels) {
     RunReport::KernelInterval ki;
     ki.name = k.name;
@@ -406,6 +413,140 @@ int cmd_replay(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+// PAVER's kernel analysis (seed 003 §2.2, §3, Table 2): per kernel the locality graph and its
+// cost, the data-reference classes of Fig. 2 and, with a platform, the groups of each scheduler.
+int cmd_analyze(const std::vector<std::string>& args) {
+  Common c;
+  std::string workload, trace, json_out;
+  std::uint32_t graph_bytes = 4, block_bytes = 128, max_sharers = 0;
+  po::options_description d("analyze options");
+  add_common(d, c);
+  d.add_options()("workload,w", po::value(&workload), "built-in workload")(
+      "trace,t", po::value(&trace), "Accel-Sim trace (kernelslist.g)")(
+      "graph-bytes", po::value(&graph_bytes), "data-element size of the graph (bytes)")(
+      "block-bytes", po::value(&block_bytes), "block size of the reference classes (bytes)")(
+      "max-sharers", po::value(&max_sharers), "leave out elements read by more CTAs (0 = none)")(
+      "json", po::value(&json_out), "write the analysis as JSON");
+  parse(d, args);
+  if (!trace.empty() && !workload.empty()) throw UsageError("give --workload or --trace, not both");
+  if (workload.empty() && trace.empty())
+    throw UsageError("missing --workload (see 'locsim list workloads') or --trace");
+  for (const auto& [name, v] : {std::pair<const char*, std::uint32_t>{"--graph-bytes", graph_bytes},
+                                {"--block-bytes", block_bytes}})
+    if (v == 0 || v > 4096 || (v & (v - 1)))
+      throw UsageError(std::string(name) + " " + std::to_string(v) +
+                       ": must be a power of two in [1, 4096]");
+  ParamRegistry p;
+  WorkloadArgs wargs;
+  build_params(p, c, &wargs, false);
+  const GpuConfig cfg = make_gpu_config(p);
+  if (!trace.empty() && !wargs.empty())
+    throw UsageError("--set workload." + wargs.begin()->first +
+                     ": workload parameters do not apply to --trace");
+  std::unique_ptr<Workload> wl =
+      trace.empty() ? make_workload(workload, wargs) : load_accelsim_trace(trace);
+  if (!json_out.empty()) write_text_file(json_out, "");
+  const bool with_platform = !c.platform.empty();
+  nlohmann::json out;
+  out["workload"] = wl->name();
+  if (with_platform) out["platform"] = cfg.name;
+  out["graph_bytes"] = graph_bytes;
+  out["block_bytes"] = block_bytes;
+  nlohmann::json ks = nlohmann::json::array();
+  double spscore_sum = 0;
+  ReferenceClassCounts all;
+  std::cout << "locsim analyze: " << wl->name() << (with_platform ? " on " + cfg.name : "") << "\n";
+  std::cout << std::fixed;
+  for (const auto& kp : wl->kernels()) {
+    const Kernel& k = *kp;
+    LocalityGraphOptions go;
+    go.element_bytes = graph_bytes;
+    go.max_sharers = max_sharers;
+    const LocalityGraphBuild b = build_locality_graph(k, go);
+    const ReferenceClassCounts rc = classify_references(k, block_bytes);
+    for (int i = 0; i < 4; ++i) {
+      all.accesses[i] += rc.accesses[i];
+      all.blocks[i] += rc.blocks[i];
+    }
+    const LocalityGraph& g = b.graph;
+    spscore_sum += g.sparsity_score();
+    nlohmann::json e = {{"name", k.name()},
+                        {"ctas", k.num_ctas()},
+                        {"read_refs", b.read_refs},
+                        {"read_elements", b.read_elements},
+                        {"shared_elements", b.shared_elements},
+                        {"capped_elements", b.capped_elements},
+                        {"sharer_lists", b.sharer_lists},
+                        {"edges", g.num_edges()},
+                        {"total_weight", g.total_weight()},
+                        {"spscore", g.sparsity_score()},
+                        {"graph_bytes", g.memory_bytes()},
+                        {"build_peak_bytes", b.peak_bytes},
+                        {"build_s", b.build_seconds}};
+    nlohmann::json cls = nlohmann::json::object();
+    for (int i = 0; i < 4; ++i)
+      cls[to_string(static_cast<ReferenceClass>(i))] = {{"accesses", rc.accesses[i]},
+                                                        {"blocks", rc.blocks[i]}};
+    e["reference_classes"] = cls;
+    e["locality_class"] = rc.locality_class();
+    std::cout << "kernel " << k.name() << ": " << k.num_ctas() << " CTAs, " << g.num_edges()
+              << " edges, SpScore " << std::setprecision(9) << g.sparsity_score() << ", weight "
+              << g.total_weight() << " elements, graph " << std::setprecision(3) << b.build_seconds
+              << " s, " << std::setprecision(1) << g.memory_bytes() / 1048576.0
+              << " MiB (builder peak " << b.peak_bytes / 1048576.0 << " MiB)\n";
+    std::cout << "  reads " << b.read_refs << " element refs, " << b.read_elements
+              << " distinct elements, " << b.shared_elements << " shared";
+    if (max_sharers) std::cout << ", " << b.capped_elements << " left out by --max-sharers";
+    std::cout << "\n  reference classes (" << block_bytes << " B blocks, share of "
+              << rc.total_accesses() << " read accesses):";
+    for (int i = 0; i < 4; ++i)
+      std::cout << " " << to_string(static_cast<ReferenceClass>(i)) << " " << std::setprecision(1)
+                << 100.0 * rc.fraction(static_cast<ReferenceClass>(i)) << "%";
+    std::cout << " -> " << rc.locality_class() << "\n";
+    if (with_platform) {
+      const CtaNeeds needs{k.threads_per_cta(), k.regs_per_thread(), k.shared_mem_bytes()};
+      const std::uint32_t x =
+          std::max<std::uint32_t>(1, max_ctas_per_sm(cfg.dispatcher.resources, needs));
+      e["max_ctas_per_sm"] = x;
+      nlohmann::json algs = nlohmann::json::object();
+      std::cout << "  " << cfg.num_sms << " SMs x " << x << " CTAs:";
+      for (const auto& [name, alg] :
+           {std::pair<const char*, PaverAlgorithm>{"paver-mst", PaverAlgorithm::Mst},
+            {"paver-kway", PaverAlgorithm::Kway},
+            {"paver-rb", PaverAlgorithm::Rb}}) {
+        PaverOptions o;
+        o.algorithm = alg;
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::vector<CtaGroup> groups = paver_groups(g, o, cfg.num_sms, x);
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const std::uint64_t cap = captured_weight(g, groups);
+        const double share = g.total_weight() ? 100.0 * cap / g.total_weight() : 0.0;
+        algs[name] = {{"groups", groups.size()}, {"captured_weight", cap}, {"partition_s", s}};
+        std::cout << " " << name << " " << groups.size() << " groups, " << std::setprecision(1)
+                  << share << "% weight inside, " << std::setprecision(3) << s << " s;";
+      }
+      std::cout << "\n";
+      e["schedulers"] = algs;
+    }
+    ks.push_back(std::move(e));
+  }
+  const double spscore = wl->kernels().empty() ? 1.0 : spscore_sum / wl->kernels().size();
+  std::cout << "benchmark: SpScore " << std::setprecision(9) << spscore
+            << " (mean over kernels), class " << all.locality_class() << " (inter-TB "
+            << std::setprecision(1)
+            << 100.0 * (all.fraction(ReferenceClass::InterTb) +
+                        all.fraction(ReferenceClass::IntraAndInterTb))
+            << "% of read accesses)\n";
+  out["kernels"] = std::move(ks);
+  out["spscore"] = spscore;
+  out["locality_class"] = all.locality_class();
+  if (!json_out.empty())
+    write_text_file(json_out,
+                    out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  return kExitOk;
+}
+
 // Writes a built-in workload as an Accel-Sim trace directory (stimuli/accelsim/trace_export.h).
 int cmd_export_trace(const std::vector<std::string>& args) {
   Common c;
@@ -454,6 +595,7 @@ int sc_main(int argc, char* argv[]) {
     if (cmd == "elaborate") return cmd_elaborate(args);
     if (cmd == "replay") return cmd_replay(args);
     if (cmd == "export-trace") return cmd_export_trace(args);
+    if (cmd == "analyze") return cmd_analyze(args);
     throw UsageError("unknown command '" + cmd + "' (try 'locsim help')");
   } catch (const UsageError& e) {
     std::cerr << "locsim: error: " << e.what() << "\n";

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+
+#include "model/paver_policy.h"
 
 namespace locsim {
 
@@ -263,6 +266,54 @@ bool parse_bool(const std::string& policy, const std::string& param, const std::
                               "': bad value '" + v + "' (must be true or false)");
 }
 
+std::uint32_t parse_u32(const std::string& policy, const std::string& param, const std::string& v,
+                        std::uint32_t lo, std::uint32_t hi) {
+  std::uint64_t x = 0;
+  bool ok = !v.empty() && v.size() <= 10;
+  for (char c : v) ok = ok && c >= '0' && c <= '9';
+  if (ok) x = std::stoull(v);
+  if (!ok || x < lo || x > hi)
+    throw std::invalid_argument("CTA policy '" + policy + "': parameter '" + param +
+                                "': bad value '" + v + "' (must be an integer in [" +
+                                std::to_string(lo) + ", " + std::to_string(hi) + "])");
+  return static_cast<std::uint32_t>(x);
+}
+
+// PAVER (seed 003 §4): one entry per algorithm with the parameters it uses.
+CtaPolicyInfo paver_entry(const std::string& name, PaverAlgorithm alg, std::string description) {
+  CtaPolicyInfo e;
+  e.name = name;
+  e.description = std::move(description);
+  e.params = {
+      {"graph_bytes", "4", "data-element size of the locality graph, bytes (power of two)"},
+      {"max_sharers", "0", "leave out elements read by more CTAs than this (0 = keep all)"}};
+  if (alg != PaverAlgorithm::Mst) {
+    e.params.push_back({"steal", "true", "task stealing when the group queue is empty (Alg. 2)"});
+    e.params.push_back({"seed", "0", "METIS random seed"});
+  }
+  if (alg == PaverAlgorithm::Rb)
+    e.params.push_back({"leq", "false",
+                        "a part of exactly max-CTAs-per-SM is a leaf (Alg. 1 "
+                        "splits it: strict <)"});
+  e.make = [name, alg](const CtaPolicyArgs& a) -> std::unique_ptr<CtaSchedulingPolicy> {
+    PaverOptions o;
+    o.algorithm = alg;
+    o.graph_bytes = parse_u32(name, "graph_bytes", a.at("graph_bytes"), 1, 4096);
+    if (o.graph_bytes & (o.graph_bytes - 1))
+      throw std::invalid_argument("CTA policy '" + name +
+                                  "': parameter 'graph_bytes': bad value '" + a.at("graph_bytes") +
+                                  "' (must be a power of two)");
+    o.max_sharers = parse_u32(name, "max_sharers", a.at("max_sharers"), 0, 0xffffffffu);
+    if (alg != PaverAlgorithm::Mst) {
+      o.steal = parse_bool(name, "steal", a.at("steal"));
+      o.seed = static_cast<int>(parse_u32(name, "seed", a.at("seed"), 0, 0x7fffffff));
+    }
+    if (alg == PaverAlgorithm::Rb) o.rb_leq = parse_bool(name, "leq", a.at("leq"));
+    return std::make_unique<PaverPolicy>(o);
+  };
+  return e;
+}
+
 std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -297,6 +348,14 @@ const std::vector<CtaPolicyInfo>& cta_policy_registry() {
     t.push_back(std::move(db));
     t.push_back(entry<BlockCtaSchedulingPolicy>(
         "bcs", {}, "pairs of consecutive CTAs per SM, global round-robin (seed 001 §5)"));
+    t.push_back(paver_entry("paver-mst", PaverAlgorithm::Mst,
+                            "locality graph, Prim's maximum spanning tree order (seed 003 §4.1)"));
+    t.push_back(paver_entry("paver-kway", PaverAlgorithm::Kway,
+                            "locality graph cut by METIS k-way, one part per SM, task stealing "
+                            "(seed 003 §4.2)"));
+    t.push_back(paver_entry("paver-rb", PaverAlgorithm::Rb,
+                            "locality graph cut by METIS recursive bisection (Alg. 1), task "
+                            "stealing (seed 003 §4.3)"));
     return t;
   }();
   return table;

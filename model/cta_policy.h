@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/stats.h"
 #include "model/workload/access_sets.h"
 #include "model/workload/kernel.h"
 
@@ -60,6 +61,11 @@ class CtaSchedulingPolicy {
   virtual void cta_finished(std::uint32_t /*sm*/, std::uint32_t /*cta*/) {}
   // CTAs not yet launched.
   virtual std::uint32_t remaining() const = 0;
+  // Policies with statistics of their own register them under `path` (called once, at
+  // elaboration).
+  virtual void register_stats(StatRegistry& /*reg*/, const std::string& /*path*/) {}
+  // Host wall time spent analysing kernels (PAVER's graph and partitioning), seconds.
+  virtual double analysis_seconds() const { return 0; }
 };
 
 // GPGPU-Sim's default: SMs are visited round-robin starting after the SM that received the previous

@@ -35,6 +35,7 @@ FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg, const Addr
       map_(map),
       policy_(make_cta_policy(cfg.cta_policy, cfg.cta_policy_args)) {
   const std::uint32_t nl2 = map_.num_subpartitions();
+  policy_->register_stats(stats_, "replay.dispatcher");
   for (std::uint32_t s = 0; s < cfg_.num_sms; ++s) {
     l1_.emplace_back(L1PolicyConfig{cfg_.l1, cfg_.l1_enabled, L1BypassMode::None, false, kUnlimited,
                                     kUnlimited});

@@ -118,6 +118,11 @@ class FunctionalHierarchy {
   std::vector<Counter*> dram_reads_, dram_writes_;
   // dispatcher.policy, one for the whole run like the dispatcher's (rr's next SM carries over).
   std::unique_ptr<CtaSchedulingPolicy> policy_;
+
+ public:
+  const CtaSchedulingPolicy& cta_policy() const { return *policy_; }
+
+ private:
 };
 
 }  // namespace locsim

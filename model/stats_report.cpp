@@ -90,7 +90,8 @@ nlohmann::json report_json(const StatRegistry& reg, const RunReport& r, bool per
                {"warp_insts_per_s", ratio(wi, r.wall_s)},
                {"mem_transactions_per_s", ratio(tx, r.wall_s)},
                {"sim_cycles_per_s", ratio(static_cast<double>(r.cycles), r.wall_s)},
-               {"peak_rss_mb", r.peak_rss_mb}};
+               {"peak_rss_mb", r.peak_rss_mb},
+               {"cta_policy_analysis_s", r.cta_policy_analysis_s}};
   nlohmann::json ks = nlohmann::json::array();
   for (const auto& k : r.kernels) {
     nlohmann::json kk = stats_by_kind(reg, k.begin, k.end);

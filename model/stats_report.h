@@ -17,6 +17,7 @@ struct RunReport {
   StatSnapshot end;  // statistics at the end of the run
   double wall_s = 0;
   double peak_rss_mb = 0;
+  double cta_policy_analysis_s = 0;  // host time the CTA policy spent analysing kernels (PAVER)
   struct KernelInterval {
     std::string name;
     StatSnapshot begin, end;

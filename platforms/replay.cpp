@@ -33,6 +33,7 @@ ReplayResult run_replay(FunctionalHierarchy& h, const Workload& w, const std::st
   r.end = h.stats().snapshot();
   r.warp_insts = h.total("sm", "warp_insts");
   r.peak_rss_mb = peak_rss_mb();
+  r.cta_policy_analysis_s = h.cta_policy().analysis_seconds();
   return r;
 }
 
@@ -45,6 +46,7 @@ RunReport as_run_report(const ReplayResult& r) {
   rr.end = r.end;
   rr.wall_s = r.wall_s;
   rr.peak_rss_mb = r.peak_rss_mb;
+  rr.cta_policy_analysis_s = r.cta_policy_analysis_s;
   for (const auto& k : r.kernels) {
     RunReport::KernelInterval ki;
     ki.name = k.name;

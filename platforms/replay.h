@@ -23,6 +23,7 @@ struct ReplayResult {
   StatSnapshot end;
   double wall_s = 0;
   double peak_rss_mb = 0;
+  double cta_policy_analysis_s = 0;
   std::uint64_t warp_insts = 0;
   double warp_insts_per_s() const {
     return wall_s > 0 ? static_cast<double>(warp_insts) / wall_s : 0;

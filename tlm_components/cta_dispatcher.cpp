@@ -18,6 +18,7 @@ CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfi
       launched_(ctx.stats.counter(this->name(), "dispatcher", "ctas_launched", "CTAs",
                                   "CTAs handed to SMs")) {
   completion.bind(*this);
+  policy_->register_stats(ctx.stats, this->name());
   SC_HAS_PROCESS(CtaDispatcher);
   SC_METHOD(start_method);
   sensitive << start_ev_;

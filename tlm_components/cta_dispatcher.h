@@ -54,6 +54,7 @@ class CtaDispatcher : public sc_core::sc_module, public CtaCompletionIf {
   std::uint32_t ctas_completed() const { return completed_ctas_; }
   const std::vector<KernelRecord>& kernels() const { return records_; }
   const ClockDomain& clock() const { return clk_; }
+  const CtaSchedulingPolicy& policy() const { return *policy_; }
 
  private:
   void start_method();
