@@ -42,6 +42,13 @@ DramCoord AddressMap::baseline(Addr a) const {
                (upper << il_shift_) | (a & (cfg_.interleave_bytes - 1)));
 }
 
+Addr AddressMap::bank_local(Addr a) const {
+  const Addr local = decode(a).local;
+  const Addr chunk = local >> il_shift_;
+  return ((chunk / cfg_.subpartitions_per_channel) << il_shift_) |
+         (local & (cfg_.interleave_bytes - 1));
+}
+
 DramCoord AddressMap::place(std::uint32_t channel, Addr local) const {
   DramCoord d;
   d.channel = channel;

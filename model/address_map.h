@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "model/tag_array.h"
 #include "model/types.h"
 
 namespace locsim {
@@ -72,6 +73,11 @@ class AddressMap {
   std::uint32_t channel(Addr a) const { return decode(a).channel; }
   std::uint32_t subpartition(Addr a) const { return decode(a).subpartition; }
 
+  // The address local to a's L2 sub-partition: the channel-local address with the
+  // sub-partition-selection chunk bits removed (dense: consecutive chunks of one sub-partition
+  // are consecutive here). What an L2 bank indexes its sets with.
+  Addr bank_local(Addr a) const;
+
   // The linear / XOR mapping, ignoring registered ranges.
   DramCoord baseline(Addr a) const;
   // The full coordinate of channel-local address `local` in `channel`: the L2 sub-partition
@@ -101,6 +107,16 @@ class AddressMap {
   unsigned bank_bits_;
   std::vector<Range> ranges_;  // sorted by base, disjoint
   std::vector<std::shared_ptr<const AddressRangeMapper>> mappers_;
+};
+
+// Set indexing of an L2 sub-partition on its bank-local address (AddressMap::bank_local).
+class L2BankIndex final : public SetIndexAddress {
+ public:
+  explicit L2BankIndex(const AddressMap& map) : map_(map) {}
+  Addr index_address(Addr a) const override { return map_.bank_local(a); }
+
+ private:
+  const AddressMap& map_;
 };
 
 }  // namespace locsim

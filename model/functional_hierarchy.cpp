@@ -64,7 +64,8 @@ FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg, const Addr
                     sc("ctas_completed", "CTAs", "CTAs run to completion")});
   }
   for (std::uint32_t t = 0; t < nl2; ++t) {
-    l2_.emplace_back(cfg_.l2, kUnlimited, kUnlimited);
+    l2_.emplace_back(cfg_.l2, kUnlimited, kUnlimited,
+                     cfg_.l2_bank_local_index ? &bank_index_ : nullptr);
     const std::string p = "replay.l2_" + std::to_string(t);
     auto c = [&](const char* n, const char* u, const char* d) -> Counter* {
       return &stats_.counter(p, "l2", n, u, d);

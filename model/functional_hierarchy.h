@@ -48,6 +48,7 @@ struct FunctionalConfig {
   CtaPolicyArgs cta_policy_args;
   CacheGeometry l1{32, 4, 128, 128, SetIndexing::Linear};
   CacheGeometry l2{64, 16, 128, 32, SetIndexing::Linear};  // one sub-partition
+  bool l2_bank_local_index = true;                         // l2.set_index
   // Throws std::invalid_argument naming the problem.
   void validate() const;
 };
@@ -56,6 +57,9 @@ class FunctionalHierarchy {
  public:
   // `map` (the platform's address map) must outlive the hierarchy.
   FunctionalHierarchy(const FunctionalConfig& cfg, const AddressMap& map);
+  // The L2 tag arrays point at bank_index_.
+  FunctionalHierarchy(const FunctionalHierarchy&) = delete;
+  FunctionalHierarchy& operator=(const FunctionalHierarchy&) = delete;
 
   const FunctionalConfig& config() const { return cfg_; }
   StatRegistry& stats() { return stats_; }
@@ -96,6 +100,7 @@ class FunctionalHierarchy {
 
   FunctionalConfig cfg_;
   const AddressMap& map_;
+  L2BankIndex bank_index_{map_};  // L2 sets on the bank-local address (l2.set_index = bank)
   // The timed caches' own decisions (model/l1_cache_policy.h, l2_cache_policy.h), with unlimited
   // MSHRs and queues and every fill arriving at once; the handles are unused.
   std::vector<L1CachePolicy<int>> l1_;

@@ -54,8 +54,10 @@ inline std::uint32_t fully_covered_sectors(const ByteMask& m, const CacheGeometr
 template <class Req>
 class L2CachePolicy {
  public:
-  L2CachePolicy(const CacheGeometry& g, std::uint32_t mshr_entries, std::uint32_t mshr_max_merge)
-      : tags_(g), mshr_(mshr_entries, mshr_max_merge) {}
+  // index_addr (optional): set indexing on a bank-local address (TagArray).
+  L2CachePolicy(const CacheGeometry& g, std::uint32_t mshr_entries, std::uint32_t mshr_max_merge,
+                const SetIndexAddress* index_addr = nullptr)
+      : tags_(g, index_addr), mshr_(mshr_entries, mshr_max_merge) {}
 
   // `queue_free`: entries free in the queue towards DRAM (a miss needs one for its fetch and one
   // for a dirty victim's write-back).

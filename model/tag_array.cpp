@@ -20,7 +20,8 @@ void CacheGeometry::validate() const {
         std::to_string(sector_bytes) + ")");
 }
 
-TagArray::TagArray(const CacheGeometry& g) : geo_(g) {
+TagArray::TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr)
+    : geo_(g), index_addr_(index_addr) {
   geo_.validate();
   line_shift_ = log2_floor(g.line_bytes);
   set_bits_ = log2_floor(g.sets);
@@ -28,7 +29,7 @@ TagArray::TagArray(const CacheGeometry& g) : geo_(g) {
 }
 
 std::uint32_t TagArray::set_index(Addr a) const {
-  const Addr line = a >> line_shift_;
+  const Addr line = (index_addr_ ? index_addr_->index_address(a) : a) >> line_shift_;
   const Addr mask = geo_.sets - 1;
   if (!is_pow2(geo_.sets)) return static_cast<std::uint32_t>(line % geo_.sets);
   if (geo_.indexing == SetIndexing::Linear || set_bits_ == 0)

@@ -29,6 +29,15 @@ struct CacheGeometry {
   void validate() const;
 };
 
+// The address a cache indexes its sets with. A bank of an address-interleaved cache (an L2
+// sub-partition) only ever sees addresses whose bank-selection bits are its own; indexing on the
+// global address would leave most of its sets unused, so it indexes on the bank-local address.
+class SetIndexAddress {
+ public:
+  virtual ~SetIndexAddress() = default;
+  virtual Addr index_address(Addr a) const = 0;
+};
+
 struct TagLine {
   Addr line_addr = 0;     // address of the first byte of the line
   bool valid = false;     // holds a tag (possibly with no valid sector yet)
@@ -62,7 +71,9 @@ struct Eviction {
 
 class TagArray {
  public:
-  explicit TagArray(const CacheGeometry& g);
+  // index_addr (optional, must outlive the array): the address sets are indexed with; tags
+  // always hold the global line address.
+  explicit TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr = nullptr);
 
   const CacheGeometry& geometry() const { return geo_; }
   Addr line_addr(Addr a) const { return a & ~Addr{geo_.line_bytes - 1}; }
@@ -96,6 +107,7 @@ class TagArray {
  private:
   int victim(std::uint32_t set) const;
   CacheGeometry geo_;
+  const SetIndexAddress* index_addr_;
   unsigned line_shift_;
   unsigned set_bits_;
   std::vector<TagLine> lines_;

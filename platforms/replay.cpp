@@ -20,6 +20,7 @@ FunctionalConfig functional_config(const GpuConfig& c) {
   f.cta_policy_args = c.dispatcher.policy_args;
   f.l1 = c.l1.geometry;
   f.l2 = c.l2.geometry;
+  f.l2_bank_local_index = c.l2.bank_local_index;
   return f;
 }
 

@@ -9,11 +9,13 @@ constexpr std::uintptr_t kFillTag = 1, kWritebackTag = 2;
 
 }  // namespace
 
-L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx)
+L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx,
+                         const AddressMap* map)
     : CacheShell(name, cfg.clock_hz, "noc", "dram"),
       cfg_(cfg),
       ctx_(ctx),
-      policy_(cfg.geometry, cfg.mshr_entries, cfg.mshr_max_merge),
+      index_(map && cfg.bank_local_index ? std::make_unique<L2BankIndex>(*map) : nullptr),
+      policy_(cfg.geometry, cfg.mshr_entries, cfg.mshr_max_merge, index_.get()),
       miss_queue_(cfg.miss_queue),
       data_(cfg.geometry, ctx.check_data),
 #define L2_STAT(n, u, d) ctx.stats.counter(this->name(), "l2", n, u, d)

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
 #include <vector>
 
+#include "model/address_map.h"
 #include "model/bounded_queue.h"
 #include "model/l2_cache_policy.h"
 #include "model/line_data.h"
@@ -30,6 +32,10 @@ struct L2Config {
   std::uint32_t miss_queue = 8;  // fills + write-backs waiting for the memory controller
   std::uint32_t latency = 40;    // cycles from acceptance to the response of a hit
   double clock_hz = 700e6;
+  // Sets indexed on the sub-partition-local address (what a banked L2 does); false indexes on the
+  // global address, which leaves all but a few sets of each bank unused (the pre-fix behaviour,
+  // kept for comparison).
+  bool bank_local_index = true;
 };
 
 class L2CacheBank : public CacheShell {
@@ -37,7 +43,10 @@ class L2CacheBank : public CacheShell {
   tlm_utils::simple_target_socket<CacheShell>& noc = upper;      // from the crossbar
   tlm_utils::simple_initiator_socket<CacheShell>& dram = lower;  // to the memory controller
 
-  L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx);
+  // map: the platform's address map, for bank-local set indexing (must outlive the bank; null =
+  // global indexing).
+  L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx,
+              const AddressMap* map = nullptr);
   const TagArray& tags() const { return policy_.tags(); }
 
  private:
@@ -54,7 +63,8 @@ class L2CacheBank : public CacheShell {
 
   L2Config cfg_;
   SimContext& ctx_;
-  L2CachePolicy<Payload*> policy_;  // the decisions (model/l2_cache_policy.h)
+  std::unique_ptr<L2BankIndex> index_;  // bank-local set indexing (before policy_: it uses it)
+  L2CachePolicy<Payload*> policy_;      // the decisions (model/l2_cache_policy.h)
   BoundedQueue<Payload*> miss_queue_;
   LineDataArray data_;  // only in data-integrity mode
 

@@ -21,6 +21,11 @@ void declare_l2_params(ParamRegistry& p) {
             "fills and write-backs queued for DRAM");
   p.declare("l2.latency", T::UInt, std::to_string(d.latency), "cycles",
             "L2 hit latency (L2 cycles)");
+  p.declare("l2.set_index", T::Enum, d.bank_local_index ? "bank" : "global", "",
+            "address the L2 sets are indexed with: bank = the sub-partition-local address "
+            "(channel and sub-partition bits removed), global = the full address (leaves most "
+            "sets of a bank unused; for comparison with older results)",
+            {"bank", "global"});
   p.declare("clock.l2", T::Frequency, frequency_text(d.clock_hz), "Hz", "L2 sub-partition clock");
 }
 
@@ -37,6 +42,7 @@ L2Config l2_config_from_params(const ParamRegistry& p, std::uint64_t subpartitio
   c.miss_queue = p.get_u32("l2.miss_queue", 2);
   c.latency = p.get_u32("l2.latency", 1);
   c.clock_hz = p.get_frequency_hz("clock.l2");
+  c.bank_local_index = p.get_string("l2.set_index") == "bank";
   return c;
 }
 

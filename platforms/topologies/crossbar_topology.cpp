@@ -66,7 +66,7 @@ void CrossbarTopology::make_memory_partitions(PlatformBuild& b) {
         std::make_unique<MemoryController>(n.c_str(), mc, b.address_map, b.ctx, b.backing));
     for (std::uint32_t s = 0; s < subs; ++s) {
       n = "l2_" + std::to_string(c * subs + s);
-      b.parts.l2s.push_back(std::make_unique<L2CacheBank>(n.c_str(), b.cfg.l2, b.ctx));
+      b.parts.l2s.push_back(std::make_unique<L2CacheBank>(n.c_str(), b.cfg.l2, b.ctx, &b.address_map));
     }
   }
 }
