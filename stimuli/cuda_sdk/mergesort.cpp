@@ -664,11 +664,12 @@ WorkloadParamDecls params() {
 
 std::unique_ptr<Workload> make_mergesort(const WorkloadArgs& args) {
   WorkloadArgReader r("mergesort", params(), args);
-  const std::uint32_t n = r.get_u32("n", {kShared, 1u << 20, kShared, ""});
+  // Up to MAX_SAMPLE_COUNT x SAMPLE_STRIDE = 4M keys (the SDK's limit; PAVER's 32768 TBs).
+  const std::uint32_t n = r.get_u32("n", {kShared, kMaxSamples * kSample, kShared, ""});
   const std::uint32_t seed = r.get_u32("seed", {0, 0xffffffffu, 1, ""});
   if ((n & (n - 1)) != 0)
     throw ConfigError("workload 'mergesort': parameter 'n': bad value '" + r.text("n") +
-                      "' (must be a power of two in [1024, 1048576])");
+                      "' (must be a power of two in [1024, 4194304])");
   MsParams p;
   p.host = build_host(n, seed);
   const std::uint64_t bytes = std::uint64_t{n} * 4, rbytes = std::uint64_t{kMaxSamples} * 4;

@@ -242,7 +242,8 @@ TEST_CASE("mergesort and sad: parameter errors", "[stimuli][sdk_parboil]") {
   CHECK_THAT(error_of("mergesort", {{"n", "3000"}}), Catch::Contains("multiple of 1024"));
   CHECK(error_of("mergesort", {{"n", "3072"}}) ==
         "workload 'mergesort': parameter 'n': bad value '3072' (must be a power of two in [1024, "
-        "1048576])");
+        "4194304])");
+  CHECK_THAT(error_of("mergesort", {{"n", "8388608"}}), Catch::Contains("parameter 'n'"));
   CHECK_THAT(error_of("mergesort", {{"n", "512"}}), Catch::Contains("parameter 'n'"));
   CHECK_THAT(error_of("mergesort", {{"seed", "-1"}}), Catch::Contains("bad value '-1'"));
   CHECK_THAT(error_of("sad", {{"width", "40"}}), Catch::Contains("multiple of 16"));
