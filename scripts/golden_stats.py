@@ -94,6 +94,12 @@ def matrix():
     run("clustered/hotspot/db+icc+cc", "clustered", "hotspot", None,
         dict(ICC_CC, **{"dispatcher.policy": "distributed-block"}))
     run("fermi/matmul/bcs", "fermi", "matmul", {"n": "128"}, {"dispatcher.policy": "bcs"})
+    # Seed 003: PAVER's schedulers (locality graph, METIS, group queue, task stealing).
+    for pol in ["paver-mst", "paver-kway", "paver-rb"]:
+        run(f"fermi/hotspot/{pol}", "fermi", "hotspot", {"grid": "256", "sim_time": "2"},
+            {"dispatcher.policy": pol})
+    run("volta/matmul/paver-rb", "volta", "matmul", {"n": "208"}, {"dispatcher.policy": "paver-rb"})
+    run("pascal/srad/paver-kway", "pascal", "srad", None, {"dispatcher.policy": "paver-kway"})
     # Seed 004: MDB-local/global, static bypass, SWL, PDP, the no-L1 configuration, LRR.
     for w in ["atax", "kmeans", "syr2k"]:
         run(f"fermi/{w}/mdb-local", "fermi", w, None, {"l1d.bypass": "mdb-local"})
@@ -122,6 +128,9 @@ def matrix():
         for w in ["matmul", "hotspot", "atax", "mergesort"]:
             runs.append((f"replay/{p}/{w}", "replay",
                          {"platform": p, "workload": w, "wargs": SMALL[w], "sets": {}}))
+    runs.append(("replay/fermi/hotspot/paver-rb", "replay",
+                 {"platform": "fermi", "workload": "hotspot", "wargs": SMALL["hotspot"],
+                  "sets": {"dispatcher.policy": "paver-rb"}}))
     return runs
 
 
@@ -197,7 +206,9 @@ def main():
     mode.add_argument("--record", action="store_true", help="rewrite the golden file")
     ap.add_argument("--locsim", default=os.path.join(ROOT, "build", "locsim"))
     ap.add_argument("-j", type=int, default=os.cpu_count() or 2, help="parallel runs")
-    ap.add_argument("--only", default="", help="only run ids containing this text")
+    ap.add_argument("--only", default="",
+                    help="only run ids containing this text (with --record: re-record those runs, "
+                         "keep the others' recorded values)")
     ap.add_argument("--golden", default=GOLDEN)
     a = ap.parse_args()
     if not os.access(a.locsim, os.X_OK):
@@ -224,6 +235,16 @@ def main():
         if errors:
             sys.exit("golden_stats: runs failed, nothing recorded:\n" + "\n".join(errors))
         os.makedirs(os.path.dirname(a.golden), exist_ok=True)
+        if a.only:  # keep every other run's recorded values, in matrix order
+            with open(a.golden) as f:
+                kept = json.load(f)["runs"]
+            kept.update(results)
+            runs = matrix()
+            missing = [rid for rid, _, _ in runs if rid not in kept]
+            if missing:
+                sys.exit("golden_stats: not recorded yet, run --record without --only: " +
+                         ", ".join(missing))
+            results = kept
         # One run per line: a regenerated file diffs run by run.
         with open(a.golden, "w") as f:
             f.write('{"about": "simulated statistics of scripts/golden_stats.py\'s matrix; '
