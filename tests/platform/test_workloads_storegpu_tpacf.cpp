@@ -16,3 +16,11 @@ TEST_CASE("fermi: storegpu sha1_overlap verifies", "[platform][fermi][storegpu]"
   CHECK(r.total("l1d", "hits") + r.total("l1d", "mshr_hits") > 0);  // overlapping chunks
   CHECK(r.out.verified_words > 0);
 }
+
+TEST_CASE("fermi: parboil tpacf gen_hists verifies", "[platform][fermi][tpacf]") {
+  Run r = run("fermi", "tpacf", {{"sets", "2"}, {"points", "300"}});
+  common_checks(r);
+  CHECK(r.gpu->ctas_total() == 5);
+  CHECK(r.total("l1d", "hits") + r.total("l1d", "mshr_hits") > 0);  // random points re-read
+  CHECK(r.out.verified_words > 0);
+}

@@ -48,6 +48,7 @@ TEST_CASE("paver preset: CTA counts of PAVER's Table 2", "[stimuli][presets]") {
       {"backprop", {{"bpnn_layerforward_CUDA", 4096}, {"bpnn_adjust_weights_cuda", 4096}}},
       {"bfs", {{"Kernel", 3907}, {"Kernel2", 3907}}},
       {"storegpu", {{"sha1_overlap", 384}}},
+      {"tpacf", {{"gen_hists", 201}}},
   };
   for (const auto& row : rows) {
     INFO(row.workload);

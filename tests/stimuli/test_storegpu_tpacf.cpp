@@ -94,3 +94,107 @@ TEST_CASE("storegpu: bad parameters are one-line errors", "[stimuli][storegpu]")
   CHECK_THAT(error_of("storegpu", {{"threads", "256"}}), Catch::Contains("parameter 'threads'"));
   CHECK_THAT(error_of("storegpu", {{"offset", "0"}}), Catch::Contains("parameter 'offset'"));
 }
+
+TEST_CASE("tpacf: default launch is Parboil's 2*100+1 gen_hists CTAs", "[stimuli][tpacf]") {
+  auto wl = make_workload("tpacf", {});
+  REQUIRE(wl->kernels().size() == 1);
+  const Kernel& k = *wl->kernels()[0];
+  CHECK(k.name() == "gen_hists");
+  CHECK(k.num_ctas() == 201);
+  CHECK(k.threads_per_cta() == 256);
+  CHECK(k.shared_mem_bytes() == 256 * 12 + 20 * 128 * 4);
+  CHECK(k.data()[0].bytes == 3u * 101 * 487 * 4);  // x, y, z planes of 101 sets
+  CHECK(k.data()[1].bytes == 20u * 201 * 8);
+}
+
+TEST_CASE("tpacf: exact global addresses of self and data-random CTAs", "[stimuli][tpacf]") {
+  // sets = 2, N = 300: CTAs 0..2 correlate a set with itself, CTAs 3, 4 set 0 with sets 1, 2
+  auto wl = make_workload("tpacf", {{"sets", "2"}, {"points", "300"}});
+  const Kernel& k = *wl->kernels()[0];
+  REQUIRE(k.num_ctas() == 5);
+  check_pcs(k);
+  const Addr xyz = base_of(k, "d_xyz_data"), hist = base_of(k, "d_hists");
+  const std::uint64_t plane = 3 * 300;  // floats per coordinate plane
+  auto at = [&](unsigned c, unsigned set, unsigned p) {
+    return xyz + 4 * (c * plane + set * 300 + p);
+  };
+  {
+    // CTA 4 (set 0 vs random set 2), warp 1: i = 0, 256 (data chunks), j = 0, 256 each
+    const auto loads = only(drain(k, 4, 1), WarpOp::Load);
+    // per i: 3 data loads, per (i, j): 3 random loads; i, j in {0, 256}
+    REQUIRE(loads.size() == 2 * (3 + 2 * 3));
+    CHECK(loads[0].addr[0] == at(0, 0, 32));
+    CHECK(loads[2].addr[31] == at(2, 0, 63));
+    CHECK(loads[3].addr[0] == at(0, 2, 32));  // random_x[tid + 0] of set 2
+    CHECK(loads[5].addr[4] == at(2, 2, 36));
+    CHECK(loads[6].active_mask == 0xfffu);  // j = 256: tids 32..43 only (tid + j < 300)
+    CHECK(loads[6].addr[11] == at(0, 2, 299));
+    CHECK(loads[9].active_mask == 0xfffu);  // i = 256: data points 288..299
+    CHECK(loads[9].addr[0] == at(0, 0, 288));
+    CHECK(loads[12].addr[0] == at(0, 2, 32));  // i = 256: random points read again
+  }
+  {
+    // CTA 1 (set 1 with itself), warp 0: j starts at i + 1
+    const auto loads = only(drain(k, 1, 0), WarpOp::Load);
+    // i = 0: data (3), j = 1 (3), j = 257 (3: tids 0..42 in range); i = 256: data (3),
+    // j = 257 (3)
+    REQUIRE(loads.size() == 15);
+    CHECK(loads[3].addr[0] == at(0, 1, 1));
+    CHECK(loads[6].addr[0] == at(0, 1, 257));
+    CHECK(loads[6].active_mask == 0xffffffffu);
+    CHECK(loads[9].addr[0] == at(0, 1, 256));
+    CHECK(loads[12].addr[0] == at(0, 1, 257));
+  }
+  {
+    // output: tid < 20 stores histograms[20*bx + tid] (8-byte hist_t)
+    const auto stores = only(drain(k, 3, 0), WarpOp::Store);
+    REQUIRE(stores.size() == 1);
+    CHECK(stores[0].active_mask == 0xfffffu);
+    CHECK(stores[0].size == 8);
+    CHECK(stores[0].addr[0] == hist + 8 * 60);
+    CHECK(stores[0].addr[19] == hist + 8 * 79);
+    CHECK(only(drain(k, 3, 1), WarpOp::Store).empty());
+  }
+}
+
+TEST_CASE("tpacf: shared staging, bin counters and reduction", "[stimuli][tpacf]") {
+  auto wl = make_workload("tpacf", {{"sets", "1"}, {"points", "64"}});
+  const Kernel& k = *wl->kernels()[0];
+  REQUIRE(k.num_ctas() == 3);
+  // CTA 2 (data vs random), warp 0: 10 zeroing stores, 3 staging stores, then per k (64) 3
+  // broadcast loads of data_s[k] and, where the pair falls in a bin, a counter load + store.
+  const auto v = drain(k, 2, 0);
+  const auto sts = only(v, WarpOp::SharedStore);
+  const auto lds = only(v, WarpOp::SharedLoad);
+  std::vector<WarpInst> stage;  // the data_s[k] loads (pcs 0x060..0x070)
+  for (const auto& in : lds)
+    if (in.pc >= 0x060 && in.pc <= 0x070) stage.push_back(in);
+  CHECK(sts[0].addr[0] == 3072);  // warp_hists[0][0]
+  CHECK(sts[9].addr[31] == 3072 + 4 * (9 * 256 + 31));
+  CHECK(sts[10].addr[7] == 12 * 7);      // data_s[7].x
+  CHECK(sts[12].addr[7] == 12 * 7 + 8);  // data_s[7].z
+  REQUIRE(stage.size() == 3 * 64);
+  CHECK(stage[0].addr[0] == 0);
+  CHECK(stage[0].addr[31] == 0);      // every lane reads data_s[k]
+  CHECK(stage[5].addr[3] == 12 + 8);  // k = 1, .z
+  std::size_t counters = 0;
+  for (const auto& in : lds)
+    if (in.pc == 0x080) {
+      ++counters;
+      for (unsigned l = 0; l < 32; ++l)
+        if ((in.active_mask >> l) & 1u) {
+          const Addr off = in.addr[l] - 3072;
+          CHECK(off % 4 == 0);
+          CHECK((off / 4) % 128 == l / 2);  // warpnum = tid / 2
+          CHECK((off / 4) / 128 < 20);      // bin
+        }
+    }
+  CHECK(counters > 0);  // random points on the sphere fall in the 1'..10000' bins
+  // reduction: warp 0 (tids 0..31, warp_index = tid, bin_index 0) takes part at every offset
+  std::size_t red = 0;
+  for (const auto& in : v) red += in.pc == 0x0b8;
+  CHECK(red == 7 * 5);  // offsets 64..1, bin_base 0, 4, 8, 12, 16
+  CHECK_THAT(error_of("tpacf", {{"sets", "0"}}), Catch::Contains("parameter 'sets'"));
+  CHECK_THAT(error_of("tpacf", {{"sets", "10000"}, {"points", "100000"}}),
+             Catch::Contains("at most 16777216"));
+}
