@@ -30,10 +30,10 @@ const std::vector<WorkloadInfo>& workload_registry() {
 }
 
 WorkloadArgs resolve_workload_args(const WorkloadInfo& w, const WorkloadArgs& args) {
-  // "preset" is accepted by every workload, so it is listed with the declared names.
-  WorkloadParamDecls decls = w.params;
-  decls.push_back({kPresetParam, {"", "named size preset"}});
-  check_workload_args(w.name, decls, args);
+  // "preset" is accepted by every workload; the other names must be declared parameters.
+  WorkloadArgs explicit_args = args;
+  explicit_args.erase(kPresetParam);
+  check_workload_args(w.name, w.params, explicit_args);
   auto p = args.find(kPresetParam);
   if (p == args.end()) return args;
   auto preset = w.presets.find(p->second);
