@@ -55,7 +55,9 @@ const char* kUsage =
     "  export-trace --workload NAME [--set workload.k=v]... DIR\n"
     "             write a workload as an Accel-Sim trace (docs/traces.md)\n"
     "  help       this text\n"
-    "workload parameters are set with --set workload.PARAM=VALUE (see 'locsim list workloads').\n";
+    "workload parameters are set with --set workload.PARAM=VALUE (see 'locsim list workloads');\n"
+    "--set workload.preset=NAME selects a named size preset (e.g. paver), explicit values override "
+    "it.\n";
 
 struct Common {
   std::string platform;
@@ -306,6 +308,11 @@ int cmd_list(const std::vector<std::string>& args) {
       for (const auto& prm : w.params)
         std::cout << "    workload." << prm.first << " (default " << prm.second.first
                   << "): " << prm.second.second << "\n";
+      for (const auto& ps : w.presets) {  // named size presets (workload.preset=NAME)
+        std::cout << "    workload.preset=" << ps.first << ":";
+        for (const auto& kv : ps.second) std::cout << " " << kv.first << "=" << kv.second;
+        std::cout << "\n";
+      }
     }
     return kExitOk;
   }

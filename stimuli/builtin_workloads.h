@@ -17,5 +17,6 @@ std::vector<WorkloadInfo> parboil_workloads();    // stimuli/parboil/: Parboil
 // Suites of one benchmark each.
 WorkloadInfo histogram_workload();  // stimuli/cuda_by_example/: 256-bin histogram, global atomics
 WorkloadInfo laplace_workload();    // stimuli/gpgpu_sim/: GPGPU-Sim's ISPASS-2009 LPS
+WorkloadInfo storegpu_workload();   // stimuli/gpgpu_sim/: GPGPU-Sim's ISPASS-2009 STO
 
 }  // namespace locsim

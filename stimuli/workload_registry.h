@@ -23,12 +23,22 @@ struct WorkloadInfo {
   // Declared parameters: name -> (default, description)
   std::vector<std::pair<std::string, std::pair<std::string, std::string>>> params;
   std::function<std::unique_ptr<Workload>(const WorkloadArgs&)> make;
+  // Named size presets (--set workload.preset=NAME): name -> parameter values. Explicit
+  // workload.X values override the preset's; e.g. "paver" gives the TB counts of PAVER's Table 2.
+  std::map<std::string, WorkloadArgs> presets = {};
 };
+
+// The generic parameter that selects one of WorkloadInfo::presets.
+inline constexpr const char* kPresetParam = "preset";
 
 // Registry of built-in workloads, sorted by name.
 const std::vector<WorkloadInfo>& workload_registry();
+// The arguments a workload's factory receives: the named preset's values (if args has "preset"),
+// overridden by the other explicit args; "preset" itself is removed. Throws ConfigError
+// "workload 'w': unknown preset 'p' (known: a, b)" and for undeclared parameter names.
+WorkloadArgs resolve_workload_args(const WorkloadInfo& w, const WorkloadArgs& args);
 // Throws ConfigError ("unknown workload 'x' (known: a, b, ...)" / "workload 'x': unknown
-// parameter 'p'" / bad value).
+// parameter 'p'" / unknown preset / bad value).
 std::unique_ptr<Workload> make_workload(const std::string& name, const WorkloadArgs& args);
 
 }  // namespace locsim

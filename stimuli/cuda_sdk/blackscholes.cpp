@@ -123,7 +123,10 @@ WorkloadInfo blackscholes_workload() {
           "Black-Scholes option pricing, two options per thread (float2 streams)",
           "256K options, 2 launches",
           params(),
-          make_blackscholes};
+          make_blackscholes,
+          // PAVER Table 2: 480 TBs, the SDK's fixed <<<480, 128>>> grid; here one option pair per
+          // thread, so 480 CTAs = 122880 options.
+          {{"paver", {{"options", "122880"}}}}};
 }
 
 }  // namespace locsim

@@ -143,8 +143,14 @@ std::unique_ptr<Workload> make_matmul(const WorkloadArgs& args) {
 }  // namespace
 
 WorkloadInfo matmul_workload() {
-  return {"matmul",         "CUDA SDK", "tiled matrix multiply C = A*B, 16x16 shared-memory tiles",
-          "256x256 floats", params(),   make_matmul};
+  return {"matmul",
+          "CUDA SDK",
+          "tiled matrix multiply C = A*B, 16x16 shared-memory tiles",
+          "256x256 floats",
+          params(),
+          make_matmul,
+          // PAVER Table 2 / §3.3: 169 TBs = 13x13 tiles of a 208x208 matrix.
+          {{"paver", {{"n", "208"}}}}};
 }
 
 }  // namespace locsim

@@ -779,7 +779,9 @@ WorkloadInfo mergesort_workload() {
           "elementary-interval merges per stride doubling (random keys)",
           "65536 keys, 6 merge stages",
           params(),
-          make_mergesort};
+          make_mergesort,
+          // PAVER Table 2: 32768 TBs (4M keys); the host model stops at 1M keys: 8192 merge CTAs.
+          {{"paver", {{"n", "1048576"}}}}};
 }
 
 }  // namespace locsim

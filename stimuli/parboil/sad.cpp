@@ -302,7 +302,9 @@ WorkloadInfo sad_workload() {
           "motion-estimation SADs over a +-16 search window: 4x4 blocks, then 8x8 and 16x16 sums",
           "64x64 pixels",
           params(),
-          make_sad};
+          make_sad,
+          // PAVER Table 2: 1584 TBs = 44x36 4x4 blocks of Parboil's 176x144 (QCIF) frames.
+          {{"paver", {{"width", "176"}, {"height", "144"}}}}};
 }
 
 }  // namespace locsim

@@ -176,7 +176,9 @@ WorkloadInfo spmv_workload() {
           "sparse matrix-vector product y = A*x, CSR, one thread per row (random matrix)",
           "16384 rows, ~8 non-zeros per row",
           params(),
-          make_spmv};
+          make_spmv,
+          // PAVER Table 2: 765 TBs; 765 CTAs of 256 rows = 195840 rows (the CSR model, not JDS).
+          {{"paver", {{"rows", "195840"}}}}};
 }
 
 }  // namespace locsim

@@ -5,9 +5,10 @@ namespace locsim {
 
 WorkloadInfo sad_workload();
 WorkloadInfo spmv_workload();
+WorkloadInfo tpacf_workload();
 
 std::vector<WorkloadInfo> parboil_workloads() {
-  return {sad_workload(), spmv_workload()};
+  return {sad_workload(), spmv_workload(), tpacf_workload()};
 }
 
 }  // namespace locsim

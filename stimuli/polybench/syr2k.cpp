@@ -131,7 +131,9 @@ WorkloadInfo syr2k_workload() {
           "symmetric rank-2k update C = alpha*A*B^T + alpha*B*A^T + beta*C",
           "n=96 (96x96 floats)",
           params(),
-          make_syr2k};
+          make_syr2k,
+          // PAVER Table 2: 256 TBs = (256/32) x (256/8).
+          {{"paver", {{"n", "256"}}}}};
 }
 
 }  // namespace locsim

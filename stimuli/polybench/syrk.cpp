@@ -124,7 +124,9 @@ WorkloadInfo syrk_workload() {
           "symmetric rank-k update C = alpha*A*A^T + beta*C, one thread per element of C",
           "n=112 (112x112 floats)",
           params(),
-          make_syrk};
+          make_syrk,
+          // PAVER Table 2: 256 TBs = (256/32) x (256/8).
+          {{"paver", {{"n", "256"}}}}};
 }
 
 }  // namespace locsim

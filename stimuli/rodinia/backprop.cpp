@@ -281,7 +281,9 @@ WorkloadInfo backprop_workload() {
           "neural-network layer forward (shared-memory reduction) and weight adjustment",
           "in=16384 input units, 16 hidden",
           params(),
-          make_backprop};
+          make_backprop,
+          // PAVER Table 2: 4096 TBs = 65536 inputs / 16.
+          {{"paver", {{"in", "65536"}}}}};
 }
 
 }  // namespace locsim

@@ -73,7 +73,8 @@ std::shared_ptr<const Graph> make_graph(std::uint32_t n, std::uint32_t avg, std:
 
 struct BfsParams {
   std::uint32_t n = 0;
-  std::uint32_t k = 0;  // the level this launch processes
+  std::uint32_t k = 0;                      // the level this launch processes
+  std::uint32_t max_threads = kMaxThreads;  // MAX_THREADS_PER_BLOCK of this build
   std::shared_ptr<const Graph> g;
   Addr nodes = 0, edges = 0, mask = 0, updating = 0, visited = 0, cost = 0, over = 0;
 };
@@ -149,7 +150,7 @@ class BfsStream final : public CoroutineStream {
 
  private:
   std::uint64_t tid(unsigned l) const {
-    return std::uint64_t{w_.block_idx().x} * kMaxThreads + w_.thread_idx(l).x;
+    return std::uint64_t{w_.block_idx().x} * p_.max_threads + w_.thread_idx(l).x;
   }
   std::uint64_t edge(unsigned l) const { return p_.g->start[tid(l)] + e_; }
   std::uint64_t target(unsigned l) const { return p_.g->edges[edge(l)]; }
@@ -198,7 +199,7 @@ class Bfs2Stream final : public CoroutineStream {
 
  private:
   std::uint64_t tid(unsigned l) const {
-    return std::uint64_t{w_.block_idx().x} * kMaxThreads + w_.thread_idx(l).x;
+    return std::uint64_t{w_.block_idx().x} * p_.max_threads + w_.thread_idx(l).x;
   }
 
   WarpContext w_;
@@ -209,7 +210,9 @@ class Bfs2Stream final : public CoroutineStream {
 WorkloadParamDecls params() {
   return {{"nodes", {"16384", "graph nodes (one thread each)"}},
           {"degree", {"6", "average out-degree (degrees uniform in [1, 2*degree-1])"}},
-          {"seed", {"1", "seed of the random graph"}}};
+          {"seed", {"1", "seed of the random graph"}},
+          // PAVER's Table 2 counts 3907 TBs for BFS: a 1M-node graph with 256-thread blocks.
+          {"threads", {"512", "MAX_THREADS_PER_BLOCK (threads per CTA; Rodinia: 512)"}}};
 }
 
 std::unique_ptr<Workload> make_bfs(const WorkloadArgs& args) {
@@ -217,9 +220,12 @@ std::unique_ptr<Workload> make_bfs(const WorkloadArgs& args) {
   const std::uint32_t n = r.get_u32("nodes", {2, 1u << 22, 1, ""});
   const std::uint32_t avg = r.get_u32("degree", {1, 64, 1, ""});
   const std::uint32_t seed = r.get_u32("seed", {});
+  const std::uint32_t max_threads =
+      r.get_u32("threads", {32, 1024, 32, "whole warps, at most 1024 threads per CTA"});
   auto g = make_graph(n, avg, seed);
   BfsParams p;
   p.n = n;
+  p.max_threads = max_threads;
   p.g = g;
   DeviceAllocator alloc;
   const std::uint64_t edge_bytes = std::uint64_t{g->edges.size()} * 4;
@@ -230,8 +236,8 @@ std::unique_ptr<Workload> make_bfs(const WorkloadArgs& args) {
   p.visited = alloc.alloc(n);
   p.cost = alloc.alloc(std::uint64_t{n} * 4);
   p.over = alloc.alloc(1);
-  const std::uint32_t blocks = (n + kMaxThreads - 1) / kMaxThreads;
-  const std::uint32_t threads = n > kMaxThreads ? kMaxThreads : n;
+  const std::uint32_t blocks = (n + max_threads - 1) / max_threads;
+  const std::uint32_t threads = n > max_threads ? max_threads : n;
   const std::uint32_t nb = blocks;
   // Neighbour state (visited, cost, updating mask) is read/written at data-dependent positions
   // that threads of different CTAs share: INTER-THREAD (COACCESSED, IRREGULAR). A node's record
@@ -286,7 +292,9 @@ WorkloadInfo bfs_workload() {
           "breadth-first search, Kernel + Kernel2 per level on a seeded random graph",
           "nodes=16K, degree=6, seed=1",
           params(),
-          make_bfs};
+          make_bfs,
+          // PAVER Table 2: 3907 TBs = ceil(1M nodes / 256 threads).
+          {{"paver", {{"nodes", "1000000"}, {"threads", "256"}}}}};
 }
 
 }  // namespace locsim

@@ -691,7 +691,9 @@ WorkloadInfo btree_workload() {
           "B+ tree search, findRangeK and findK (one CTA per query) on a seeded tree",
           "records=1M, order=256, queries=2048, range_queries=1024, range=3000, seed=1",
           params(),
-          make_btree};
+          make_btree,
+          // PAVER Table 2: 10000 TBs (findK, Rodinia's command file; findRangeK: 6000).
+          {{"paver", {{"queries", "10000"}, {"range_queries", "6000"}}}}};
 }
 
 }  // namespace locsim

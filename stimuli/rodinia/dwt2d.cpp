@@ -457,7 +457,9 @@ WorkloadInfo dwt2d_workload() {
           "one launch per level",
           "width=192, height=192, components=3, levels=3",
           params(),
-          make_dwt2d};
+          make_dwt2d,
+          // PAVER Table 2: 4096 TBs, the copy kernel of a 1024x1024 image (Rodinia's rgb.bmp).
+          {{"paver", {{"width", "1024"}, {"height", "1024"}}}}};
 }
 
 }  // namespace locsim

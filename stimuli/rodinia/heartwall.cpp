@@ -845,7 +845,9 @@ WorkloadInfo heartwall_workload() {
           "heart wall tracking, one launch per frame, one CTA per sample point",
           "frames=2, shrink=5 (122x118 frames, template 11x11, search window 17x17)",
           params(),
-          make_heartwall};
+          make_heartwall,
+          // PAVER Table 2: 51 TBs (one per sample point) at Rodinia's full frame size.
+          {{"paver", {{"shrink", "1"}}}}};
 }
 
 }  // namespace locsim

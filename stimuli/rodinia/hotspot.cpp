@@ -230,7 +230,9 @@ WorkloadInfo hotspot_workload() {
           "thermal stencil, pyramid of time steps per launch in 16x16 shared-memory tiles",
           "grid=512, pyramid_height=2, sim_time=2",
           params(),
-          make_hotspot};
+          make_hotspot,
+          // PAVER Table 2: 1849 TBs = 43x43 (the defaults).
+          {{"paver", {{"grid", "512"}, {"pyramid_height", "2"}}}}};
 }
 
 }  // namespace locsim

@@ -193,7 +193,9 @@ WorkloadInfo pathfinder_workload() {
           "dynamic-programming grid walk, pyramid of rows per launch in shared memory",
           "cols=16000, rows=100, pyramid_height=20",
           params(),
-          make_pathfinder};
+          make_pathfinder,
+          // PAVER Table 2: 463 TBs = ceil(100000 / 216) columns per launch.
+          {{"paver", {{"cols", "100000"}, {"rows", "100"}, {"pyramid_height", "20"}}}}};
 }
 
 }  // namespace locsim

@@ -373,7 +373,9 @@ WorkloadInfo srad_workload() {
           "speckle-reducing diffusion (srad_v2): two 16x16-tile stencil kernels per iteration",
           "rows=256, cols=256, iterations=2",
           params(),
-          make_srad};
+          make_srad,
+          // PAVER Table 2: 16384 TBs = 128x128 tiles of 2048x2048.
+          {{"paver", {{"rows", "2048"}, {"cols", "2048"}}}}};
 }
 
 }  // namespace locsim

@@ -284,3 +284,15 @@ TEST_CASE("cli: replay honours dispatcher.policy", "[cli]") {
                     "--set dispatcher.distributed-block.single_when_pool_has_one=maybe");
   CHECK(r.code == 2);
 }
+
+TEST_CASE("cli: workload presets are listed, unknown ones are a one-line error", "[cli][presets]") {
+  Result r = locsim("run --platform fermi --workload matmul --set workload.preset=huge --quiet");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("workload 'matmul': unknown preset 'huge' (known: paver)"));
+  CHECK(lines(r.err) == 1);
+  Result l = locsim("list workloads");
+  CHECK(l.code == 0);
+  CHECK_THAT(l.out, Catch::Contains("workload.preset=paver: n=208"));
+  Result h = locsim("help");
+  CHECK_THAT(h.out, Catch::Contains("workload.preset=NAME"));
+}
