@@ -190,7 +190,12 @@ std::pair<CtaGroup, CtaGroup> metis_bisect(const LocalityGraph& g, const CtaGrou
 }
 
 std::vector<CtaGroup> mst_groups(const LocalityGraph& g, std::uint32_t num_sms, std::uint32_t x) {
-  return mst_grouping(prim_order(g), num_sms, x);
+  // Interpretation: the paper's N groups of size x assume #TBs >= N*x. With fewer TBs, groups of
+  // x would leave SMs without work (MST-TS has no stealing), so the first groups shrink to
+  // floor(#TBs/N) and every SM receives one (docs/paver.md).
+  const std::uint32_t n = std::max<std::uint32_t>(num_sms, 1);
+  const std::uint32_t fair = std::max<std::uint32_t>(1, g.num_vertices / n);
+  return mst_grouping(prim_order(g), num_sms, std::min(std::max<std::uint32_t>(x, 1), fair));
 }
 
 std::vector<CtaGroup> mst_grouping(const std::vector<std::uint32_t>& order, std::uint32_t num_sms,

@@ -122,6 +122,17 @@ TEST_CASE("T3: Prim's maximum spanning tree order, ties and restarts", "[paver]"
   CHECK(prim_order(g, {3, 2, 1}) == std::vector<std::uint32_t>{1, 3, 2});
 }
 
+TEST_CASE("MST-TS first groups shrink so that every SM gets one when TBs < N*x", "[paver]") {
+  // 10 TBs without edges (Prim order 0..9), 4 SMs x 8 CTAs: groups of x = 8 would feed only two
+  // SMs; groups of floor(10/4) = 2 feed all four, the remaining TBs are groups of one.
+  const LocalityGraph g = LocalityGraph::from_edges(10, {});
+  CHECK(mst_groups(g, 4, 8) == std::vector<CtaGroup>{{0, 1}, {2, 3}, {4, 5}, {6, 7}, {8}, {9}});
+  // Enough TBs: the paper's size x.
+  CHECK(mst_groups(g, 2, 3) == std::vector<CtaGroup>{{0, 1, 2}, {3, 4, 5}, {6}, {7}, {8}, {9}});
+  // Fewer TBs than SMs: groups of one.
+  CHECK(mst_groups(LocalityGraph::from_edges(3, {}), 4, 8) == std::vector<CtaGroup>{{0}, {1}, {2}});
+}
+
 TEST_CASE("T4: MST-TS grouping and its issue order", "[paver]") {
   const std::vector<CtaGroup> groups = mst_grouping({0, 4, 1, 5, 2, 3, 7, 6}, 2, 2);
   CHECK(groups == std::vector<CtaGroup>{{0, 4}, {1, 5}, {2}, {3}, {7}, {6}});
