@@ -220,6 +220,7 @@ int cmd_run(const std::vector<std::string>& args) {
   r.wall_s = wall;
   r.peak_rss_mb = peak_rss_mb();
   r.cta_policy_analysis_s = gpu.dispatcher().policy().analysis_seconds();
+  r.core_hz = p.get_frequency_hz("clock.core");
   for (const auto& k : o.kernels) {
     RunReport::KernelInterval ki;
     ki.name = k.name;
@@ -425,19 +426,29 @@ int cmd_replay(const std::vector<std::string>& args) {
 int cmd_analyze(const std::vector<std::string>& args) {
   Common c;
   std::string workload, trace, json_out;
-  std::uint32_t graph_bytes = 4, block_bytes = 128, max_sharers = 0;
+  std::string graph_text = "4", block_text = "128", sharers_text = "0";
   po::options_description d("analyze options");
   add_common(d, c);
   d.add_options()("workload,w", po::value(&workload), "built-in workload")(
       "trace,t", po::value(&trace), "Accel-Sim trace (kernelslist.g)")(
-      "graph-bytes", po::value(&graph_bytes), "data-element size of the graph (bytes)")(
-      "block-bytes", po::value(&block_bytes), "block size of the reference classes (bytes)")(
-      "max-sharers", po::value(&max_sharers), "leave out elements read by more CTAs (0 = none)")(
+      "graph-bytes", po::value(&graph_text), "data-element size of the graph (bytes)")(
+      "block-bytes", po::value(&block_text), "block size of the reference classes (bytes)")(
+      "max-sharers", po::value(&sharers_text), "leave out elements read by more CTAs (0 = none)")(
       "json", po::value(&json_out), "write the analysis as JSON");
   parse(d, args);
   if (!trace.empty() && !workload.empty()) throw UsageError("give --workload or --trace, not both");
   if (workload.empty() && trace.empty())
     throw UsageError("missing --workload (see 'locsim list workloads') or --trace");
+  // Decimal digits only: the stream parser would take "-1" as 4294967295.
+  auto u32 = [](const char* name, const std::string& t) {
+    if (t.empty() || t.size() > 10 || t.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoull(t) > 0xffffffffULL)
+      throw UsageError(std::string(name) + " '" + t + "': must be an integer in [0, 4294967295]");
+    return static_cast<std::uint32_t>(std::stoull(t));
+  };
+  const std::uint32_t graph_bytes = u32("--graph-bytes", graph_text),
+                      block_bytes = u32("--block-bytes", block_text),
+                      max_sharers = u32("--max-sharers", sharers_text);
   for (const auto& [name, v] : {std::pair<const char*, std::uint32_t>{"--graph-bytes", graph_bytes},
                                 {"--block-bytes", block_bytes}})
     if (v == 0 || v > 4096 || (v & (v - 1)))
@@ -529,9 +540,19 @@ int cmd_analyze(const std::vector<std::string>& args) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const std::uint64_t cap = captured_weight(g, groups);
         const double share = g.total_weight() ? 100.0 * cap / g.total_weight() : 0.0;
-        algs[name] = {{"groups", groups.size()}, {"captured_weight", cap}, {"partition_s", s}};
-        std::cout << " " << name << " " << groups.size() << " groups, " << std::setprecision(1)
-                  << share << "% weight inside, " << std::setprecision(3) << s << " s;";
+        std::size_t lo = groups.empty() ? 0 : groups.front().size(), hi = lo;
+        for (const CtaGroup& grp : groups) {
+          lo = std::min(lo, grp.size());
+          hi = std::max(hi, grp.size());
+        }
+        algs[name] = {{"groups", groups.size()},
+                      {"min_group_ctas", lo},
+                      {"max_group_ctas", hi},
+                      {"captured_weight", cap},
+                      {"partition_s", s}};
+        std::cout << " " << name << " " << groups.size() << " groups of " << lo << "-" << hi
+                  << " CTAs, " << std::setprecision(1) << share << "% weight inside, "
+                  << std::setprecision(3) << s << " s;";
       }
       std::cout << "\n";
       e["schedulers"] = algs;

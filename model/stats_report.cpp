@@ -92,6 +92,8 @@ nlohmann::json report_json(const StatRegistry& reg, const RunReport& r, bool per
                {"sim_cycles_per_s", ratio(static_cast<double>(r.cycles), r.wall_s)},
                {"peak_rss_mb", r.peak_rss_mb},
                {"cta_policy_analysis_s", r.cta_policy_analysis_s}};
+  if (r.core_hz > 0)
+    j["host"]["cta_policy_analysis_core_cycles"] = r.cta_policy_analysis_s * r.core_hz;
   nlohmann::json ks = nlohmann::json::array();
   for (const auto& k : r.kernels) {
     nlohmann::json kk = stats_by_kind(reg, k.begin, k.end);
@@ -167,6 +169,12 @@ std::string report_table(const StatRegistry& reg, const RunReport& r) {
        num(ratio(static_cast<double>(get(kinds, "l1d", "accesses")), r.wall_s), 0),
        "transactions/s");
   line("peak_rss_mb", num(r.peak_rss_mb, 1), "MB");
+  if (r.cta_policy_analysis_s > 0) {
+    line("cta_policy_analysis_s", num(r.cta_policy_analysis_s, 4), "s");
+    if (r.core_hz > 0)
+      line("cta_policy_analysis_core_cycles", num(r.cta_policy_analysis_s * r.core_hz, 0),
+           "core cycles");
+  }
   if (!r.kernels.empty()) {
     os << "kernels\n";
     for (std::size_t i = 0; i < r.kernels.size(); ++i) {

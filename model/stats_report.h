@@ -18,6 +18,9 @@ struct RunReport {
   double wall_s = 0;
   double peak_rss_mb = 0;
   double cta_policy_analysis_s = 0;  // host time the CTA policy spent analysing kernels (PAVER)
+  // Core clock of a timed run (0: no timing, e.g. replay). PAVER's speedup including analysis
+  // (seed 003 R8.2) charges the analysis time at this clock.
+  double core_hz = 0;
   struct KernelInterval {
     std::string name;
     StatSnapshot begin, end;

@@ -296,3 +296,53 @@ TEST_CASE("cli: workload presets are listed, unknown ones are a one-line error",
   Result h = locsim("help");
   CHECK_THAT(h.out, Catch::Contains("workload.preset=NAME"));
 }
+
+TEST_CASE("cli: analyze prints Table 2's matmul graph and each scheduler's groups",
+          "[cli][paver]") {
+  const std::string j = tmp("analyze.json");
+  Result r = locsim("analyze --workload matmul --set workload.n=208 --platform fermi --json " + j);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("169 CTAs, 2028 edges, SpScore 0.857988166"));
+  CHECK_THAT(r.out, Catch::Contains("15 SMs x 5 CTAs: paver-mst 109 groups of 1-5 CTAs"));
+  CHECK_THAT(r.out, Catch::Contains("paver-kway 15 groups of 11-12 CTAs"));
+  CHECK_THAT(r.out, Catch::Contains("class high"));
+  const auto a = nlohmann::json::parse(slurp(j));
+  std::remove(j.c_str());
+  REQUIRE(a["kernels"].size() == 1);
+  const auto& k = a["kernels"][0];
+  CHECK(k["ctas"] == 169);
+  CHECK(k["edges"] == 2028);
+  CHECK(k["max_ctas_per_sm"] == 5);
+  CHECK(k["schedulers"]["paver-kway"]["groups"] == 15);
+  CHECK(k["schedulers"]["paver-kway"]["min_group_ctas"] == 11);
+  CHECK(k["schedulers"]["paver-rb"]["max_group_ctas"].get<int>() < 5);  // Alg. 1: leaves < x
+  CHECK(a["locality_class"] == "high");
+}
+
+TEST_CASE("cli: analyze rejects bad numbers and options with exit code 2", "[cli][paver]") {
+  for (const std::string bad :
+       {"--max-sharers -1", "--graph-bytes abc", "--graph-bytes 3", "--block-bytes 8192",
+        "--block-bytes 99999999999", "--bogus", "--trace /tmp/none/kernelslist.g"}) {
+    Result r = locsim("analyze --workload matmul " + bad);
+    INFO(bad << ": " << r.err);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+  }
+  Result m = locsim("analyze");
+  CHECK(m.code == 2);
+  CHECK_THAT(m.err, Catch::Contains("missing --workload"));
+}
+
+TEST_CASE("cli: a PAVER run reports its analysis time in seconds and in core cycles",
+          "[cli][paver]") {
+  const auto j = run_json(
+      "run --platform fermi --workload matmul --set workload.n=64 "
+      "--set dispatcher.policy=paver-rb");
+  const double s = j["host"]["cta_policy_analysis_s"].get<double>();
+  CHECK(s > 0);
+  // fermi's core clock: 1.4 GHz.
+  CHECK(j["host"]["cta_policy_analysis_core_cycles"].get<double>() == Approx(s * 1.4e9));
+  const auto rr = run_json("run --platform fermi --workload matmul --set workload.n=64", "rr");
+  CHECK(rr["host"]["cta_policy_analysis_s"].get<double>() == 0);
+}
