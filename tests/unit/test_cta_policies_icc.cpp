@@ -13,10 +13,12 @@
 
 #include "cta_launch.h"
 #include "model/cta_policy.h"
+#include "reads_kernel.h"
 
 using namespace locsim;
 using Catch::Matchers::Contains;
 using locsim::test::begin;
+using locsim::test::ReadsKernel;
 
 namespace {
 
@@ -297,7 +299,14 @@ TEST_CASE("cta policies: every CTA launched exactly once for random completion o
                      << c.slots << " slots");
       const GpuTopology t = topo(c.clusters, c.spc);
       auto p = make_cta_policy(name);
-      begin(*p, c.ctas, c.slots, t);
+      // A kernel with real reads, so that the PAVER policies build a graph: CTA i shares one
+      // element with CTA i+1 and one with CTA i+7 (a chain with long-range edges).
+      ReadsKernel::Reads reads(c.ctas);
+      for (std::uint32_t i = 0; i < c.ctas; ++i)
+        reads[i] = {{Addr{4} * i, Addr{4} * (i + 1), 65536 + Addr{4} * (i / 7)}};
+      const ReadsKernel k(reads, 1);
+      LazyCtaAccessSets sets(k);
+      p->begin_kernel(KernelLaunch{k, c.slots, sets, t});
       std::vector<std::uint32_t> resident(t.num_sms, 0), launches(c.ctas, 0), sm_of(c.ctas, 0);
       std::vector<CtaAssignment> running;
       std::uint32_t launched = 0;

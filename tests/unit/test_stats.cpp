@@ -347,7 +347,8 @@ TEST_CASE("Stats report: report_json top level, host speed and per-kernel values
   CHECK(j["l1d"]["miss_rate"].get<double>() == Approx(0.4));  // 4 / (6 + 4 + 0)
   // Host speed: 80 warp insts, 10 L1 accesses and 40 cycles in 2 s.
   const nlohmann::json& h = j["host"];
-  CHECK(h.size() == 5);
+  CHECK(h.size() == 6);
+  CHECK(h["cta_policy_analysis_s"].get<double>() == 0);  // no analysing CTA policy, no core clock
   CHECK(h["wall_s"].get<double>() == 2.0);
   CHECK(h["warp_insts_per_s"].get<double>() == Approx(40.0));
   CHECK(h["mem_transactions_per_s"].get<double>() == Approx(5.0));
