@@ -40,16 +40,12 @@ def choose(tag, workloads, selection, locsim):
     return [w for w in chosen if w[1] in have]
 
 
-def run_locsim(tag, locsim, platform, workload, wargs, sets):
-    """Runs one simulation; returns its JSON statistics or exits with the failing command."""
+def run_json(tag, cmd, json_option):
+    """Runs locsim `cmd` with `json_option FILE` appended; returns that JSON or exits with the
+    failing command."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
-    cmd = [locsim, "run", "--platform", platform, "--workload", workload, "--quiet",
-           "--stats-json", out]
-    for k, v in wargs.items():
-        cmd += ["--set", f"workload.{k}={v}"]
-    for k, v in sets.items():
-        cmd += ["--set", f"{k}={v}"]
+    cmd = cmd + [json_option, out]
     p = subprocess.run(cmd, capture_output=True, text=True, env=ENV)
     if p.returncode != 0:
         sys.exit(f"{tag}: {' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()}")
@@ -57,6 +53,16 @@ def run_locsim(tag, locsim, platform, workload, wargs, sets):
         j = json.load(f)
     os.unlink(out)
     return j
+
+
+def run_locsim(tag, locsim, platform, workload, wargs, sets):
+    """Runs one simulation; returns its JSON statistics or exits with the failing command."""
+    cmd = [locsim, "run", "--platform", platform, "--workload", workload, "--quiet"]
+    for k, v in wargs.items():
+        cmd += ["--set", f"workload.{k}={v}"]
+    for k, v in sets.items():
+        cmd += ["--set", f"{k}={v}"]
+    return run_json(tag, cmd, "--stats-json")
 
 
 def run_all(tag, args, jobs, one):

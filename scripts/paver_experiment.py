@@ -14,13 +14,11 @@ usage: scripts/paver_experiment.py [--locsim build/locsim] [--out docs/validatio
 import csv
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from experiment_common import (ENV, arg_parser, bar_plotter, choose, geomean,  # noqa: E402
-                               read_rows, run_all, run_locsim, write_tables)
+from experiment_common import (arg_parser, bar_plotter, choose, geomean,  # noqa: E402
+                               read_rows, run_all, run_json, run_locsim, write_tables)
 
 # Paper abbreviation -> (library workload, arguments, paper's class, paper's Table 2 SpScore, TBs).
 # Sizes: the `paver` preset (Table 2's TB counts where the library reaches them, docs/workloads.md).
@@ -86,17 +84,10 @@ def run_one(locsim, job):
 
 
 def analyze(locsim, abbr, workload, wargs, platform="fermi"):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = f.name
-    cmd = [locsim, "analyze", "--workload", workload, "--platform", platform, "--json", out]
+    cmd = [locsim, "analyze", "--workload", workload, "--platform", platform]
     for k, v in wargs.items():
         cmd += ["--set", f"workload.{k}={v}"]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV)
-    if p.returncode != 0:
-        sys.exit(f"paver_experiment: {' '.join(cmd)} failed: {p.stderr.strip()}")
-    with open(out) as f:
-        j = json.load(f)
-    os.unlink(out)
+    j = run_json("paver_experiment", cmd, "--json")
     ks = j["kernels"]
     return {"abbr": abbr, "ctas": "/".join(str(k["ctas"]) for k in ks),
             "kernels": len(ks), "spscore": j["spscore"], "class": j["locality_class"],
@@ -184,6 +175,7 @@ def main():
     abbrs = [w[0] for w in chosen]
     paper_class = {w[0]: w[3] for w in chosen}
     an = {w[0]: analyze(args.locsim, w[0], w[1], w[2]) for w in chosen}
+    os.makedirs(args.out, exist_ok=True)  # --from-csv may name a new directory
     with open(os.path.join(args.out, "analysis.json"), "w") as f:
         json.dump(an, f, indent=1)
 
@@ -241,33 +233,26 @@ def main():
                     pct(geomean([speedup(p, a, c) for a in m])) for c in SCHEDS[1:]) +
                     f" | {pct(geomean([speedup(p, a, 'RB-TS', True) for a in m]))} | | |")
 
-    md.append("\n### Paper vs locsim: geomean speedup over LRR (MST-TS / k-way-TS / RB-TS)\n")
-    md.append("| platform | class | paper | locsim |")
-    md.append("|---|---|---|---|")
-    for p in plats:
-        for cls in CLASSES + ["all"]:
-            m = members(cls, p)
-            paper = PAPER_SPEEDUP.get(p, {}).get(cls)
-            if not m:
-                continue
-            ours = " / ".join(pct(geomean([speedup(p, a, c) for a in m]))
-                              for c in ("MST-TS", "k-way-TS", "RB-TS"))
-            ptxt = " / ".join(f"{v:+.1f}%" for v in paper) if paper else "n/a"
-            md.append(f"| {p} | {cls} | {ptxt} | {ours} |")
+    def paper_table(title, paper_numbers, ours, fmt):
+        md.append(f"\n### {title} (MST-TS / k-way-TS / RB-TS)\n")
+        md.append("| platform | class | paper | locsim |")
+        md.append("|---|---|---|---|")
+        for p in plats:
+            for cls in CLASSES + ["all"]:
+                m = members(cls, p)
+                if not m:
+                    continue
+                paper = paper_numbers.get(p, {}).get(cls)
+                ptxt = " / ".join(fmt(v) for v in paper) if paper else "n/a"
+                otxt = " / ".join(fmt(ours(p, m, c)) for c in ("MST-TS", "k-way-TS", "RB-TS"))
+                md.append(f"| {p} | {cls} | {ptxt} | {otxt} |")
 
-    md.append("\n### Fig. 13: L2 accesses normalised to LRR (MST-TS / k-way-TS / RB-TS)\n")
-    md.append("| platform | class | paper | locsim |")
-    md.append("|---|---|---|---|")
-    for p in plats:
-        for cls in CLASSES + ["all"]:
-            m = members(cls, p)
-            paper = PAPER_L2.get(p, {}).get(cls)
-            if not m:
-                continue
-            ours = " / ".join(f"{100 * geomean([l2norm(p, a, c) for a in m]):.1f}%"
-                              for c in ("MST-TS", "k-way-TS", "RB-TS"))
-            ptxt = " / ".join(f"{v:.1f}%" for v in paper) if paper else "n/a"
-            md.append(f"| {p} | {cls} | {ptxt} | {ours} |")
+    paper_table("Paper vs locsim: geomean speedup over LRR", PAPER_SPEEDUP,
+                lambda p, m, c: 100 * (geomean([speedup(p, a, c) for a in m]) - 1),
+                lambda v: f"{v:+.1f}%")
+    paper_table("Fig. 13: L2 accesses normalised to LRR", PAPER_L2,
+                lambda p, m, c: 100 * geomean([l2norm(p, a, c) for a in m]),
+                lambda v: f"{v:.1f}%")
 
     if "fermi" in plats:
         md.append("\n### Fig. 12 (fermi): L1 miss rate, RB-TS relative to LRR\n")
