@@ -439,12 +439,11 @@ int cmd_analyze(const std::vector<std::string>& args) {
   if (!trace.empty() && !workload.empty()) throw UsageError("give --workload or --trace, not both");
   if (workload.empty() && trace.empty())
     throw UsageError("missing --workload (see 'locsim list workloads') or --trace");
-  // Decimal digits only: the stream parser would take "-1" as 4294967295.
   auto u32 = [](const char* name, const std::string& t) {
-    if (t.empty() || t.size() > 10 || t.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoull(t) > 0xffffffffULL)
+    const std::optional<std::uint32_t> v = parse_decimal_u32(t);
+    if (!v)
       throw UsageError(std::string(name) + " '" + t + "': must be an integer in [0, 4294967295]");
-    return static_cast<std::uint32_t>(std::stoull(t));
+    return *v;
   };
   const std::uint32_t graph_bytes = u32("--graph-bytes", graph_text),
                       block_bytes = u32("--block-bytes", block_text),

@@ -1,9 +1,11 @@
 #include "model/cta_policy.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "model/params.h"
 #include "model/paver_policy.h"
 
 namespace locsim {
@@ -268,15 +270,12 @@ bool parse_bool(const std::string& policy, const std::string& param, const std::
 
 std::uint32_t parse_u32(const std::string& policy, const std::string& param, const std::string& v,
                         std::uint32_t lo, std::uint32_t hi) {
-  std::uint64_t x = 0;
-  bool ok = !v.empty() && v.size() <= 10;
-  for (char c : v) ok = ok && c >= '0' && c <= '9';
-  if (ok) x = std::stoull(v);
-  if (!ok || x < lo || x > hi)
+  const std::optional<std::uint32_t> x = parse_decimal_u32(v);
+  if (!x || *x < lo || *x > hi)
     throw std::invalid_argument("CTA policy '" + policy + "': parameter '" + param +
                                 "': bad value '" + v + "' (must be an integer in [" +
                                 std::to_string(lo) + ", " + std::to_string(hi) + "])");
-  return static_cast<std::uint32_t>(x);
+  return *x;
 }
 
 // PAVER (seed 003 §4): one entry per algorithm with the parameters it uses.

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -103,6 +104,9 @@ std::uint64_t parse_bytes(const std::string& text);
 double parse_frequency_hz(const std::string& text);
 std::uint64_t parse_time_ps(const std::string& text);
 bool parse_bool(const std::string& text);
+// Plain decimal digits (no sign, no spaces, at most 10 digits) whose value fits 32 bits; nullopt
+// otherwise. Stream parsers would read "-1" as 4294967295.
+std::optional<std::uint32_t> parse_decimal_u32(const std::string& text);
 
 // Default texts written from a configuration struct's own default (so a default is written once):
 // 49152 -> "48KiB", 128 -> "128"; 1.4e9 -> "1.4GHz", 924e6 -> "924MHz". Each parses back to

@@ -602,3 +602,10 @@ TEST_CASE("Hostile config JSON: deep nesting, repeated keys, huge numbers name t
   CHECK_THROWS_WITH(p.load_json_text(R"({"l1d": {"ways": 1e400}})", "big.json"),
                     Catch::Contains("big.json"));
 }
+
+TEST_CASE("parse_decimal_u32: digits only, 32-bit range", "[params]") {
+  CHECK(parse_decimal_u32("0") == 0u);
+  CHECK(parse_decimal_u32("4294967295") == 4294967295u);
+  for (const char* bad : {"", "-1", "+1", " 1", "1 ", "4294967296", "99999999999", "1e3", "0x10"})
+    CHECK_FALSE(parse_decimal_u32(bad).has_value());
+}
