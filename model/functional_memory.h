@@ -25,6 +25,9 @@ class FunctionalMemory {
   std::uint32_t read_word(Addr a) const;
   void write_word(Addr a, std::uint32_t v);
   std::size_t pages() const { return pages_.size(); }
+  // The bytes of the page holding `a` (created with its initial content if new); the pointer
+  // stays valid for the memory's lifetime (a virtual platform's DMI region).
+  std::uint8_t* page_data(Addr a) { return page(a & ~Addr{kPageBytes - 1}).b; }
 
  private:
   struct Page {

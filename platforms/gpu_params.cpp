@@ -122,12 +122,15 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
 
 std::string platform_dir() {
   const char* env = std::getenv("LOCSIM_PLATFORM_DIR");
-  return env && *env ? env : LOCSIM_PLATFORM_DIR;
+  return env && *env ? env : "";
 }
 
 std::vector<std::string> platform_names() {
   std::vector<std::string> out;
-  if (DIR* d = opendir(platform_dir().c_str())) {
+  const std::string dir = platform_dir();
+  if (dir.empty()) {
+    for (const BuiltinPlatform& b : builtin_platforms()) out.push_back(b.name);
+  } else if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       std::string n = e->d_name;
       if (n.size() > 5 && n.compare(n.size() - 5, 5, ".json") == 0)
@@ -146,7 +149,10 @@ void load_platform(ParamRegistry& p, const std::string& name) {
     for (auto& n : names) known += (known.empty() ? "" : ", ") + n;
     throw ConfigError("unknown platform '" + name + "' (known: " + known + ")");
   }
-  p.load_json_file(platform_dir() + "/" + name + ".json");
+  const std::string dir = platform_dir();
+  if (!dir.empty()) return p.load_json_file(dir + "/" + name + ".json");
+  for (const BuiltinPlatform& b : builtin_platforms())
+    if (name == b.name) return p.load_json_text(b.json, "platforms/" + name + ".json");
 }
 
 }  // namespace locsim

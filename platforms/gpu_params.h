@@ -43,9 +43,14 @@ struct GpuConfig {
 // Builds and validates the configuration; throws ConfigError naming the offending key.
 GpuConfig make_gpu_config(const ParamRegistry& p);
 
-// Platform files: <dir>/<name>.json. The directory is $LOCSIM_PLATFORM_DIR if set, else the
-// source tree's platforms/ directory.
-std::string platform_dir();
+// Platform files: the platforms/*.json of the source tree, compiled into the library (so an
+// installed locsim needs no source tree), or <dir>/<name>.json when $LOCSIM_PLATFORM_DIR is set.
+struct BuiltinPlatform {
+  const char* name;
+  const char* json;
+};
+const std::vector<BuiltinPlatform>& builtin_platforms();  // generated at configure time
+std::string platform_dir();  // $LOCSIM_PLATFORM_DIR, or "" (built-in platforms)
 std::vector<std::string> platform_names();
 // Loads defaults + platforms/<name>.json into p; throws ConfigError for unknown platforms.
 void load_platform(ParamRegistry& p, const std::string& name);

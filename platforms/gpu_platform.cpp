@@ -1,5 +1,6 @@
 #include "platforms/gpu_platform.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -116,6 +117,78 @@ void GpuPlatform::kernel_end(std::uint32_t seq, const Kernel& k) {
     }
     ctx_.golden.commit_word(w.addr, got);
   }
+}
+
+void GpuPlatform::set_host_driven(std::function<void()> on_idle) {
+  parts_.dispatcher->set_host_driven(true);
+  parts_.dispatcher->on_idle = std::move(on_idle);
+}
+
+void GpuPlatform::launch(const Workload& w) {
+  parts_.dispatcher->launch(w);
+  if (watchdog_) watchdog_->rearm();
+}
+
+std::size_t GpuPlatform::debug_access(Addr a, std::uint8_t* data, std::size_t n, bool write) {
+  // The crossbar routes a debug access by its first address, so no piece may cross a line (and
+  // with it a channel or sub-partition boundary).
+  const Addr line = parts_.l2s.front()->tags().geometry().line_bytes;
+  std::size_t done = 0;
+  while (done < n) {
+    const Addr at = a + done;
+    const std::size_t len =
+        std::min<std::size_t>(n - done, static_cast<std::size_t>(line - (at & (line - 1))));
+    tlm::tlm_generic_payload gp;
+    gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    gp.set_address(at);
+    gp.set_data_ptr(data + done);
+    gp.set_data_length(static_cast<unsigned>(len));
+    gp.set_streaming_width(static_cast<unsigned>(len));
+    if (parts_.sms.front()->mem->transport_dbg(gp) != len) break;
+    done += len;
+  }
+  if (write && ctx_.check_data) {
+    // Later loads are checked against what the host wrote; a partly written word keeps the
+    // rest of its bytes as memory holds them.
+    for (Addr w = a & ~Addr{3}; w < a + done; w += 4) {
+      std::uint8_t b[4];
+      debug_access(w, b, 4, false);
+      std::uint32_t v;
+      std::memcpy(&v, b, 4);
+      ctx_.golden.commit_word(w, v);
+    }
+  }
+  return done;
+}
+
+bool GpuPlatform::memory_quiet() const {
+  return ctx_.pool.in_use() == 0;
+}
+
+bool GpuPlatform::l2_holds(Addr a, std::uint64_t bytes) const {
+  for (const auto& l2 : parts_.l2s) {
+    const TagArray& tags = l2->tags();
+    const Addr lb = tags.geometry().line_bytes;
+    for (Addr line = a & ~(lb - 1); line < a + bytes; line += lb) {
+      const int way = tags.find(line);
+      if (way >= 0 && tags.line(tags.set_index(line), way).valid_sectors) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> GpuPlatform::check_quiescent() const {
+  std::vector<std::string> out = ctx_.failures;
+  if (!out.empty() || !parts_.dispatcher->finished()) return out;
+  if (ctx_.pool.in_use() != 0)
+    out.push_back(std::to_string(ctx_.pool.in_use()) +
+                  " transaction(s) still in flight after the last CTA finished:\n" +
+                  describe_in_flight());
+  for (const auto& c : parts_.checkers)
+    if (c->open_transactions())
+      out.push_back(std::string(c->name()) + ": " + std::to_string(c->open_transactions()) +
+                    " open transaction(s)");
+  return out;
 }
 
 void GpuPlatform::set_progress(std::function<void(const GpuPlatform&)> cb,

@@ -47,6 +47,24 @@ class GpuPlatform : public sc_core::sc_module {
   void load(const Workload& w);
   // Runs to completion (or failure / sim.max_cycles) and performs the end-of-run checks.
   RunOutcome simulate();
+  // Host-driven use (GpuDevice): the platform idles instead of stopping when no work is
+  // queued, and launch() starts a workload while the simulation runs (kept alive by the caller
+  // until it has finished). on_idle runs when the last queued kernel has ended.
+  void set_host_driven(std::function<void()> on_idle);
+  void launch(const Workload& w);
+  // Functional access to device memory through the memory hierarchy (coherent with the L2s and
+  // DRAM), split at line boundaries; returns the bytes done. A write also becomes the golden
+  // value data-integrity checks compare later loads with.
+  std::size_t debug_access(Addr a, std::uint8_t* data, std::size_t n, bool write);
+  // True when no transaction is in flight anywhere (every request has had its response).
+  bool memory_quiet() const;
+  // True when some L2 bank holds a valid sector of a line in [a, a + bytes).
+  bool l2_holds(Addr a, std::uint64_t bytes) const;
+  // The functional DRAM contents (data-integrity mode), nullptr otherwise.
+  FunctionalMemory* backing() { return backing_.get(); }
+  // End-of-run checks of a host-driven run: failures so far plus, when the platform is idle,
+  // conservation (no payload in flight) and the protocol checkers' open transactions.
+  std::vector<std::string> check_quiescent() const;
   // Optional progress callback, called every `period` core cycles of simulated time.
   void set_progress(std::function<void(const GpuPlatform&)> cb, std::uint64_t period_cycles);
 

@@ -43,10 +43,19 @@ void CtaDispatcher::load(const Workload& w) {
   }
 }
 
+void CtaDispatcher::launch(const Workload& w) {
+  const std::size_t first = kernels_.size();
+  load(w);
+  if (kernels_.size() == first || !finished_) return;  // queued behind the running kernels
+  finished_ = false;
+  next_kernel_ = static_cast<std::uint32_t>(first);
+  start_ev_.notify(clk_.until(clk_.next_edge_cycle() + cfg_.launch_latency));
+}
+
 void CtaDispatcher::start_method() {
-  if (kernels_.empty()) {
+  if (kernels_.empty() || next_kernel_ >= kernels_.size()) {
     finished_ = true;
-    sc_core::sc_stop();
+    if (!host_driven_) sc_core::sc_stop();
     return;
   }
   // Runs at time 0 for kernel 0 and, for each later kernel, when start_ev_ fires.
@@ -101,6 +110,7 @@ void CtaDispatcher::cta_done(std::uint32_t sm, std::uint32_t cta) {
     // No sc_stop: the simulation ends when every block is idle, so traffic the last CTA does
     // not wait for (L2 write-backs) drains and the conservation check sees a quiet system.
     finished_ = true;
+    if (on_idle) on_idle();
   }
 }
 
@@ -116,6 +126,7 @@ Watchdog::Watchdog(sc_core::sc_module_name name, SimContext& ctx, const ClockDom
       describe_(std::move(describe)) {
   SC_HAS_PROCESS(Watchdog);
   SC_METHOD(check_method);
+  sensitive << rearm_ev_;
 }
 
 void Watchdog::check_method() {

@@ -47,6 +47,14 @@ class CtaDispatcher : public sc_core::sc_module, public CtaCompletionIf {
   // Queues the workload's kernels; simulation starts them at time 0. Throws ConfigError if a
   // kernel's CTA cannot fit on an SM.
   void load(const Workload& w);
+  // Host-driven use (a device in a virtual platform): with nothing loaded the dispatcher waits
+  // instead of stopping the simulation, and launch() starts workloads while it runs.
+  void set_host_driven(bool on) { host_driven_ = on; }
+  // Queues the workload's kernels at the current time; if the dispatcher is idle the first one
+  // begins after the launch latency, otherwise after the kernels already queued.
+  void launch(const Workload& w);
+  // Called when the last queued kernel has ended (the dispatcher is idle again).
+  std::function<void()> on_idle;
   void cta_done(std::uint32_t sm, std::uint32_t cta) override;
 
   bool finished() const { return finished_; }
@@ -77,6 +85,7 @@ class CtaDispatcher : public sc_core::sc_module, public CtaCompletionIf {
   std::vector<CtaAssignment> picks_;
   sc_core::sc_event start_ev_, issue_ev_;
   std::uint32_t next_kernel_ = 0;  // kernel start_method begins
+  bool host_driven_ = false;
   Counter& launched_;
 };
 
@@ -86,9 +95,16 @@ class Watchdog : public sc_core::sc_module {
   Watchdog(sc_core::sc_module_name name, SimContext& ctx, const ClockDomain& clk,
            std::uint64_t interval_cycles, std::uint64_t limit_cycles,
            std::function<bool()> finished, std::function<std::string()> describe);
+  // Watches again after the run went idle (a host launched more work).
+  void rearm() {
+    stalled_ = 0;
+    last_progress_ = ~std::uint64_t{0};
+    rearm_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
 
  private:
   void check_method();
+  sc_core::sc_event rearm_ev_;
   SimContext& ctx_;
   ClockDomain clk_;
   std::uint64_t interval_, limit_;
