@@ -306,4 +306,22 @@ TEST_CASE("device: driver mistakes give an error code and a message, never a cra
   });
 }
 
+TEST_CASE("device: an Accel-Sim trace loaded and launched through the registers") {
+  Vp vp("fermi");
+  vp.run([](TestHost& h) {
+    h.command(std::string("trace ") + LOCSIM_SOURCE_DIR +
+              "/tests/data/traces/store_atomic/kernelslist.g");
+    h.wr(r::kCtrl, r::kCmdLoad);
+    REQUIRE(h.rd(r::kError) == r::kErrNone);
+    CHECK(h.rd(r::kKernels) == 2);
+    h.wr(r::kCtrl, r::kCmdLaunch);
+    h.wait_done();
+    CHECK(h.rd(r::kLaunches) == 1);
+    CHECK(h.rd(r::kCtas) == 2);
+    // Each kernel's warp stores the words, then adds 1 to each: kernel 1's store, plus one.
+    CHECK(h.dbg_word(0x10000000) == store_word(0x10000000, 1) + 1);
+    CHECK(h.dbg_word(0x1000007c) == store_word(0x1000007c, 1) + 1);
+  });
+}
+
 }  // namespace locsim
