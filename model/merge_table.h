@@ -74,6 +74,12 @@ class MergeTable {
     return nullptr;
   }
 
+  // Index of the entry holding `line`, -1 if none.
+  int index_of(Addr line) const {
+    const Entry* e = find(line);
+    return e ? static_cast<int>(e - entries_.data()) : -1;
+  }
+
   // A reply for `line` carried by request `r` arrived. If r leads an entry, returns true and
   // moves the entry's SM list and merged requests out (the entry becomes free); otherwise the
   // reply goes only to its own SM (false).

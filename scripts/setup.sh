@@ -3,7 +3,7 @@
 # (--deps-only: packages only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PKGS="build-essential cmake pkg-config libsystemc-dev libboost-program-options-dev catch2 nlohmann-json3-dev liblzma-dev libmetis-dev python3-matplotlib"
+PKGS="build-essential cmake pkg-config libsystemc-dev libboost-program-options-dev catch2 nlohmann-json3-dev liblzma-dev libmetis-dev python3-matplotlib verilator"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -16,5 +16,6 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
 [ "${1:-}" = "--deps-only" ] && exit 0
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+# LOCSIM_RTL=ON: the Verilated RTL blocks are part of every build this script makes (and of CI).
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLOCSIM_RTL=ON >/dev/null
 cmake --build build -j"$(nproc)"

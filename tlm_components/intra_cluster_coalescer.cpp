@@ -17,7 +17,6 @@ IntraClusterCoalescer::IntraClusterCoalescer(sc_core::sc_module_name name, const
       ctx_(ctx),
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
       down_("down"),
-      table_(cfg.merge_table ? cfg.merge_entries : 0),
       cc_(cfg.coalesced_cache ? cfg.cc_entries : 1, cfg.line_bytes, ctx.check_data),
       icl_(cfg.locality_window),
       to_l1_(cfg.sms),
@@ -52,6 +51,28 @@ IntraClusterCoalescer::IntraClusterCoalescer(sc_core::sc_module_name name, const
 {
   if (cfg.merge_table && cfg.merge_entries == 0)
     throw std::invalid_argument("ICC merge table needs at least one entry");
+  const std::uint32_t entries = cfg.merge_table ? cfg.merge_entries : 0;
+  if (!cfg.merge_table || cfg.model == MergeTableModel::Tlm) {
+    table_ = std::make_unique<TlmMergeTable>(entries, cfg.first_sm);
+  } else {
+    auto fail = [this](const std::string& msg) { ctx_.fail(msg); };
+    auto rtl = make_rtl_merge_table("merge_table_rtl", entries, cfg.sms, cfg.first_sm,
+                                    cfg.line_bytes, fail);
+    rtl_cycles_ = &ctx.stats.counter(this->name(), "icc", "rtl_cycles", "cycles",
+                                     "clock cycles of the Verilated merge table (one per "
+                                     "operation the transactor drives)");
+    if (cfg.model == MergeTableModel::Rtl) {
+      table_ = std::move(rtl);
+    } else {
+      auto lockstep = std::make_unique<LockstepMergeTable>(
+          std::move(rtl), std::make_unique<TlmMergeTable>(entries, cfg.first_sm), this->name(),
+          fail);
+      lockstep_ = lockstep.get();
+      table_ = std::move(lockstep);
+      lockstep_checks_ = &ctx.stats.counter(this->name(), "icc", "lockstep_checks", "operations",
+                                            "merge-table operations compared between RTL and TLM");
+    }
+  }
   cpu.register_nb_transport_fw(this, &IntraClusterCoalescer::nb_fw);
   cpu.register_b_transport(this, &IntraClusterCoalescer::b_transport);
   cpu.register_transport_dbg(this, &IntraClusterCoalescer::transport_dbg);
@@ -71,6 +92,11 @@ IntraClusterCoalescer::IntraClusterCoalescer(sc_core::sc_module_name name, const
   SC_METHOD(step_method);
   sensitive << step_ev_;
   dont_initialize();
+}
+
+void IntraClusterCoalescer::count_table_op() {
+  if (rtl_cycles_) ++*rtl_cycles_;
+  if (lockstep_checks_) lockstep_checks_->set(lockstep_->checks());
 }
 
 void IntraClusterCoalescer::invalidate_all() {
@@ -103,6 +129,10 @@ void IntraClusterCoalescer::process(std::uint32_t port, Payload& gp, Cycle now) 
     // Writes bypass the merge table (§6.1) and evict a CC copy so the CC never serves data
     // older than a store that went past it.
     ++writes_;
+    if (cfg_.merge_table && rtl_cycles_) {
+      table_->bypass(gp, line, now);
+      count_table_op();
+    }
     if (cfg_.coalesced_cache && cc_.invalidate(line)) ++cc_invalidations_;
     to_noc_.push(ready, &gp);
     kick(ready);
@@ -131,7 +161,9 @@ void IntraClusterCoalescer::process(std::uint32_t port, Payload& gp, Cycle now) 
     return;
   }
   if (cfg_.merge_table) {
-    switch (table_.lookup(line, e.bytes, e.sm, &gp)) {
+    const MergeOutcome o = table_->lookup(gp, line, now);
+    count_table_op();
+    switch (o) {
       case MergeOutcome::Merged:
         ++merge_hits_;
         return;  // waits in the entry for the leader's reply
@@ -157,8 +189,12 @@ bool IntraClusterCoalescer::on_reply(Payload& gp) {
   e.at(name());
   sms_scratch_.clear();
   merged_scratch_.clear();
-  if (e.kind == AccessKind::Load && cfg_.merge_table &&
-      table_.release(line, &gp, sms_scratch_, merged_scratch_)) {
+  bool released = false;
+  if (e.kind == AccessKind::Load && cfg_.merge_table) {
+    released = table_->release(gp, line, ready - cfg_.latency, sms_scratch_, merged_scratch_);
+    count_table_op();
+  }
+  if (released) {
     for (Payload* m : merged_scratch_) {
       GpuExtension& me = gpu_ext(*m);
       copy_masked(m->get_data_ptr(), gp.get_data_ptr(), me.bytes, cfg_.line_bytes);

@@ -19,9 +19,9 @@
 
 #include "model/coalesced_cache.h"
 #include "model/intra_cluster_locality.h"
-#include "model/merge_table.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
+#include "tlm_components/merge_table_unit.h"
 #include "tlm_components/sim_context.h"
 #include "tlm_components/timed_queue.h"
 
@@ -32,7 +32,8 @@ struct IccConfig {
   std::uint32_t first_sm = 0;  // SM id of the cluster's first L1 (binding 0 of `cpu`)
   std::uint32_t sms = 1;       // L1s bound to `cpu`, in SM order
   bool merge_table = true;
-  std::uint32_t merge_entries = 48;  // seed 001 §6.2
+  std::uint32_t merge_entries = 48;              // seed 001 §6.2
+  MergeTableModel model = MergeTableModel::Tlm;  // the merge table's model: TLM, RTL or both
   bool coalesced_cache = false;
   std::uint32_t cc_entries = 24;  // seed 001 §6.3
   std::uint32_t latency = 1;      // lookup cycles (seed 001 §7: one cycle)
@@ -51,7 +52,7 @@ class IntraClusterCoalescer : public sc_core::sc_module {
 
   // Kernel boundary: the CC is not coherent, like the L1s.
   void invalidate_all();
-  std::uint32_t merge_entries_in_use() const { return table_.in_use(); }
+  std::uint32_t merge_entries_in_use() const { return table_->in_use(); }
   const IntraClusterLocality& locality() const { return icl_; }
 
  private:
@@ -77,7 +78,8 @@ class IntraClusterCoalescer : public sc_core::sc_module {
   ClockDomain clk_;
   std::vector<std::unique_ptr<TargetPort>> up_;
   InitiatorPort down_;
-  MergeTable<Payload*> table_;
+  std::unique_ptr<MergeTableUnit> table_;
+  LockstepMergeTable* lockstep_ = nullptr;  // table_ in icc.model=lockstep
   CoalescedCache cc_;
   IntraClusterLocality icl_;
   TimedQueue<Payload*> to_noc_;
@@ -92,6 +94,9 @@ class IntraClusterCoalescer : public sc_core::sc_module {
   Counter &reads_, &writes_, &merge_hits_, &merge_allocs_, &merge_full_, &merge_uncovered_,
       &cc_hits_, &cc_fills_, &cc_evictions_, &cc_invalidations_, &broadcasts_, &noc_requests_;
   Counter &icl_requests_, &icl_line_, &icl_data_;
+  Counter* rtl_cycles_ = nullptr;       // icc.model=rtl|lockstep
+  Counter* lockstep_checks_ = nullptr;  // icc.model=lockstep
+  void count_table_op();
 };
 
 }  // namespace locsim

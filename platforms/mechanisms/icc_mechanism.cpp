@@ -18,6 +18,10 @@ void declare_icc_params(ParamRegistry& p) {
             "ICC merge table on (needs icc.enabled)");
   p.declare("icc.merge_entries", T::UInt, std::to_string(d.merge_entries), "entries",
             "merge-table entries per cluster (fully associative)");
+  p.declare("icc.model", T::Enum, to_string(d.model), "",
+            "merge table model: tlm (C++), rtl (Verilated SystemVerilog behind a transactor), "
+            "lockstep (both, compared on every operation)",
+            {"tlm", "rtl", "lockstep"});
   p.declare("icc.coalesced_cache", T::Bool, d.coalesced_cache ? "true" : "false", "",
             "coalesced cache on (needs icc.enabled)");
   p.declare("icc.cc_entries", T::UInt, std::to_string(d.cc_entries), "lines",
@@ -42,6 +46,11 @@ std::shared_ptr<const MechanismConfig> configure_icc(const ParamRegistry& p, con
   IccConfig ic;
   ic.merge_table = p.get_bool("icc.merge_table");
   ic.merge_entries = p.get_u32("icc.merge_entries", 1, 4096);
+  ic.model = parse_merge_table_model(p.get_string("icc.model"));
+  if (ic.model != MergeTableModel::Tlm && ic.merge_table) {
+    // Checked here so a bad combination is a configuration error (exit 2), not a failed run.
+    check_rtl_merge_table(ic.merge_entries, c.sms_per_cluster, c.l1.geometry.line_bytes);
+  }
   ic.coalesced_cache = p.get_bool("icc.coalesced_cache");
   ic.cc_entries = p.get_u32("icc.cc_entries", 1, 4096);
   ic.latency = p.get_u32("icc.latency");
