@@ -110,13 +110,15 @@ MergeOutcome LockstepMergeTable::lookup(Payload& gp, Addr line, Cycle now) {
   const MergeOutcome d = dut_->lookup(gp, line, now);
   const MergeOutcome r = ref_->lookup(gp, line, now);
   if (diverged_) return d;
+  ++checks_;
+  if (d == r && dut_->last_entry() == ref_->last_entry() && dut_->in_use() == ref_->in_use())
+    return d;
   auto answer = [](MergeOutcome o, const MergeTableUnit& u) {
     return std::string(outcome_name(o)) + " entry " + std::to_string(u.last_entry()) + ", " +
            std::to_string(u.in_use()) + " in use";
   };
-  ++checks_;
-  const std::string da = answer(d, *dut_), ra = answer(r, *ref_);
-  if (da != ra) report("read", gp, line, now, da, ra, dut_->describe(line), ref_->describe(line));
+  report("read", gp, line, now, answer(d, *dut_), answer(r, *ref_), dut_->describe(line),
+         ref_->describe(line));
   return d;
 }
 
@@ -124,45 +126,69 @@ void LockstepMergeTable::bypass(Payload& gp, Addr line, Cycle now) {
   dut_->bypass(gp, line, now);
   ref_->bypass(gp, line, now);
   if (diverged_) return;
+  ++checks_;
+  if (dut_->in_use() == ref_->in_use()) return;
   auto answer = [](const MergeTableUnit& u) {
     return "bypass, " + std::to_string(u.in_use()) + " in use";
   };
-  ++checks_;
-  const std::string da = answer(*dut_), ra = answer(*ref_);
-  if (da != ra) report("write", gp, line, now, da, ra, dut_->describe(line), ref_->describe(line));
+  report("write", gp, line, now, answer(*dut_), answer(*ref_), dut_->describe(line),
+         ref_->describe(line));
 }
+
+namespace {
+
+// A release as compared: broadcast order may differ (SM order in RTL, merge order in TLM), so
+// the SMs and the merged requests are compared as sorted lists.
+struct ReleaseAnswer {
+  bool released;
+  int entry;
+  std::uint32_t in_use;
+  std::vector<std::uint16_t> sms;
+  std::vector<std::uint64_t> ids;
+
+  ReleaseAnswer(bool r, const MergeTableUnit& u, const std::vector<std::uint16_t>& s,
+                const std::vector<Payload*>& m)
+      : released(r), entry(r ? u.last_entry() : -1), in_use(u.in_use()), sms(s) {
+    std::sort(sms.begin(), sms.end());
+    for (Payload* p : m) ids.push_back(gpu_ext(*p).id);
+    std::sort(ids.begin(), ids.end());
+  }
+  bool operator==(const ReleaseAnswer& o) const {
+    return released == o.released && entry == o.entry && in_use == o.in_use && sms == o.sms &&
+           ids == o.ids;
+  }
+  std::string str() const {
+    std::ostringstream o;
+    if (!released) {
+      o << "not leader";
+    } else {
+      o << "released entry " << entry << " to SMs";
+      for (std::uint16_t x : sms) o << " " << x;
+      o << ", merged ids";
+      for (std::uint64_t x : ids) o << " " << x;
+    }
+    o << ", " << in_use << " in use";
+    return o.str();
+  }
+};
+
+}  // namespace
 
 bool LockstepMergeTable::release(Payload& gp, Addr line, Cycle now, std::vector<std::uint16_t>& sms,
                                  std::vector<Payload*>& merged) {
-  // The entry is gone after the operation: take both states before it.
-  const std::string dut_before = diverged_ ? "" : dut_->describe(line);
+  // The TLM entry is gone after the operation: keep its state for a diagnostic. (The RTL's
+  // debug port still shows a freed entry's fields, so its state is read afterwards.)
   const std::string ref_before = diverged_ ? "" : ref_->describe(line);
   const bool d = dut_->release(gp, line, now, sms, merged);
   ref_sms_.clear();
   ref_merged_.clear();
   const bool r = ref_->release(gp, line, now, ref_sms_, ref_merged_);
   if (diverged_) return d;
-  // Broadcast order may differ (SM order in RTL, merge order in TLM): compare as sets.
-  auto answer = [](bool released, const MergeTableUnit& u, std::vector<std::uint16_t> s,
-                   const std::vector<Payload*>& m) {
-    if (!released) return "not leader, " + std::to_string(u.in_use()) + " in use";
-    std::sort(s.begin(), s.end());
-    std::vector<std::uint64_t> ids;
-    for (Payload* p : m) ids.push_back(gpu_ext(*p).id);
-    std::sort(ids.begin(), ids.end());
-    std::ostringstream o;
-    o << "released entry " << u.last_entry() << " to SMs";
-    for (std::uint16_t x : s) o << " " << x;
-    o << ", merged ids";
-    for (std::uint64_t x : ids) o << " " << x;
-    o << ", " << u.in_use() << " in use";
-    return o.str();
-  };
   ++checks_;
-  const std::string da = answer(d, *dut_, sms, merged);
-  const std::string ra = answer(r, *ref_, ref_sms_, ref_merged_);
-  if (da != ra)
-    report("reply", gp, line, now, da, ra, "before: " + dut_before, "before: " + ref_before);
+  const ReleaseAnswer da(d, *dut_, sms, merged), ra(r, *ref_, ref_sms_, ref_merged_);
+  if (!(da == ra))
+    report("reply", gp, line, now, da.str(), ra.str(), dut_->describe(line),
+           "before: " + ref_before);
   return d;
 }
 

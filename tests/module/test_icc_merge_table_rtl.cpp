@@ -132,7 +132,10 @@ TEST_CASE("icc rtl: the leader's reply broadcasts to every merged requester and 
   CHECK(sms == std::vector<std::uint16_t>{12, 10, 14, 14});
   CHECK(merged == std::vector<Payload*>{m2, m1, m3});
   CHECK(b.table->in_use() == 0);
-  CHECK(b.table->describe(0x4000).find("no entry") == 0);
+  // The debug port still shows the freed entry's fields (only its valid bit dropped).
+  CHECK(b.table->describe(0x4000).find("entry 0 (freed) {line 0x4000") == 0);
+  CHECK(b.table->describe(0x4000).find("sms 0 2 4}, 0 in use") != std::string::npos);
+  CHECK(b.table->describe(0x5000).find("no entry for 0x5000") == 0);
   CHECK(b.errors.empty());
 }
 

@@ -221,23 +221,31 @@ bool IccMergeTableTransactor::release(Payload& gp, Addr line, Cycle,
 
 std::string IccMergeTableTransactor::describe(Addr line) const {
   auto& self = const_cast<IccMergeTableTransactor&>(*this);
-  std::ostringstream s;
-  bool found = false;
-  for (std::uint32_t i = 0; i < entries_ && !found; ++i) {
+  // The valid entry holding `line`, else the entry the last operation freed if it held `line`
+  // (a released entry keeps its fields; only its valid bit drops).
+  auto read_entry = [&](std::uint32_t i) {
     self.dbg_entry.write(i);
     self.model_->eval();  // combinational read port: no clock edge
-    if (!dbg_valid.read() || dbg_line.read() != line) continue;
-    found = true;
+    return dbg_line.read() == line;
+  };
+  int found = -1;
+  for (std::uint32_t i = 0; i < entries_ && found < 0; ++i)
+    if (read_entry(i) && dbg_valid.read()) found = static_cast<int>(i);
+  const bool freed = found < 0 && last_ >= 0 && read_entry(static_cast<std::uint32_t>(last_));
+  if (freed) found = last_;
+  std::ostringstream s;
+  if (found < 0) {
+    s << "no entry for " << hex(line);
+  } else {
     const sc_dt::sc_bv<kMaskBits>& m = dbg_mask.read();
     const std::uint64_t lo = m.get_word(0) | std::uint64_t{m.get_word(1)} << 32;
     const std::uint64_t hi = m.get_word(2) | std::uint64_t{m.get_word(3)} << 32;
-    s << "entry " << i << " {line " << hex(line) << ", bytes " << hex(hi) << ":" << hex(lo)
-      << ", leader tag " << dbg_tag.read() << ", sms";
+    s << "entry " << found << (freed ? " (freed)" : "") << " {line " << hex(line) << ", bytes "
+      << hex(hi) << ":" << hex(lo) << ", leader tag " << dbg_tag.read() << ", sms";
     for (std::uint32_t b = 0; b < sms_; ++b)
       if (dbg_sms.read() >> b & 1u) s << " " << b;
     s << "}";
   }
-  if (!found) s << "no entry for " << hex(line);
   s << ", " << in_use() << " in use";
   return s.str();
 }
