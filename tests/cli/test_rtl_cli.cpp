@@ -10,6 +10,7 @@
 
 using namespace cli_test;
 
+#if LOCSIM_HAVE_RTL
 namespace {
 
 // Every simulated number of a run, by JSON path, without the host's measurements and the
@@ -64,7 +65,6 @@ const std::string kMatmul =
 
 }  // namespace
 
-#if LOCSIM_HAVE_RTL
 TEST_CASE("rtl: clustered matmul with the Verilated merge table matches the TLM table exactly",
           "[cli][rtl]") {
   const nlohmann::json r = same_as_tlm(kMatmul, "rtl");
