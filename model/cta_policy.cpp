@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/ldesc_clustering.h"
 #include "model/params.h"
 #include "model/paver_policy.h"
 
@@ -347,6 +348,17 @@ const std::vector<CtaPolicyInfo>& cta_policy_registry() {
     t.push_back(std::move(db));
     t.push_back(entry<BlockCtaSchedulingPolicy>(
         "bcs", {}, "pairs of consecutive CTAs per SM, global round-robin (seed 001 §5)"));
+    CtaPolicyInfo lc;
+    lc.name = "ldesc-cluster";
+    lc.description =
+        "Locality Descriptor CTA clusters (Alg. 1), one cluster per SM (seed 000 §4.3)";
+    lc.params = {{"shape", "auto",
+                  "cluster shape: auto (Alg. 1 from the INTER-THREAD descriptors) or XxY[xZ] "
+                  "CTAs (the §2.1 cluster-shape sweep)"}};
+    lc.make = [](const CtaPolicyArgs& a) -> std::unique_ptr<CtaSchedulingPolicy> {
+      return std::make_unique<LDescClusterPolicy>(a.at("shape"));
+    };
+    t.push_back(std::move(lc));
     t.push_back(paver_entry("paver-mst", PaverAlgorithm::Mst,
                             "locality graph, Prim's maximum spanning tree order (seed 003 §4.1)"));
     t.push_back(paver_entry("paver-kway", PaverAlgorithm::Kway,

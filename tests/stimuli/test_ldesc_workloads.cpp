@@ -1,0 +1,42 @@
+// Seed 000 Algorithm 1 on the descriptors the real workloads declare: the spec's T2 (syrk) and
+// T3 (matmul) exact cases.
+#include <catch2/catch.hpp>
+
+#include "model/ldesc_clustering.h"
+#include "stimuli/workload_registry.h"
+
+using namespace locsim;
+
+namespace {
+std::vector<LDim3> ctiles(const Kernel& k) {
+  std::vector<LDim3> v;
+  for (const LocalityDescriptor* d : inter_thread_descriptors(k)) v.push_back(d->tile.compute_tile);
+  return v;
+}
+bool same(const LDim3& a, const LDim3& b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+}  // namespace
+
+TEST_CASE("ldesc clustering T2: syrk n=112 keeps A's (2,1,1), A' would leave 8 clusters",
+          "[ldesc][stimuli]") {
+  const auto w = make_workload("syrk", {{"n", "112"}});
+  const Kernel& k = *w->kernels().at(0);
+  REQUIRE(k.grid().x == 4);
+  REQUIRE(k.grid().y == 14);
+  const auto t = ctiles(k);
+  REQUIRE(t.size() == 2);
+  CHECK(same(t[0], {4, 1, 1}));  // priority 2 first
+  CHECK(same(t[1], {1, 14, 1}));
+  const LDim3 cls = cluster_shape(k.grid(), t, 15);
+  CHECK(same(cls, {2, 1, 1}));
+  CHECK(tile_count(k.grid(), cls) == 28);
+}
+
+TEST_CASE("ldesc clustering T3: matmul n=256 clusters block rows", "[ldesc][stimuli]") {
+  const auto w = make_workload("matmul", {{"n", "256"}});
+  const Kernel& k = *w->kernels().at(0);
+  const LDim3 cls = cluster_shape(k.grid(), ctiles(k), 15);
+  CHECK(same(cls, {16, 1, 1}));
+  CHECK(tile_count(k.grid(), cls) == 16);
+}
