@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/ldesc_selection.h"
 #include "model/mshr_table.h"
 #include "model/protecting_distance.h"
 #include "model/tag_array.h"
@@ -48,7 +49,12 @@ struct L1Decision {
   std::uint32_t fetch = 0;  // Miss / SectorMiss: tag-array sectors to fetch
   bool evicted = false;     // a valid line was displaced (Miss) or write-evicted (WriteThrough)
   bool via_bypass_queue = false;  // Bypass / PdpBypass: the bypass queue, else the miss queue
+  bool no_reuse = false;          // Bypass because the data structure is NO-REUSE (seed 000)
+  std::uint8_t pin = 0;           // Miss: insertion priority of the allocated line (seed 000)
 };
+
+// GpuExtension::data_structure of an access that belongs to no declared data structure.
+constexpr std::uint16_t kNoDataStructure = 0xffff;
 
 struct L1PolicyConfig {
   CacheGeometry geometry;
@@ -73,8 +79,10 @@ class L1CachePolicy {
 
   // Decides what to do with a request (`bytes` of the line at `addr`) and applies it unless it
   // fails. `miss_queue_full` / `bypass_queue_full` are the shell's queues towards the NoC.
+  // `data_structure` selects the Locality Descriptor treatment (set_ds_treatment), if any.
   L1Decision access(AccessKind kind, Addr addr, const ByteMask& bytes, std::uint32_t bypass_rank,
-                    Req req, bool miss_queue_full, bool bypass_queue_full) {
+                    Req req, bool miss_queue_full, bool bypass_queue_full,
+                    std::uint16_t data_structure = kNoDataStructure) {
     L1Decision d;
     d.line = tags_.line_addr(addr);
     const Addr line = d.line;
@@ -100,7 +108,9 @@ class L1CachePolicy {
       d.outcome = L1Outcome::Bypass;
       return d;
     }
-    if (cfg_.bypass == L1BypassMode::All ||
+    const DsTreatment* t = treatment(data_structure);
+    d.no_reuse = t && t->bypass;  // seed 000 R3.1: NO-REUSE loads never allocate
+    if (cfg_.bypass == L1BypassMode::All || d.no_reuse ||
         (cfg_.bypass == L1BypassMode::RankLimit && bypass_rank >= bypass_limit_)) {
       if (bypass_queue_full) return fail(ReservationFail::BypassQueue);
       d.outcome = L1Outcome::Bypass;
@@ -153,7 +163,8 @@ class L1CachePolicy {
       tags_.touch(p.set, p.way);
     } else {
       d.outcome = L1Outcome::Miss;
-      d.evicted = tags_.allocate(line, victim).valid;
+      d.pin = t ? t->pin : std::uint8_t{kPinNone};  // seed 000 R4.1: insertion priority
+      d.evicted = tags_.allocate(line, victim, d.pin).valid;
       // Sectored caches fetch only the sectors asked for; others fetch the whole line.
       d.fetch = g.sector_bytes < g.line_bytes ? want : g.full_sector_mask();
     }
@@ -173,6 +184,13 @@ class L1CachePolicy {
 
   // Kernel boundary: GPUs drop (non-coherent) L1 contents between kernels.
   void invalidate_all() { tags_.invalidate_all(); }
+  // Seed 000: the treatment of each data structure of the running kernel (indexed by
+  // data_structure id; empty = none), and the periodic unpin (R4.3).
+  void set_ds_treatment(std::vector<DsTreatment> t) { treatment_ = std::move(t); }
+  const DsTreatment* treatment(std::uint16_t ds) const {
+    return ds < treatment_.size() ? &treatment_[ds] : nullptr;
+  }
+  void unpin_all() { tags_.unpin_all(); }
   // RankLimit mode: the first `limit` warps/CTAs (by bypass rank) use the L1.
   void set_bypass_limit(std::uint32_t limit) { bypass_limit_ = limit; }
   std::uint32_t bypass_limit() const { return bypass_limit_; }
@@ -194,6 +212,7 @@ class L1CachePolicy {
   std::unordered_map<Addr, std::uint32_t> inflight_;  // sectors being fetched per line
   std::uint32_t bypass_limit_ = ~std::uint32_t{0};
   std::unique_ptr<ProtectingDistancePolicy> pdp_;
+  std::vector<DsTreatment> treatment_;
 };
 
 }  // namespace locsim

@@ -59,18 +59,20 @@ int TagArray::find(Addr addr) const {
 }
 
 int TagArray::victim(std::uint32_t set) const {
-  int best = -1, best_any = -1;
+  const TagLine* ways = &lines_[std::size_t(set) * geo_.ways];
+  int best = -1, first = -1;
   for (std::uint32_t w = 0; w < geo_.ways; ++w) {
-    const TagLine& l = lines_[std::size_t(set) * geo_.ways + w];
+    const TagLine& l = ways[w];
     if (!l.valid) return static_cast<int>(w);
     if (l.reserved) continue;
-    if (l.priority == 0 &&
-        (best < 0 || l.last_use < lines_[std::size_t(set) * geo_.ways + best].last_use))
+    if (first < 0) first = static_cast<int>(w);
+    if (best < 0 || l.priority < ways[best].priority ||
+        (l.priority == ways[best].priority && l.last_use < ways[best].last_use))
       best = static_cast<int>(w);
-    if (best_any < 0 || l.last_use < lines_[std::size_t(set) * geo_.ways + best_any].last_use)
-      best_any = static_cast<int>(w);
   }
-  return best >= 0 ? best : best_any;
+  // Every candidate hard-pinned: evict a fixed way rather than the LRU one.
+  if (best >= 0 && ways[best].priority >= 2) return first;
+  return best;
 }
 
 Probe TagArray::probe(Addr addr, std::uint32_t sector_mask) const {
@@ -95,7 +97,7 @@ void TagArray::touch(std::uint32_t set, int way) {
   line(set, way).last_use = ++stamp_;
 }
 
-Eviction TagArray::allocate(Addr addr, const Probe& p) {
+Eviction TagArray::allocate(Addr addr, const Probe& p, std::uint8_t priority) {
   TagLine& l = line(p.set, p.way);
   Eviction ev;
   if (l.valid) {
@@ -107,6 +109,7 @@ Eviction TagArray::allocate(Addr addr, const Probe& p) {
   l.line_addr = line_addr(addr);
   l.valid = true;
   l.reserved = true;
+  l.priority = priority;
   l.last_use = ++stamp_;
   return ev;
 }
@@ -143,6 +146,10 @@ Eviction TagArray::invalidate(Addr addr) {
   return ev;
 }
 
+void TagArray::unpin_all() {
+  for (TagLine& l : lines_) l.priority = 0;
+}
+
 void TagArray::invalidate_all() {
   for (TagLine& l : lines_) {
     if (!l.reserved) {
@@ -151,6 +158,7 @@ void TagArray::invalidate_all() {
       // A pending fill keeps its tag, but sectors valid before the boundary are stale now.
       l.valid_sectors = 0;
       l.dirty_sectors = 0;
+      l.priority = 0;
     }
   }
 }

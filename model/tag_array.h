@@ -45,7 +45,9 @@ struct TagLine {
   std::uint32_t valid_sectors = 0;
   std::uint32_t dirty_sectors = 0;
   std::uint64_t last_use = 0;  // LRU stamp
-  std::uint8_t priority = 0;   // replacement priority (pinning, later issues); 0 = normal
+  // Insertion priority (seed 000 §4.4, R4.1): 0 normal, 1 soft-pinned, 2 hard-pinned. Set at
+  // allocation, kept on hits, cleared by unpin_all() and at kernel boundaries.
+  std::uint8_t priority = 0;
 };
 
 // Outcome of a lookup that changes nothing.
@@ -85,8 +87,9 @@ class TagArray {
   // Marks a way most-recently used.
   void touch(std::uint32_t set, int way);
   // Allocates the line for addr (way from probe()): evicts the victim, marks the line valid and
-  // reserved with no valid sector. Precondition: probe() returned Miss for addr.
-  Eviction allocate(Addr addr, const Probe& p);
+  // reserved with no valid sector, with insertion priority `priority`. Precondition: probe()
+  // returned Miss for addr.
+  Eviction allocate(Addr addr, const Probe& p, std::uint8_t priority = 0);
   // A fill arrived: sectors become valid, the reservation is released. No-op if the tag is gone.
   void fill(Addr addr, std::uint32_t sector_mask);
   // Marks a present line's sectors reserved again for a sector miss (tag kept).
@@ -95,8 +98,16 @@ class TagArray {
   bool mark_dirty(Addr addr, std::uint32_t sector_mask);
   // Drops the line if present; returns what was displaced (dirty data for write-back caches).
   Eviction invalidate(Addr addr);
-  // Drops every line (kernel-boundary L1 invalidation). Reserved lines stay.
+  // Drops every line (kernel-boundary L1 invalidation). Reserved lines stay, unpinned.
   void invalidate_all();
+  // Every line back to priority 0 (seed 000 §4.4's periodic unpin timer, R4.3).
+  void unpin_all();
+
+  // Victim of a miss in `set`: an invalid way, else among the non-reserved ways those of the
+  // lowest priority present, least recently used first; when every candidate is hard-pinned
+  // (priority 2) way 0, or the lowest non-reserved way if way 0 is reserved (seed 000 §4.4,
+  // R4.2/I-6: way 0 churns, the other pinned ways stay). -1 if every way is reserved.
+  int victim(std::uint32_t set) const;
 
   const TagLine& line(std::uint32_t set, int way) const { return lines_[set * geo_.ways + way]; }
   TagLine& line(std::uint32_t set, int way) { return lines_[set * geo_.ways + way]; }
@@ -105,7 +116,6 @@ class TagArray {
   std::uint64_t valid_lines() const;
 
  private:
-  int victim(std::uint32_t set) const;
   CacheGeometry geo_;
   const SetIndexAddress* index_addr_;
   unsigned line_shift_;

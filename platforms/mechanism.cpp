@@ -1,6 +1,7 @@
 #include "platforms/mechanism.h"
 
 #include "platforms/mechanisms/icc_mechanism.h"
+#include "platforms/mechanisms/ldesc_mechanism.h"
 #include "platforms/mechanisms/mdb_mechanism.h"
 
 namespace locsim {
@@ -10,6 +11,7 @@ const std::vector<MechanismInfo>& mechanism_registry() {
   static const std::vector<MechanismInfo> table = {
       icc_mechanism_info(),
       mdb_mechanism_info(),
+      ldesc_mechanism_info(),
   };
   return table;
 }

@@ -54,8 +54,9 @@ struct MechanismInfo {
   const char* paper;  // which seed/section it implements
   void (*declare_params)(ParamRegistry&);
   // The configuration when the parameters turn the mechanism on, else nullptr. Throws
-  // ConfigError naming the key.
-  std::shared_ptr<const MechanismConfig> (*configure)(const ParamRegistry&, const GpuConfig&);
+  // ConfigError naming the key. It may adjust the blocks' configuration it depends on (the
+  // Locality Descriptor's LDesc-Sched picks the CTA policy).
+  std::shared_ptr<const MechanismConfig> (*configure)(const ParamRegistry&, GpuConfig&);
 };
 
 // Every mechanism locsim knows, in elaboration order (one table: platforms/mechanism.cpp).

@@ -73,10 +73,35 @@ void L1DataCache::accepted(Payload& gp) {
     on_load_access(policy_.tags().line_addr(gp.get_address()), e);
 }
 
+void L1DataCache::enable_locality_descriptor(Cycle unpin_period) {
+  unpin_period_ = unpin_period;
+  next_unpin_ = unpin_period;
+  if (ldesc_) return;
+#define L1_STAT(n, u, d) &ctx_.stats.counter(this->name(), "l1d", n, u, d)
+  ldesc_.reset(new LDescStats{
+      L1_STAT("ldesc_no_reuse_bypasses", "accesses",
+              "loads of a NO-REUSE data structure sent down without allocation (seed 000 §4.4)"),
+      L1_STAT("ldesc_soft_pinned_fills", "lines",
+              "lines allocated soft-pinned (INTER-THREAD COACCESSED IRREGULAR)"),
+      L1_STAT("ldesc_hard_pinned_fills", "lines", "lines allocated hard-pinned (INTRA-THREAD)"),
+      L1_STAT("ldesc_unpins", "events", "periodic resets of every line's priority (unpin timer)")});
+#undef L1_STAT
+}
+
+void L1DataCache::maybe_unpin(Cycle now) {
+  // The timer is applied lazily, at the first access after each period boundary: priorities
+  // only matter when a victim is chosen, which happens at an access.
+  if (!unpin_period_ || now < next_unpin_) return;
+  policy_.unpin_all();
+  ++*ldesc_->unpins;
+  next_unpin_ = (now / unpin_period_ + 1) * unpin_period_;
+}
+
 int L1DataCache::process(Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
+  if (ldesc_) maybe_unpin(now);
   const L1Decision d = policy_.access(e.kind, gp.get_address(), e.bytes, e.bypass_rank, &gp,
-                                      miss_queue_.full(), bypass_queue_.full());
+                                      miss_queue_.full(), bypass_queue_.full(), e.data_structure);
   if (d.outcome == L1Outcome::Fail) return static_cast<int>(d.fail);
   ++accesses_;
   if (d.evicted) ++evictions_;
@@ -93,6 +118,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       // goes to the L2 and its reply passes through.
       ++bypassed_;
       if (d.outcome == L1Outcome::PdpBypass) ++pdp_bypasses_;
+      if (d.no_reuse && ldesc_) ++*ldesc_->no_reuse;
       (d.via_bypass_queue ? bypass_queue_ : miss_queue_).push(&gp);
       send_down();
       break;
@@ -110,6 +136,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
     case L1Outcome::SectorMiss:
       ++misses_;
       if (d.outcome == L1Outcome::SectorMiss) ++sector_misses_;
+      if (d.pin && ldesc_) ++*(d.pin == kPinHard ? ldesc_->hard_fills : ldesc_->soft_fills);
       send_fill_request(gp, d.line, d.fetch);
       break;
     case L1Outcome::Fail:

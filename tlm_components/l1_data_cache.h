@@ -50,6 +50,11 @@ class L1DataCache : public CacheShell {
   // RankLimit mode: the first `limit` warps/CTAs (by GpuExtension::bypass_rank) use the L1.
   void set_bypass_limit(std::uint32_t limit) { policy_.set_bypass_limit(limit); }
   std::uint32_t bypass_limit() const { return policy_.bypass_limit(); }
+  // Seed 000 (the ldesc mechanism): per-data-structure treatment of the running kernel (NO-REUSE
+  // bypass, pin level) and the periodic unpin (R4.3, every `unpin_period` cycles, 0 = never).
+  // The first call registers the l1d.ldesc_* statistics.
+  void enable_locality_descriptor(Cycle unpin_period);
+  void set_ds_treatment(std::vector<DsTreatment> t) { policy_.set_ds_treatment(std::move(t)); }
   // Observers of the load stream and of reservation failures (bypassing parameter generators).
   std::function<void(Addr line, const GpuExtension&)> on_load_access;
   std::function<void(std::uint64_t cycles)> on_reservation_fail;
@@ -62,6 +67,7 @@ class L1DataCache : public CacheShell {
   void send_down() override;
   void send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch);
   std::uint8_t* line_data(Addr line);
+  void maybe_unpin(Cycle now);
 
   L1Config cfg_;
   SimContext& ctx_;
@@ -74,6 +80,11 @@ class L1DataCache : public CacheShell {
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &sector_misses_, &rf_, &rf_line_, &rf_mshr_,
       &rf_merge_, &rf_mq_, &bypassed_, &pdp_bypasses_, &bypass_stalls_, &evictions_, &stores_,
       &atomics_, &fills_;
+  struct LDescStats {
+    Counter *no_reuse, *soft_fills, *hard_fills, *unpins;
+  };
+  std::unique_ptr<LDescStats> ldesc_;  // with the ldesc mechanism only
+  Cycle unpin_period_ = 0, next_unpin_ = 0;
 };
 
 // Parameters (l1d.*), declared from L1Config's defaults (l1_data_cache_params.cpp).

@@ -41,7 +41,7 @@ class IccMechanismConfig final : public MechanismConfig {
   IccConfig cfg;
 };
 
-std::shared_ptr<const MechanismConfig> configure_icc(const ParamRegistry& p, const GpuConfig& c) {
+std::shared_ptr<const MechanismConfig> configure_icc(const ParamRegistry& p, GpuConfig& c) {
   if (!p.get_bool("icc.enabled")) return nullptr;
   IccConfig ic;
   ic.merge_table = p.get_bool("icc.merge_table");

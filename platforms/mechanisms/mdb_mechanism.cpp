@@ -33,7 +33,7 @@ class MdbMechanismConfig final : public MechanismConfig {
   bool global;
 };
 
-std::shared_ptr<const MechanismConfig> configure_mdb(const ParamRegistry& p, const GpuConfig& c) {
+std::shared_ptr<const MechanismConfig> configure_mdb(const ParamRegistry& p, GpuConfig& c) {
   // The parameters are validated even when MDB is off, so a bad value never waits for the day
   // it is used.
   BypassPredictorConfig m;

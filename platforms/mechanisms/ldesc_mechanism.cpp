@@ -1,0 +1,104 @@
+#include "platforms/mechanisms/ldesc_mechanism.h"
+
+#include <string>
+
+#include "model/params.h"
+#include "platforms/platform_build.h"
+
+namespace locsim {
+
+namespace {
+
+void declare_ldesc_params(ParamRegistry& p) {
+  using T = ParamType;
+  const LDescConfig d;
+  p.declare("ldesc.mode", T::Enum, to_string(d.mode), "",
+            "Locality Descriptor configuration (seed 000 §6.1): off, sched (CTA clustering), "
+            "pref (guided prefetch), cache (NO-REUSE bypass, hard/soft pinning), all",
+            {"off", "sched", "pref", "cache", "all"});
+  p.declare("ldesc.unpin_period", T::UInt, std::to_string(d.unpin_period), "cycles",
+            "period of the unpin timer that resets every L1 line's priority (seed 000 §4.4; "
+            "0 = never)");
+}
+
+class LDescMechanismConfig final : public MechanismConfig {
+ public:
+  explicit LDescMechanismConfig(const LDescConfig& c) : cfg(c) {}
+  std::unique_ptr<Mechanism> instantiate() const override {
+    return std::make_unique<LDescMechanism>(cfg);
+  }
+  LDescConfig cfg;
+};
+
+std::shared_ptr<const MechanismConfig> configure_ldesc(const ParamRegistry& p, GpuConfig& c) {
+  LDescConfig l;
+  l.mode = parse_ldesc_mode(p.get_string("ldesc.mode"));
+  l.unpin_period = p.get_uint("ldesc.unpin_period");
+  if (l.mode == LDescMode::Off) return nullptr;
+  if (ldesc_schedules(l.mode)) {
+    // LDesc-Sched is Algorithm 1's CTA clustering: the CTA policy follows the mode unless the
+    // user chose another one, which would silently not be the paper's configuration.
+    const ParamInfo& pol = p.info("dispatcher.policy");
+    if (pol.source == "default") {
+      c.dispatcher.policy = "ldesc-cluster";
+      c.dispatcher.policy_args = {{"shape", p.get_string("dispatcher.ldesc-cluster.shape")}};
+    } else if (c.dispatcher.policy != "ldesc-cluster") {
+      throw ConfigError("key 'ldesc.mode': " + std::string(to_string(l.mode)) +
+                        " schedules CTAs with ldesc-cluster, but dispatcher.policy is '" +
+                        c.dispatcher.policy + "' (from " + pol.source + ")");
+    }
+  }
+  l.cta_policy = c.dispatcher.policy;
+  return std::make_shared<LDescMechanismConfig>(l);
+}
+
+const char* prefetch_name(LDescPrefetch p) {
+  switch (p) {
+    case LDescPrefetch::None:
+      return "none";
+    case LDescPrefetch::NextLine:
+      return "next-line";
+    case LDescPrefetch::Stride:
+      return "stride";
+  }
+  return "?";
+}
+
+}  // namespace
+
+MechanismInfo ldesc_mechanism_info() {
+  return {"ldesc", "seed 000 §4.2-4.5 (Locality Descriptor: clustering, bypass, pinning)",
+          declare_ldesc_params, configure_ldesc};
+}
+
+void LDescMechanism::elaborate(PlatformBuild& b) {
+  for (auto& l1 : b.parts.l1s) {
+    l1s_.push_back(l1.get());
+    if (ldesc_caches(cfg_.mode) || ldesc_prefetches(cfg_.mode))
+      l1->enable_locality_descriptor(ldesc_caches(cfg_.mode) ? cfg_.unpin_period : 0);
+  }
+}
+
+void LDescMechanism::kernel_begin(std::uint32_t, const Kernel& k) {
+  const std::vector<DsTreatment> t = select_techniques(k, cfg_.mode);
+  for (L1DataCache* l1 : l1s_) l1->set_ds_treatment(t);
+  nlohmann::json ds = nlohmann::json::array();
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const DsTreatment& x = t[i];
+    ds.push_back({{"name", k.data()[i].name},
+                  {"descriptor", x.descriptor ? describe(*x.descriptor) : "none"},
+                  {"bypass", x.bypass},
+                  {"pin", x.pin == kPinHard   ? "hard"
+                          : x.pin == kPinSoft ? "soft"
+                                              : "none"},
+                  {"prefetch", prefetch_name(x.prefetch)}});
+  }
+  kernels_.push_back({{"kernel", k.name()}, {"data_structures", ds}});
+}
+
+void LDescMechanism::report(nlohmann::json& extra) const {
+  extra["ldesc_treatment"] = {
+      {"mode", to_string(cfg_.mode)}, {"cta_policy", cfg_.cta_policy}, {"kernels", kernels_}};
+}
+
+}  // namespace locsim

@@ -1,0 +1,43 @@
+// Seed 000 (Vijaykumar et al., the Locality Descriptor), cache side, as a platform mechanism:
+// ldesc.mode selects the paper's configuration (§6.1); at every kernel begin the technique
+// selection of Fig. 11 (model/ldesc_selection.h) is pushed to every L1 (NO-REUSE bypass, hard and
+// soft pinning with the unpin timer), and LDesc-Sched makes ldesc-cluster the CTA policy.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "model/ldesc_selection.h"
+#include "platforms/mechanism.h"
+
+namespace locsim {
+
+class L1DataCache;
+
+MechanismInfo ldesc_mechanism_info();
+
+struct LDescConfig {
+  LDescMode mode = LDescMode::Off;
+  std::uint64_t unpin_period = 100000;  // core cycles (I-7)
+  std::string cta_policy;               // the dispatcher's policy, for the report
+};
+
+class LDescMechanism final : public Mechanism {
+ public:
+  explicit LDescMechanism(const LDescConfig& cfg) : cfg_(cfg) {}
+  const char* name() const override { return "ldesc"; }
+  void elaborate(PlatformBuild& b) override;
+  void kernel_begin(std::uint32_t seq, const Kernel& k) override;
+  void report(nlohmann::json& extra) const override;
+
+  LDescMode mode() const { return cfg_.mode; }
+
+ private:
+  LDescConfig cfg_;
+  std::vector<L1DataCache*> l1s_;
+  nlohmann::json kernels_ = nlohmann::json::array();  // what was applied, per kernel
+};
+
+}  // namespace locsim

@@ -1,0 +1,44 @@
+// Seed 000 configuration on the command line: ldesc.mode picks the CTA policy, conflicts and bad
+// values are one-line errors with exit 2. One run of the binary per elaboration.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_helpers.h"
+
+using namespace cli_test;
+
+namespace {
+const std::string kSyrk =
+    "run --platform fermi --workload syrk --set workload.n=128 --set l1d.size=32KiB";
+}
+
+TEST_CASE("ldesc cli: LDesc-Sched runs exactly the ldesc-cluster CTA policy", "[cli][ldesc]") {
+  nlohmann::json a = run_json(kSyrk + " --set ldesc.mode=sched", "sched");
+  nlohmann::json b = run_json(kSyrk + " --set dispatcher.policy=ldesc-cluster", "policy");
+  CHECK(a["ldesc_treatment"]["cta_policy"] == "ldesc-cluster");
+  CHECK(a["cycles"] == b["cycles"]);
+  CHECK(a["l1d"] == b["l1d"]);
+  CHECK(a["ldesc"] == b["ldesc"]);
+}
+
+TEST_CASE("ldesc cli: a CTA policy that contradicts ldesc.mode is refused", "[cli][ldesc]") {
+  const Result r = locsim(kSyrk + " --set ldesc.mode=all --set dispatcher.policy=bcs");
+  CHECK(r.code == 2);
+  CHECK(lines(r.err) == 1);
+  CHECK(r.err.find("key 'ldesc.mode': all schedules CTAs with ldesc-cluster, but "
+                   "dispatcher.policy is 'bcs' (from --set)") != std::string::npos);
+  // BCS with the cache techniques only is a valid combination.
+  CHECK(locsim(kSyrk + " --set ldesc.mode=cache --set dispatcher.policy=bcs --quiet").code == 0);
+}
+
+TEST_CASE("ldesc cli: bad mode, bad unpin period, bad cluster shape", "[cli][ldesc]") {
+  for (const char* bad : {" --set ldesc.mode=pin", " --set ldesc.unpin_period=-5",
+                          " --set dispatcher.policy=ldesc-cluster"
+                          " --set dispatcher.ldesc-cluster.shape=4y4"}) {
+    const Result r = locsim(kSyrk + bad);
+    INFO(bad << ": " << r.err);
+    CHECK(r.code == 2);
+    CHECK(lines(r.err) == 1);
+  }
+}

@@ -1,0 +1,58 @@
+// Seed 000 cache side end to end on fermi with the paper's 32 KB L1 (Table 1): every
+// configuration with the data-integrity mode and protocol checkers. One elaboration per TEST_CASE.
+#include <catch2/catch.hpp>
+
+#include "platform_run.h"
+
+using namespace locsim;
+using namespace locsim::test;
+
+namespace {
+const Settings kFermi32 = {{"l1d.size", "32KiB"}};
+Settings with(Settings s, const std::string& k, const std::string& v) {
+  s.emplace_back(k, v);
+  return s;
+}
+}  // namespace
+
+TEST_CASE("ldesc: syrk under LDesc clusters CTAs, bypasses C and keeps data intact",
+          "[platform][ldesc]") {
+  Run r = run("fermi", "syrk", {{"n", "128"}}, with(kFermi32, "ldesc.mode", "all"));
+  common_checks(r);
+  CHECK(r.out.verified_words > 0);
+  CHECK(r.gpu->config().dispatcher.policy == "ldesc-cluster");
+  CHECK(r.total("ldesc", "clustered_kernels") == 1);
+  CHECK(r.total("ldesc", "clusters") == 16);  // grid (4,16): A's C-Tile (4,1,1), grid rows
+  // C is NO-REUSE: each of its loads (c[i][j] *= beta, then the accumulation) bypasses.
+  CHECK(r.total("l1d", "ldesc_no_reuse_bypasses") > 0);
+  CHECK(r.total("l1d", "ldesc_no_reuse_bypasses") == r.total("l1d", "bypassed"));
+  CHECK(r.total("l1d", "ldesc_hard_pinned_fills") == 0);
+}
+
+TEST_CASE("ldesc: lavamd under LDesc-Cache hard-pins fv and the unpin timer fires",
+          "[platform][ldesc]") {
+  Run r = run("fermi", "lavamd", {},
+              with(with(kFermi32, "ldesc.mode", "cache"), "ldesc.unpin_period", "20000"));
+  common_checks(r);
+  CHECK(r.out.verified_words > 0);
+  CHECK(r.gpu->config().dispatcher.policy == "rr");  // LDesc-Cache does not schedule
+  CHECK(r.total("l1d", "ldesc_hard_pinned_fills") > 0);
+  CHECK(r.total("l1d", "ldesc_unpins") >= r.out.cycles / 20000 / 2);
+  CHECK(r.total("l1d", "ldesc_no_reuse_bypasses") > 0);
+}
+
+TEST_CASE("ldesc: spmv under LDesc-Cache soft-pins the irregularly shared vector",
+          "[platform][ldesc]") {
+  Run r = run("fermi", "spmv", {}, with(kFermi32, "ldesc.mode", "cache"));
+  common_checks(r);
+  CHECK(r.out.verified_words > 0);
+  CHECK(r.total("l1d", "ldesc_soft_pinned_fills") > 0);
+}
+
+TEST_CASE("ldesc: LDesc-Sched only changes the CTA policy", "[platform][ldesc]") {
+  Run r = run("fermi", "matmul", {{"n", "256"}}, with(kFermi32, "ldesc.mode", "sched"));
+  common_checks(r);
+  CHECK(r.gpu->config().dispatcher.policy == "ldesc-cluster");
+  CHECK(r.total("ldesc", "clusters") == 16);  // block rows (spec T3)
+  CHECK(r.total("l1d", "bypassed") == 0);
+}
