@@ -49,6 +49,7 @@ struct L1Decision {
   std::uint32_t fetch = 0;  // Miss / SectorMiss: tag-array sectors to fetch
   bool evicted = false;     // a valid line was displaced (Miss) or write-evicted (WriteThrough)
   bool via_bypass_queue = false;  // Bypass / PdpBypass: the bypass queue, else the miss queue
+  Addr evicted_line = 0;          // the displaced line when `evicted`
   bool no_reuse = false;          // Bypass because the data structure is NO-REUSE (seed 000)
   std::uint8_t pin = 0;           // Miss: insertion priority of the allocated line (seed 000)
 };
@@ -98,6 +99,7 @@ class L1CachePolicy {
         if (way >= 0 && !tags_.line(tags_.set_index(line), way).reserved) {
           tags_.invalidate(line);
           d.evicted = true;
+          d.evicted_line = line;
         }
       }
       d.outcome = L1Outcome::WriteThrough;
@@ -164,7 +166,9 @@ class L1CachePolicy {
     } else {
       d.outcome = L1Outcome::Miss;
       d.pin = t ? t->pin : std::uint8_t{kPinNone};  // seed 000 R4.1: insertion priority
-      d.evicted = tags_.allocate(line, victim, d.pin).valid;
+      const Eviction ev = tags_.allocate(line, victim, d.pin);
+      d.evicted = ev.valid;
+      d.evicted_line = ev.line_addr;
       // Sectored caches fetch only the sectors asked for; others fetch the whole line.
       d.fetch = g.sector_bytes < g.line_bytes ? want : g.full_sector_mask();
     }
@@ -172,6 +176,35 @@ class L1CachePolicy {
     mshr_.allocate(line, req);
     inflight_[line] = d.fetch;
     return d;
+  }
+
+  // Seed 000 §4.5 (R6.4): a prefetch of the line holding `addr` with insertion priority `pin`.
+  // It takes a line and an MSHR entry whose first waiting request is `marker` (a value the
+  // caller recognises at the fill: no warp waits for it), or is dropped, changing nothing, when
+  // the line is present or in flight, no way can be allocated, the MSHR table is full or the
+  // miss queue is: a prefetch never causes a reservation failure.
+  enum class PrefetchDrop { None, Present, InFlight, NoLine, NoMshr, MissQueue };
+  PrefetchDrop prefetch(Addr addr, Req marker, bool miss_queue_full, std::uint8_t pin,
+                        L1Decision& d) {
+    d = L1Decision();
+    d.line = tags_.line_addr(addr);
+    const CacheGeometry& g = tags_.geometry();
+    const Probe p = tags_.probe(d.line, g.full_sector_mask());
+    if (p.result == ProbeResult::Hit || p.result == ProbeResult::SectorMiss)
+      return PrefetchDrop::Present;
+    if (p.result == ProbeResult::HitReserved || mshr_.has(d.line)) return PrefetchDrop::InFlight;
+    if (p.result == ProbeResult::MissNoVictim) return PrefetchDrop::NoLine;
+    if (mshr_.full()) return PrefetchDrop::NoMshr;
+    if (miss_queue_full) return PrefetchDrop::MissQueue;
+    d.outcome = L1Outcome::Miss;
+    d.pin = pin;
+    const Eviction ev = tags_.allocate(d.line, p, pin);
+    d.evicted = ev.valid;
+    d.evicted_line = ev.line_addr;
+    d.fetch = g.full_sector_mask();
+    mshr_.allocate(d.line, marker);
+    inflight_[d.line] = d.fetch;
+    return PrefetchDrop::None;
   }
 
   // The fill of `line` arrived with `sectors`: they become valid; returns every request that

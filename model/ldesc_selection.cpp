@@ -72,4 +72,24 @@ std::vector<DsTreatment> select_techniques(const Kernel& k, LDescMode mode) {
   return out;
 }
 
+bool ldesc_prefetch_target(const DsTreatment& t, Addr addr, Addr line, std::uint32_t line_bytes,
+                           std::uint64_t l1_bytes, std::uint32_t active_tiles, Addr& target) {
+  switch (t.prefetch) {
+    case LDescPrefetch::None:
+      return false;
+    case LDescPrefetch::NextLine:
+      target = line + line_bytes;
+      break;
+    case LDescPrefetch::Stride: {
+      const std::uint64_t tiles = active_tiles ? active_tiles : 1;
+      const std::uint64_t width = t.tile_width_bytes ? t.tile_width_bytes : 1;
+      std::uint64_t q = l1_bytes / (tiles * width);
+      if (q == 0) q = 1;
+      target = addr + q * t.stride_bytes;
+      break;
+    }
+  }
+  return target >= t.base && target < t.base + t.bytes;
+}
+
 }  // namespace locsim

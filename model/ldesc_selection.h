@@ -63,4 +63,12 @@ const LocalityDescriptor* governing_descriptor(const DataStructure& ds);
 // Techniques the mode does not enable are left out.
 std::vector<DsTreatment> select_techniques(const Kernel& k, LDescMode mode);
 
+// R6.2/R6.3: the address the guided prefetcher fetches after a primary miss at `addr` (line
+// `line`) of a data structure with treatment `t`; false when there is none or it would leave the
+// data structure (R6.4). NEARBY: the next line. COACCESSED+REGULAR:
+//   addr + (l1_bytes / (active_tiles * tile_width_bytes)) * stride_bytes,
+// integer quotient, at least 1; active_tiles at least 1 (I-9).
+bool ldesc_prefetch_target(const DsTreatment& t, Addr addr, Addr line, std::uint32_t line_bytes,
+                           std::uint64_t l1_bytes, std::uint32_t active_tiles, Addr& target);
+
 }  // namespace locsim

@@ -26,6 +26,14 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
     kernel_begin(s, k);
   };
   parts_.dispatcher->on_kernel_end = [this](std::uint32_t s, const Kernel& k) { kernel_end(s, k); };
+  if (!mechanisms_.empty()) {
+    parts_.dispatcher->on_cta_launch = [this](std::uint32_t sm, std::uint32_t cta) {
+      for (auto& m : mechanisms_) m->cta_launched(sm, cta);
+    };
+    parts_.dispatcher->on_cta_done = [this](std::uint32_t sm, std::uint32_t cta) {
+      for (auto& m : mechanisms_) m->cta_finished(sm, cta);
+    };
+  }
   if (cfg.watchdog_cycles)
     watchdog_ = std::make_unique<Watchdog>(
         "watchdog", ctx_, ClockDomain::from_hz(cfg.sm.clock_hz), cfg.watchdog_interval,

@@ -38,6 +38,9 @@ class Mechanism {
   // Kernel boundaries (after the platform's own snapshot and L1 invalidation).
   virtual void kernel_begin(std::uint32_t /*seq*/, const Kernel&) {}
   virtual void kernel_end(std::uint32_t /*seq*/, const Kernel&) {}
+  // A CTA of the current kernel was launched on / has retired from SM `sm`.
+  virtual void cta_launched(std::uint32_t /*sm*/, std::uint32_t /*cta*/) {}
+  virtual void cta_finished(std::uint32_t /*sm*/, std::uint32_t /*cta*/) {}
   // Adds the mechanism's sections to the run report's top-level JSON.
   virtual void report(nlohmann::json& /*extra*/) const {}
 };

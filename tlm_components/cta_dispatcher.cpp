@@ -85,6 +85,7 @@ void CtaDispatcher::issue_method() {
   picks_.clear();
   policy_->select(views_, picks_);
   for (const CtaAssignment& a : picks_) {
+    if (on_cta_launch) on_cta_launch(a.sm, a.cta);
     sms[a.sm]->launch_cta(*kernels_[current_], static_cast<std::uint16_t>(current_), a.cta);
     ++launched_;
   }
@@ -92,6 +93,7 @@ void CtaDispatcher::issue_method() {
 
 void CtaDispatcher::cta_done(std::uint32_t sm, std::uint32_t cta) {
   policy_->cta_finished(sm, cta);
+  if (on_cta_done) on_cta_done(sm, cta);
   ++completed_ctas_;
   ++ctx_.progress;
   const Cycle now = clk_.next_edge_cycle();

@@ -41,6 +41,8 @@ class CtaDispatcher : public sc_core::sc_module, public CtaCompletionIf {
   // Platform hooks at kernel start (before the first CTA) and end (after the last CTA).
   std::function<void(std::uint32_t seq, const Kernel&)> on_kernel_begin;
   std::function<void(std::uint32_t seq, const Kernel&)> on_kernel_end;
+  // Hooks at each CTA launch (before the SM sees it) and retirement.
+  std::function<void(std::uint32_t sm, std::uint32_t cta)> on_cta_launch, on_cta_done;
 
   CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfig& cfg, SimContext& ctx);
 

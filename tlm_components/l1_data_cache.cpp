@@ -84,7 +84,18 @@ void L1DataCache::enable_locality_descriptor(Cycle unpin_period) {
       L1_STAT("ldesc_soft_pinned_fills", "lines",
               "lines allocated soft-pinned (INTER-THREAD COACCESSED IRREGULAR)"),
       L1_STAT("ldesc_hard_pinned_fills", "lines", "lines allocated hard-pinned (INTRA-THREAD)"),
-      L1_STAT("ldesc_unpins", "events", "periodic resets of every line's priority (unpin timer)")});
+      L1_STAT("ldesc_unpins", "events", "periodic resets of every line's priority (unpin timer)"),
+      L1_STAT("pf_issued", "lines", "descriptor-guided prefetches sent (seed 000 §4.5)"),
+      L1_STAT("pf_useful", "lines", "prefetched lines whose first demand access hit"),
+      L1_STAT("pf_late", "lines", "prefetches a demand load merged into while in flight"),
+      L1_STAT("pf_evicted_unused", "lines", "prefetched lines evicted before any demand use"),
+      L1_STAT("pf_dropped", "prefetches", "prefetches not sent (all causes below)"),
+      L1_STAT("pf_drop_outside", "prefetches", "dropped: target outside the data structure"),
+      L1_STAT("pf_drop_present", "prefetches", "dropped: line already present"),
+      L1_STAT("pf_drop_inflight", "prefetches", "dropped: line already being fetched"),
+      L1_STAT("pf_drop_no_line", "prefetches", "dropped: every way of the set reserved"),
+      L1_STAT("pf_drop_mshr", "prefetches", "dropped: MSHR table full"),
+      L1_STAT("pf_drop_miss_queue", "prefetches", "dropped: miss queue full")});
 #undef L1_STAT
 }
 
@@ -97,6 +108,66 @@ void L1DataCache::maybe_unpin(Cycle now) {
   next_unpin_ = (now / unpin_period_ + 1) * unpin_period_;
 }
 
+void L1DataCache::invalidate_all() {
+  policy_.invalidate_all();
+  if (ldesc_) *ldesc_->pf_evicted_unused += pf_unused_.size();
+  pf_unused_.clear();
+}
+
+void L1DataCache::line_evicted(Addr line) {
+  if (pf_unused_.erase(line)) ++*ldesc_->pf_evicted_unused;
+}
+
+void L1DataCache::maybe_prefetch(const Payload& gp, const L1Decision& demand) {
+  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
+  const DsTreatment* t = policy_.treatment(e.data_structure);
+  if (!t || t->prefetch == LDescPrefetch::None) return;
+  const CacheGeometry& g = policy_.tags().geometry();
+  const std::uint32_t tiles =
+      e.data_structure < active_tiles_.size() ? active_tiles_[e.data_structure] : 1;
+  LDescStats& st = *ldesc_;
+  Addr target = 0;
+  if (!ldesc_prefetch_target(*t, gp.get_address(), demand.line, g.line_bytes, g.capacity_bytes(),
+                             tiles, target)) {
+    ++*st.pf_dropped;
+    ++*st.pf_drop_outside;
+    return;
+  }
+  L1Decision d;
+  using Drop = L1CachePolicy<Payload*>::PrefetchDrop;
+  const Drop why = policy_.prefetch(target, nullptr, miss_queue_.full(), t->pin, d);
+  if (why != Drop::None) {
+    ++*st.pf_dropped;
+    switch (why) {
+      case Drop::Present:
+        ++*st.pf_drop_present;
+        break;
+      case Drop::InFlight:
+        ++*st.pf_drop_inflight;
+        break;
+      case Drop::NoLine:
+        ++*st.pf_drop_line;
+        break;
+      case Drop::NoMshr:
+        ++*st.pf_drop_mshr;
+        break;
+      case Drop::MissQueue:
+      case Drop::None:
+        ++*st.pf_drop_queue;
+        break;
+    }
+    return;
+  }
+  ++*st.pf_issued;
+  if (d.evicted) {
+    ++evictions_;
+    line_evicted(d.evicted_line);
+  }
+  if (d.pin) ++*(d.pin == kPinHard ? st.hard_fills : st.soft_fills);
+  pf_inflight_[d.line] = false;
+  send_fill_request(gp, d.line, d.fetch, AccessKind::Prefetch);
+}
+
 int L1DataCache::process(Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   if (ldesc_) maybe_unpin(now);
@@ -104,7 +175,10 @@ int L1DataCache::process(Payload& gp, Cycle now) {
                                       miss_queue_.full(), bypass_queue_.full(), e.data_structure);
   if (d.outcome == L1Outcome::Fail) return static_cast<int>(d.fail);
   ++accesses_;
-  if (d.evicted) ++evictions_;
+  if (d.evicted) {
+    ++evictions_;
+    if (ldesc_) line_evicted(d.evicted_line);
+  }
   e.at(name());
   switch (d.outcome) {
     case L1Outcome::WriteThrough:
@@ -124,6 +198,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       break;
     case L1Outcome::Hit:
       ++hits_;
+      if (ldesc_ && pf_unused_.erase(d.line)) ++*ldesc_->pf_useful;
       if (std::uint8_t* data = line_data(d.line))
         copy_masked(gp.get_data_ptr(), data, e.bytes, policy_.tags().geometry().line_bytes);
       gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -131,6 +206,13 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       break;
     case L1Outcome::MshrMerge:
       ++mshr_hits_;
+      if (ldesc_) {
+        auto it = pf_inflight_.find(d.line);
+        if (it != pf_inflight_.end() && !it->second) {
+          ++*ldesc_->pf_late;
+          it->second = true;
+        }
+      }
       break;
     case L1Outcome::Miss:
     case L1Outcome::SectorMiss:
@@ -138,6 +220,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       if (d.outcome == L1Outcome::SectorMiss) ++sector_misses_;
       if (d.pin && ldesc_) ++*(d.pin == kPinHard ? ldesc_->hard_fills : ldesc_->soft_fills);
       send_fill_request(gp, d.line, d.fetch);
+      if (ldesc_) maybe_prefetch(gp, d);  // R6.1: on a primary miss
       break;
     case L1Outcome::Fail:
       break;
@@ -145,7 +228,8 @@ int L1DataCache::process(Payload& gp, Cycle now) {
   return 0;
 }
 
-void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch) {
+void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch,
+                                    AccessKind kind) {
   const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
   const CacheGeometry& g = policy_.tags().geometry();
   Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, line, g.line_bytes);
@@ -156,10 +240,10 @@ void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t 
   fe.cta = e.cta;
   fe.kernel = e.kernel;
   fe.data_structure = e.data_structure;
-  fe.kind = AccessKind::Load;
+  fe.kind = kind;
   fe.bytes = ByteMask::of_sectors(fetch, g.sector_bytes);
   fe.sector_mask = fe.bytes.sector_mask(kTransferSectorBytes);
-  fe.demand = e.bytes;
+  if (kind == AccessKind::Load) fe.demand = e.bytes;
   fe.requesters.push_back(e.sm);
   fe.owner = this;
   fe.issue_ps = e.issue_ps;
@@ -191,7 +275,15 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
     ++fills_;
     std::uint8_t* d = line_data(line);
     if (d) copy_masked(d, gp.get_data_ptr(), e.bytes, lb);
+    if (ldesc_) {
+      auto it = pf_inflight_.find(line);
+      if (it != pf_inflight_.end()) {
+        if (!it->second) pf_unused_.insert(line);  // no demand merged: unused so far
+        pf_inflight_.erase(it);
+      }
+    }
     for (Payload* r : waiting) {
+      if (!r) continue;  // a prefetch's marker: no warp waits for it
       if (d) copy_masked(r->get_data_ptr(), d, gpu_ext(*r).bytes, lb);
       r->set_response_status(tlm::TLM_OK_RESPONSE);
       gpu_ext(*r).at(name());

@@ -12,6 +12,7 @@
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "model/bounded_queue.h"
@@ -44,7 +45,7 @@ class L1DataCache : public CacheShell {
   L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimContext& ctx);
 
   // Kernel boundary: GPUs drop (non-coherent) L1 contents between kernels.
-  void invalidate_all() { policy_.invalidate_all(); }
+  void invalidate_all();
   const TagArray& tags() const { return policy_.tags(); }
   std::uint32_t mshr_in_use() const { return policy_.mshr_in_use(); }
   // RankLimit mode: the first `limit` warps/CTAs (by GpuExtension::bypass_rank) use the L1.
@@ -55,6 +56,12 @@ class L1DataCache : public CacheShell {
   // The first call registers the l1d.ldesc_* statistics.
   void enable_locality_descriptor(Cycle unpin_period);
   void set_ds_treatment(std::vector<DsTreatment> t) { policy_.set_ds_treatment(std::move(t)); }
+  // R6.3's number_of_active_tiles of data structure `ds`: distinct D-Tiles of its descriptor
+  // touched by the CTAs resident on this SM (kept by the ldesc mechanism).
+  void set_active_tiles(std::uint16_t ds, std::uint32_t n) {
+    if (ds >= active_tiles_.size()) active_tiles_.resize(ds + 1u, 0);
+    active_tiles_[ds] = n;
+  }
   // Observers of the load stream and of reservation failures (bypassing parameter generators).
   std::function<void(Addr line, const GpuExtension&)> on_load_access;
   std::function<void(std::uint64_t cycles)> on_reservation_fail;
@@ -65,7 +72,10 @@ class L1DataCache : public CacheShell {
   void accepted(Payload& gp) override;
   bool on_response_from_below(Payload& gp) override;
   void send_down() override;
-  void send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch);
+  void send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch,
+                         AccessKind kind = AccessKind::Load);
+  void maybe_prefetch(const Payload& gp, const L1Decision& demand);
+  void line_evicted(Addr line);
   std::uint8_t* line_data(Addr line);
   void maybe_unpin(Cycle now);
 
@@ -82,8 +92,14 @@ class L1DataCache : public CacheShell {
       &atomics_, &fills_;
   struct LDescStats {
     Counter *no_reuse, *soft_fills, *hard_fills, *unpins;
+    Counter *pf_issued, *pf_useful, *pf_late, *pf_evicted_unused;
+    Counter *pf_dropped, *pf_drop_outside, *pf_drop_present, *pf_drop_inflight, *pf_drop_line,
+        *pf_drop_mshr, *pf_drop_queue;
   };
-  std::unique_ptr<LDescStats> ldesc_;  // with the ldesc mechanism only
+  std::vector<std::uint32_t> active_tiles_;
+  std::unordered_map<Addr, bool> pf_inflight_;  // prefetches in flight: a demand merged (late)
+  std::unordered_set<Addr> pf_unused_;          // prefetched lines no demand has used yet
+  std::unique_ptr<LDescStats> ldesc_;           // with the ldesc mechanism only
   Cycle unpin_period_ = 0, next_unpin_ = 0;
 };
 

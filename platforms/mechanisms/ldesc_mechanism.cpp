@@ -81,7 +81,23 @@ void LDescMechanism::elaborate(PlatformBuild& b) {
 
 void LDescMechanism::kernel_begin(std::uint32_t, const Kernel& k) {
   const std::vector<DsTreatment> t = select_techniques(k, cfg_.mode);
-  for (L1DataCache* l1 : l1s_) l1->set_ds_treatment(t);
+  grid_ = k.grid();
+  stride_.clear();
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (t[i].prefetch == LDescPrefetch::Stride) {
+      LDim3 c = t[i].descriptor->tile.compute_tile;
+      // A C-Tile dimension of 0 or wider than the grid spans the grid (as in Algorithm 1).
+      if (!c.x || c.x > grid_.x) c.x = grid_.x;
+      if (!c.y || c.y > grid_.y) c.y = grid_.y;
+      if (!c.z || c.z > grid_.z) c.z = grid_.z;
+      stride_.push_back({static_cast<std::uint16_t>(i), c});
+    }
+  resident_tiles_.assign(l1s_.size(),
+                         std::vector<std::map<std::uint64_t, std::uint32_t>>(stride_.size()));
+  for (L1DataCache* l1 : l1s_) {
+    l1->set_ds_treatment(t);
+    for (const StrideDs& s : stride_) l1->set_active_tiles(s.ds, 0);
+  }
   nlohmann::json ds = nlohmann::json::array();
   for (std::size_t i = 0; i < t.size(); ++i) {
     const DsTreatment& x = t[i];
@@ -94,6 +110,33 @@ void LDescMechanism::kernel_begin(std::uint32_t, const Kernel& k) {
                   {"prefetch", prefetch_name(x.prefetch)}});
   }
   kernels_.push_back({{"kernel", k.name()}, {"data_structures", ds}});
+}
+
+void LDescMechanism::track(std::uint32_t sm, std::uint32_t cta, int delta) {
+  if (stride_.empty() || sm >= l1s_.size()) return;
+  const std::uint32_t x = cta % grid_.x, y = cta / grid_.x % grid_.y, z = cta / grid_.x / grid_.y;
+  for (std::size_t i = 0; i < stride_.size(); ++i) {
+    const LDim3& c = stride_[i].ctile;
+    const std::uint64_t tile = (std::uint64_t{z / c.z} * ((grid_.y + c.y - 1) / c.y) + y / c.y) *
+                                   ((grid_.x + c.x - 1) / c.x) +
+                               x / c.x;
+    std::map<std::uint64_t, std::uint32_t>& m = resident_tiles_[sm][i];
+    if (delta > 0) {
+      ++m[tile];
+    } else {
+      auto it = m.find(tile);
+      if (it != m.end() && --it->second == 0) m.erase(it);
+    }
+    l1s_[sm]->set_active_tiles(stride_[i].ds, static_cast<std::uint32_t>(m.size()));
+  }
+}
+
+void LDescMechanism::cta_launched(std::uint32_t sm, std::uint32_t cta) {
+  track(sm, cta, +1);
+}
+
+void LDescMechanism::cta_finished(std::uint32_t sm, std::uint32_t cta) {
+  track(sm, cta, -1);
 }
 
 void LDescMechanism::report(nlohmann::json& extra) const {

@@ -4,6 +4,7 @@
 // soft pinning with the unpin timer), and LDesc-Sched makes ldesc-cluster the CTA policy.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -30,13 +31,26 @@ class LDescMechanism final : public Mechanism {
   const char* name() const override { return "ldesc"; }
   void elaborate(PlatformBuild& b) override;
   void kernel_begin(std::uint32_t seq, const Kernel& k) override;
+  void cta_launched(std::uint32_t sm, std::uint32_t cta) override;
+  void cta_finished(std::uint32_t sm, std::uint32_t cta) override;
   void report(nlohmann::json& extra) const override;
 
   LDescMode mode() const { return cfg_.mode; }
 
  private:
   LDescConfig cfg_;
+  void track(std::uint32_t sm, std::uint32_t cta, int delta);
+
   std::vector<L1DataCache*> l1s_;
+  // Stride-prefetched data structures of the current kernel: their C-Tile (clipped to the grid)
+  // and, per SM, how many resident CTAs touch each of their D-Tiles (C-Tile k <-> D-Tile k).
+  struct StrideDs {
+    std::uint16_t ds;
+    LDim3 ctile;
+  };
+  Dim3 grid_;
+  std::vector<StrideDs> stride_;
+  std::vector<std::vector<std::map<std::uint64_t, std::uint32_t>>> resident_tiles_;
   nlohmann::json kernels_ = nlohmann::json::array();  // what was applied, per kernel
 };
 

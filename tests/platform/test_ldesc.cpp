@@ -56,3 +56,30 @@ TEST_CASE("ldesc: LDesc-Sched only changes the CTA policy", "[platform][ldesc]")
   CHECK(r.total("ldesc", "clusters") == 16);  // block rows (spec T3)
   CHECK(r.total("l1d", "bypassed") == 0);
 }
+
+TEST_CASE("ldesc: dwt2d under LDesc-Pref prefetches next lines that demand loads then use",
+          "[platform][ldesc]") {
+  Run r = run("fermi", "dwt2d", {}, with(kFermi32, "ldesc.mode", "pref"));
+  common_checks(r);
+  CHECK(r.out.verified_words > 0);
+  const std::uint64_t issued = r.total("l1d", "pf_issued");
+  CHECK(issued > 1000);
+  CHECK(r.total("l1d", "pf_useful") > 0);
+  CHECK(r.total("l1d", "pf_late") > 0);
+  // Every prefetch is used (hit or late), evicted unused, or still unused in an L1 at the end.
+  CHECK(issued >= r.total("l1d", "pf_useful") + r.total("l1d", "pf_late") +
+                      r.total("l1d", "pf_evicted_unused"));
+  CHECK(r.total("l1d", "pf_dropped") ==
+        r.total("l1d", "pf_drop_outside") + r.total("l1d", "pf_drop_present") +
+            r.total("l1d", "pf_drop_inflight") + r.total("l1d", "pf_drop_no_line") +
+            r.total("l1d", "pf_drop_mshr") + r.total("l1d", "pf_drop_miss_queue"));
+  CHECK(r.total("l1d", "bypassed") == 0);  // LDesc-Pref alone does not bypass
+}
+
+TEST_CASE("ldesc: syrk under LDesc-Pref strides ahead within A, data intact", "[platform][ldesc]") {
+  Run r = run("fermi", "syrk", {{"n", "128"}}, with(kFermi32, "ldesc.mode", "pref"));
+  common_checks(r);
+  CHECK(r.out.verified_words > 0);
+  CHECK(r.total("l1d", "pf_issued") > 0);
+  CHECK(r.total("l1d", "pf_drop_outside") > 0);  // the last rows' targets leave A
+}

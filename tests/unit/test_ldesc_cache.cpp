@@ -205,3 +205,66 @@ TEST_CASE("ldesc L1 policy: NO-REUSE loads bypass, pinned data structures alloca
   p.unpin_all();
   CHECK(p.tags().line(0, 0).priority == kPinNone);
 }
+
+TEST_CASE("ldesc prefetch T7: stride distance and next line, drops outside the structure",
+          "[ldesc]") {
+  DsTreatment s;
+  s.prefetch = LDescPrefetch::Stride;
+  s.base = 0x10000000;
+  s.bytes = 1 << 20;
+  s.stride_bytes = 1024;
+  s.tile_width_bytes = 128;
+  Addr p = 0;
+  // L1 16384 B, 2 active tiles, width 128 B: 16384 / 256 = 64 strides of 1024 B.
+  REQUIRE(ldesc_prefetch_target(s, 0x10000040, 0x10000000, 128, 16384, 2, p));
+  CHECK(p == 0x10000040 + 65536);
+  // More active tiles, a shorter distance; none counts as one; the quotient is at least 1.
+  REQUIRE(ldesc_prefetch_target(s, 0x10000040, 0x10000000, 128, 16384, 8, p));
+  CHECK(p == 0x10000040 + 16 * 1024);
+  REQUIRE(ldesc_prefetch_target(s, 0x10000040, 0x10000000, 128, 16384, 0, p));
+  CHECK(p == 0x10000040 + 128 * 1024);
+  REQUIRE(ldesc_prefetch_target(s, 0x10000040, 0x10000000, 128, 16384, 1000, p));
+  CHECK(p == 0x10000040 + 1024);
+  // Past the end of the structure: no prefetch.
+  CHECK_FALSE(ldesc_prefetch_target(s, 0x100F0000, 0x100F0000, 128, 16384, 2, p));
+  DsTreatment n = s;
+  n.prefetch = LDescPrefetch::NextLine;
+  REQUIRE(ldesc_prefetch_target(n, 0x10000040, 0x10000000, 128, 16384, 2, p));
+  CHECK(p == 0x10000080);
+  CHECK_FALSE(ldesc_prefetch_target(n, 0x100FFF80, 0x100FFF80, 128, 16384, 2, p));
+  DsTreatment none = s;
+  none.prefetch = LDescPrefetch::None;
+  CHECK_FALSE(ldesc_prefetch_target(none, 0x10000040, 0x10000000, 128, 16384, 2, p));
+}
+
+TEST_CASE("ldesc prefetch: the L1 allocates a line and an MSHR entry or drops, never fails",
+          "[ldesc][cache_policy][l1]") {
+  L1PolicyConfig c;
+  c.geometry = CacheGeometry{1, 2, 128, 128, SetIndexing::Linear};
+  c.mshr_entries = 2;
+  L1CachePolicy<int> p(c);
+  using Drop = L1CachePolicy<int>::PrefetchDrop;
+  L1Decision d;
+  ByteMask w;
+  w.set_range(0, 4);
+  CHECK(p.prefetch(0x1000, -1, false, kPinSoft, d) == Drop::None);
+  CHECK(d.outcome == L1Outcome::Miss);
+  CHECK(d.fetch == 1);
+  CHECK(p.tags().line(0, 0).priority == kPinSoft);  // the structure's pin level
+  CHECK(p.prefetch(0x1000, -1, false, 0, d) == Drop::InFlight);
+  // A demand load of the line merges into the prefetch's MSHR entry (a late prefetch).
+  CHECK(p.access(AccessKind::Load, 0x1000, w, 0, 7, false, false).outcome == L1Outcome::MshrMerge);
+  CHECK(p.prefetch(0x2000, -1, true, 0, d) == Drop::MissQueue);
+  CHECK(p.prefetch(0x2000, -1, false, 0, d) == Drop::None);
+  CHECK(p.prefetch(0x3000, -1, false, 0, d) == Drop::NoLine);  // both ways reserved
+  // The fill releases the marker first, then the merged demand.
+  CHECK(p.fill(0x1000, 1) == std::vector<int>{-1, 7});
+  CHECK(p.prefetch(0x1000, -1, false, 0, d) == Drop::Present);
+  p.fill(0x2000, 1);
+  L1PolicyConfig c2 = c;
+  c2.mshr_entries = 1;
+  L1CachePolicy<int> q(c2);
+  CHECK(q.access(AccessKind::Load, 0x1000, w, 0, 1, false, false).outcome == L1Outcome::Miss);
+  CHECK(q.prefetch(0x2000, -1, false, 0, d) == Drop::NoMshr);
+  CHECK(q.mshr_in_use() == 1);  // a dropped prefetch changes nothing
+}
