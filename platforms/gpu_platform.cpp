@@ -85,10 +85,11 @@ void GpuPlatform::kernel_begin(std::uint32_t seq, const Kernel& k) {
 }
 
 void GpuPlatform::kernel_end(std::uint32_t seq, const Kernel& k) {
+  // Mechanisms first: what they count at the kernel's end belongs to this kernel.
+  for (auto& m : mechanisms_) m->kernel_end(seq, k);
   KernelStats& ks = kernel_stats_.back();
   ks.end = parts_.dispatcher->clock().next_edge_cycle();
   ks.finish = ctx_.stats.snapshot();
-  for (auto& m : mechanisms_) m->kernel_end(seq, k);
   if (!ctx_.check_data) return;
   // Every word the kernel wrote must now read back (through L2 and DRAM) as the golden value.
   auto read_word = [this](Addr a) {

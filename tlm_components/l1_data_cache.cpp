@@ -99,6 +99,18 @@ void L1DataCache::enable_locality_descriptor(Cycle unpin_period) {
 #undef L1_STAT
 }
 
+void L1DataCache::enable_working_set() {
+  if (!working_set_)
+    working_set_ = &ctx_.stats.counter(name(), "l1d", "working_set_lines", "lines",
+                                       "distinct lines the SM's loads touched, summed over "
+                                       "kernels (seed 000 §2.1 working set)");
+}
+
+void L1DataCache::flush_working_set() {
+  if (working_set_) *working_set_ += ws_lines_.size();
+  ws_lines_.clear();
+}
+
 void L1DataCache::maybe_unpin(Cycle now) {
   // The timer is applied lazily, at the first access after each period boundary: priorities
   // only matter when a victim is chosen, which happens at an access.
@@ -175,6 +187,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
                                       miss_queue_.full(), bypass_queue_.full(), e.data_structure);
   if (d.outcome == L1Outcome::Fail) return static_cast<int>(d.fail);
   ++accesses_;
+  if (working_set_ && e.kind == AccessKind::Load) ws_lines_.insert(d.line);
   if (d.evicted) {
     ++evictions_;
     if (ldesc_) line_evicted(d.evicted_line);

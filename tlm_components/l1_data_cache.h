@@ -56,6 +56,10 @@ class L1DataCache : public CacheShell {
   // The first call registers the l1d.ldesc_* statistics.
   void enable_locality_descriptor(Cycle unpin_period);
   void set_ds_treatment(std::vector<DsTreatment> t) { policy_.set_ds_treatment(std::move(t)); }
+  // Seed 000 §2.1's working set: distinct lines this SM's loads touched, counted per kernel into
+  // l1d.working_set_lines at flush_working_set() (the first call to enable registers it).
+  void enable_working_set();
+  void flush_working_set();
   // R6.3's number_of_active_tiles of data structure `ds`: distinct D-Tiles of its descriptor
   // touched by the CTAs resident on this SM (kept by the ldesc mechanism).
   void set_active_tiles(std::uint16_t ds, std::uint32_t n) {
@@ -97,6 +101,8 @@ class L1DataCache : public CacheShell {
         *pf_drop_mshr, *pf_drop_queue;
   };
   std::vector<std::uint32_t> active_tiles_;
+  Counter* working_set_ = nullptr;
+  std::unordered_set<Addr> ws_lines_;
   std::unordered_map<Addr, bool> pf_inflight_;  // prefetches in flight: a demand merged (late)
   std::unordered_set<Addr> pf_unused_;          // prefetched lines no demand has used yet
   std::unique_ptr<LDescStats> ldesc_;           // with the ldesc mechanism only

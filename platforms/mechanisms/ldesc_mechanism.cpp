@@ -16,6 +16,9 @@ void declare_ldesc_params(ParamRegistry& p) {
             "Locality Descriptor configuration (seed 000 §6.1): off, sched (CTA clustering), "
             "pref (guided prefetch), cache (NO-REUSE bypass, hard/soft pinning), all",
             {"off", "sched", "pref", "cache", "all"});
+  p.declare("ldesc.stats", T::Bool, "false", "",
+            "per-SM working-set statistics (l1d.working_set_lines) also with ldesc.mode=off, "
+            "for the paper's Baseline and BCS (§2.1, §6.1)");
   p.declare("ldesc.unpin_period", T::UInt, std::to_string(d.unpin_period), "cycles",
             "period of the unpin timer that resets every L1 line's priority (seed 000 §4.4; "
             "0 = never)");
@@ -34,7 +37,8 @@ std::shared_ptr<const MechanismConfig> configure_ldesc(const ParamRegistry& p, G
   LDescConfig l;
   l.mode = parse_ldesc_mode(p.get_string("ldesc.mode"));
   l.unpin_period = p.get_uint("ldesc.unpin_period");
-  if (l.mode == LDescMode::Off) return nullptr;
+  l.stats = p.get_bool("ldesc.stats");
+  if (l.mode == LDescMode::Off && !l.stats) return nullptr;
   if (ldesc_schedules(l.mode)) {
     // LDesc-Sched is Algorithm 1's CTA clustering: the CTA policy follows the mode unless the
     // user chose another one, which would silently not be the paper's configuration.
@@ -74,6 +78,7 @@ MechanismInfo ldesc_mechanism_info() {
 void LDescMechanism::elaborate(PlatformBuild& b) {
   for (auto& l1 : b.parts.l1s) {
     l1s_.push_back(l1.get());
+    l1->enable_working_set();
     if (ldesc_caches(cfg_.mode) || ldesc_prefetches(cfg_.mode))
       l1->enable_locality_descriptor(ldesc_caches(cfg_.mode) ? cfg_.unpin_period : 0);
   }
@@ -110,6 +115,10 @@ void LDescMechanism::kernel_begin(std::uint32_t, const Kernel& k) {
                   {"prefetch", prefetch_name(x.prefetch)}});
   }
   kernels_.push_back({{"kernel", k.name()}, {"data_structures", ds}});
+}
+
+void LDescMechanism::kernel_end(std::uint32_t, const Kernel&) {
+  for (L1DataCache* l1 : l1s_) l1->flush_working_set();
 }
 
 void LDescMechanism::track(std::uint32_t sm, std::uint32_t cta, int delta) {

@@ -23,6 +23,7 @@ struct LDescConfig {
   LDescMode mode = LDescMode::Off;
   std::uint64_t unpin_period = 100000;  // core cycles (I-7)
   std::string cta_policy;               // the dispatcher's policy, for the report
+  bool stats = false;                   // ldesc.stats: on even with mode off
 };
 
 class LDescMechanism final : public Mechanism {
@@ -31,6 +32,7 @@ class LDescMechanism final : public Mechanism {
   const char* name() const override { return "ldesc"; }
   void elaborate(PlatformBuild& b) override;
   void kernel_begin(std::uint32_t seq, const Kernel& k) override;
+  void kernel_end(std::uint32_t seq, const Kernel& k) override;
   void cta_launched(std::uint32_t sm, std::uint32_t cta) override;
   void cta_finished(std::uint32_t sm, std::uint32_t cta) override;
   void report(nlohmann::json& extra) const override;

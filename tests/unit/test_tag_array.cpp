@@ -313,7 +313,7 @@ TEST_CASE("TagArray: invalidate_all drops every line but keeps reserved ones", "
   CHECK(t.valid_lines() == 1);
 }
 
-TEST_CASE("TagArray: pinned (priority > 0) lines are evicted only when no priority-0 line exists",
+TEST_CASE("TagArray: pinned (priority > 0) lines are evicted only when no lower priority exists",
           "[tag_array]") {
   TagArray t(geo(4, 4));
   const Addr A[5] = {0x0000, 0x0200, 0x0400, 0x0600, 0x0800};
@@ -326,22 +326,24 @@ TEST_CASE("TagArray: pinned (priority > 0) lines are evicted only when no priori
   t.line(0, way[2]).priority = 1;
   CHECK(t.probe(A[4], 1).way == way[3]);  // the only priority-0 line, although MRU
 
-  // Reserved priority-0 line does not count: fall back to LRU among pinned lines (A0).
+  // Reserved priority-0 line does not count: the lowest priority left is 1, LRU among those
+  // (A0 before A2; A1 at 2 is spared).
   t.reserve_sectors(A[3]);
   Probe p = t.probe(A[4], 1);
   CHECK(p.result == ProbeResult::Miss);
   CHECK(p.way == way[0]);
   t.fill(A[3], 1);
 
-  // All pinned: plain LRU among them.
+  // All pinned: LRU among the lowest priority present (seed 000 R4.2), so the soft-pinned A2 goes
+  // although the hard-pinned A1 is older.
   t.line(0, way[3]).priority = 1;
   t.touch(0, way[0]);  // order A1 < A2 < A3 < A0
   p = t.probe(A[4], 1);
-  CHECK(p.way == way[1]);
-  // Allocation resets the priority of the reused way.
+  CHECK(p.way == way[2]);
+  // Allocation gives the reused way the new line's priority (0 by default).
   t.allocate(A[4], p);
-  CHECK(t.line(0, way[1]).priority == 0);
-  CHECK(t.line(0, way[1]).line_addr == A[4]);
+  CHECK(t.line(0, way[2]).priority == 0);
+  CHECK(t.line(0, way[2]).line_addr == A[4]);
 }
 
 TEST_CASE(
