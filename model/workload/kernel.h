@@ -60,6 +60,9 @@ struct DataStructure {
   std::uint32_t elem_bytes = 4;
   // Seed 000: zero or more Locality Descriptors (several when it has several locality types).
   std::vector<LocalityDescriptor> locality;
+  // Seed 000 I-1: the structure as a row-major array of elements (X fastest), which places
+  // 2-D D-Tiles; {0,0,0} = rows as wide as the first descriptor's D-Tile (locality_tiles.h).
+  LDim3 shape{0, 0, 0};
 };
 
 class Kernel {

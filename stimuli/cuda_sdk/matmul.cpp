@@ -124,7 +124,8 @@ std::unique_ptr<Workload> make_matmul(const WorkloadArgs& args) {
        bytes,
        4,
        {inter_thread(SharingType::CoAccessed, AccessPattern::Regular, {kBlockSize, p.n, 1},
-                     {1, g, 1}, {1, 0, 0}, std::uint64_t{kBlockSize} * p.n)}},
+                     {1, g, 1}, {1, 0, 0}, std::uint64_t{kBlockSize} * p.n)},
+       {p.n, p.n, 1}},
       {"C", p.c, bytes, 4, {no_reuse()}}};
   KernelShape shape;
   shape.name = "MatrixMulCUDA";

@@ -265,7 +265,9 @@ std::unique_ptr<Workload> make_tpacf(const WorkloadArgs& args) {
   p.xyz = alloc.alloc(xyz_bytes);
   p.hist = alloc.alloc(hist_bytes);
   // xyz: set 0 is read by CTA 0 and by all NUM_SETS data-random CTAs, random set s by CTAs s and
-  // NUM_SETS+s: INTER-THREAD (COACCESSED, REGULAR), one set (N points) per D-Tile. Within a CTA
+  // NUM_SETS+s: INTER-THREAD (COACCESSED, REGULAR), one set (N points) per D-Tile; this
+  // interleaved sharing is written as one C-Tile for the whole grid (seed 000 R0.6 merging,
+  // as the 1:1 C-Tile/D-Tile map cannot express it). Within a CTA
   // the random points are re-read for every 256-point chunk of data points. histograms: written
   // once: NO-REUSE.
   std::vector<DataStructure> data = {{"d_xyz_data",
@@ -273,7 +275,7 @@ std::unique_ptr<Workload> make_tpacf(const WorkloadArgs& args) {
                                       xyz_bytes,
                                       4,
                                       {inter_thread(SharingType::CoAccessed, AccessPattern::Regular,
-                                                    {p.n, 1, 1}, {1, 1, 1}, {0, 0, 0})}},
+                                                    {p.n, 1, 1}, {0, 0, 0}, {0, 0, 0})}},
                                      {"d_hists", p.hist, hist_bytes, 8, {no_reuse()}}};
   KernelShape shape;
   shape.name = "gen_hists";

@@ -95,7 +95,8 @@ std::unique_ptr<Workload> make_conv2d(const WorkloadArgs& args) {
                                       bytes,
                                       4,
                                       {inter_thread(SharingType::Nearby, AccessPattern::Regular,
-                                                    {kBx, kBy, 1}, {1, 1, 1}, {1, 1, 0}, p.n)}},
+                                                    {kBx, kBy, 1}, {1, 1, 1}, {1, 1, 0}, p.n)},
+                                      {p.n, p.n, 1}},
                                      {"B", p.b, bytes, 4, {no_reuse()}}};
   KernelShape shape;
   shape.name = "convolution2D_kernel";

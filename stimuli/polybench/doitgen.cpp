@@ -130,7 +130,8 @@ std::unique_ptr<Workload> make_doitgen(const WorkloadArgs& args) {
          sq,
          4,
          {inter_thread(SharingType::CoAccessed, AccessPattern::Regular, {kBx, p.n, 1}, {1, gy, 1},
-                       {1, 0, 0}, kBx, 2)}},
+                       {1, 0, 0}, kBx, 2)},
+         {p.n, p.n, 1}},
         {"sum", p.sum, cube, 4, {no_reuse()}}};
     ks.push_back(make_grid_kernel<DoitgenStream1>(
         KernelShape{"doitgen_kernel1", {gx, gy, 1}, {kBx, kBy, 1}, 14, 0}, std::move(d1), p));

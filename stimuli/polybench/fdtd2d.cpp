@@ -175,7 +175,8 @@ std::unique_ptr<Workload> make_fdtd2d(const WorkloadArgs& args) {
   // element (NO-REUSE), and reads a neighbour stencil of another: the row above (step 1, hz), the
   // element to the left (step 2, hz), right and below (step 3, ex and ey), i.e. the CTA's 32x8
   // D-Tile plus a one-element halo owned by the adjacent CTA (INTER-THREAD NEARBY REGULAR, 1:1).
-  // _fict_[t] is one word read by the first row of CTAs (COACCESSED).
+  // _fict_[t] is one word read by the first row of CTAs (COACCESSED); expressed as one C-Tile
+  // for the grid, the merging R0.6 prescribes when not every C-Tile shares it.
   auto nearby = [&]() -> std::vector<LocalityDescriptor> {
     return {inter_thread(SharingType::Nearby, AccessPattern::Regular, {kBx, kBy, 1}, {1, 1, 1},
                          {1, 1, 0}, p.n)};
@@ -189,14 +190,14 @@ std::unique_ptr<Workload> make_fdtd2d(const WorkloadArgs& args) {
           p.fict,
           std::uint64_t{tmax} * 4,
           4,
-          {inter_thread(SharingType::CoAccessed, AccessPattern::Regular, {1, 1, 1}, {gx, 1, 1},
+          {inter_thread(SharingType::CoAccessed, AccessPattern::Regular, {1, 1, 1}, {0, 0, 0},
                         {0, 0, 0})}},
          {"ey", p.ey, bytes, 4, none},
-         {"hz", p.hz, bytes, 4, nearby()}},
+         {"hz", p.hz, bytes, 4, nearby(), {p.n, p.n, 1}}},
         p));
     ks.push_back(make_grid_kernel<FdtdStep2>(
         KernelShape{"fdtd_step2_kernel", {gx, gy, 1}, {kBx, kBy, 1}, 12, 0},
-        {{"ex", p.ex, bytes, 4, none}, {"hz", p.hz, bytes, 4, nearby()}}, p));
+        {{"ex", p.ex, bytes, 4, none}, {"hz", p.hz, bytes, 4, nearby(), {p.n, p.n, 1}}}, p));
     ks.push_back(make_grid_kernel<FdtdStep3>(
         KernelShape{"fdtd_step3_kernel", {gx, gy, 1}, {kBx, kBy, 1}, 14, 0},
         {{"ex", p.ex, bytes, 4, nearby()},

@@ -429,7 +429,9 @@ std::unique_ptr<Workload> make_dwt2d(const WorkloadArgs& args) {
           SharingType::Nearby, AccessPattern::Regular,
           {static_cast<std::uint32_t>(v.win), static_cast<std::uint32_t>(kWinY * v.steps), 1},
           {1, 1, 1}, {1, 1, 0}, static_cast<std::uint64_t>(v.sx));
-      std::vector<DataStructure> data = {{in_names[c], in[c], comp_bytes, 4, {nearby}},
+      const LDim3 plane{static_cast<std::uint32_t>(v.sx),
+                        static_cast<std::uint32_t>(comp_bytes / 4 / v.sx), 1};
+      std::vector<DataStructure> data = {{in_names[c], in[c], comp_bytes, 4, {nearby}, plane},
                                          {out_names[c], out[c], comp_bytes, 4, {no_reuse()}}};
       KernelShape s;
       s.name = "fdwt53Kernel";

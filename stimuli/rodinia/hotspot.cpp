@@ -203,8 +203,8 @@ std::unique_ptr<Workload> make_hotspot(const WorkloadArgs& args) {
     // temp_dst: NO-REUSE -- every cell is written once, by the one CTA whose core covers it.
     const auto nearby = inter_thread(SharingType::Nearby, AccessPattern::Regular, {16, 16, 1},
                                      {1, 1, 1}, {1, 1, 0}, grid);
-    std::vector<DataStructure> data = {{"power", power, bytes, 4, {nearby}},
-                                       {"temp_src", p.src, bytes, 4, {nearby}},
+    std::vector<DataStructure> data = {{"power", power, bytes, 4, {nearby}, {grid, grid, 1}},
+                                       {"temp_src", p.src, bytes, 4, {nearby}, {grid, grid, 1}},
                                        {"temp_dst", p.dst, bytes, 4, {no_reuse()}}};
     KernelShape shape;
     shape.name = "calculate_temp";
