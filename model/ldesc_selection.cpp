@@ -83,7 +83,7 @@ bool ldesc_prefetch_target(const DsTreatment& t, Addr addr, Addr line, std::uint
     case LDescPrefetch::Stride: {
       const std::uint64_t tiles = active_tiles ? active_tiles : 1;
       const std::uint64_t width = t.tile_width_bytes ? t.tile_width_bytes : 1;
-      std::uint64_t q = l1_bytes / (tiles * width);
+      std::uint64_t q = t.one_stride ? 1 : l1_bytes / (tiles * width);
       if (q == 0) q = 1;
       target = addr + q * t.stride_bytes;
       break;

@@ -47,8 +47,9 @@ struct DsTreatment {
   // distance's terms in bytes (R6.3, I-9).
   Addr base = 0;
   std::uint64_t bytes = 0;
-  std::uint64_t stride_bytes = 0;                  // descriptor stride x element size
-  std::uint64_t tile_width_bytes = 0;              // D-Tile x extent x element size
+  std::uint64_t stride_bytes = 0;      // descriptor stride x element size
+  std::uint64_t tile_width_bytes = 0;  // D-Tile x extent x element size
+  bool one_stride = false;             // control: prefetch one stride ahead, not R6.3's distance
   const LocalityDescriptor* descriptor = nullptr;  // the governing descriptor
 };
 

@@ -19,6 +19,10 @@ void declare_ldesc_params(ParamRegistry& p) {
   p.declare("ldesc.stats", T::Bool, "false", "",
             "per-SM working-set statistics (l1d.working_set_lines) also with ldesc.mode=off, "
             "for the paper's Baseline and BCS (§2.1, §6.1)");
+  p.declare("ldesc.stride_distance", T::Enum, "formula", "",
+            "stride prefetch distance: formula (§4.5: L1_size / (active tiles x tile width) "
+            "strides) or one (a single stride, a control for the formula)",
+            {"formula", "one"});
   p.declare("ldesc.unpin_period", T::UInt, std::to_string(d.unpin_period), "cycles",
             "period of the unpin timer that resets every L1 line's priority (seed 000 §4.4; "
             "0 = never)");
@@ -38,6 +42,7 @@ std::shared_ptr<const MechanismConfig> configure_ldesc(const ParamRegistry& p, G
   l.mode = parse_ldesc_mode(p.get_string("ldesc.mode"));
   l.unpin_period = p.get_uint("ldesc.unpin_period");
   l.stats = p.get_bool("ldesc.stats");
+  l.one_stride = p.get_string("ldesc.stride_distance") == "one";
   if (l.mode == LDescMode::Off && !l.stats) return nullptr;
   if (ldesc_schedules(l.mode)) {
     // LDesc-Sched is Algorithm 1's CTA clustering: the CTA policy follows the mode unless the
@@ -85,7 +90,8 @@ void LDescMechanism::elaborate(PlatformBuild& b) {
 }
 
 void LDescMechanism::kernel_begin(std::uint32_t, const Kernel& k) {
-  const std::vector<DsTreatment> t = select_techniques(k, cfg_.mode);
+  std::vector<DsTreatment> t = select_techniques(k, cfg_.mode);
+  for (DsTreatment& x : t) x.one_stride = cfg_.one_stride;
   grid_ = k.grid();
   stride_.clear();
   for (std::size_t i = 0; i < t.size(); ++i)

@@ -24,6 +24,7 @@ struct LDescConfig {
   std::uint64_t unpin_period = 100000;  // core cycles (I-7)
   std::string cta_policy;               // the dispatcher's policy, for the report
   bool stats = false;                   // ldesc.stats: on even with mode off
+  bool one_stride = false;              // ldesc.stride_distance=one (a control, not the paper)
 };
 
 class LDescMechanism final : public Mechanism {

@@ -268,3 +268,15 @@ TEST_CASE("ldesc prefetch: the L1 allocates a line and an MSHR entry or drops, n
   CHECK(q.prefetch(0x2000, -1, false, 0, d) == Drop::NoMshr);
   CHECK(q.mshr_in_use() == 1);  // a dropped prefetch changes nothing
 }
+
+TEST_CASE("ldesc prefetch: the one-stride control ignores the §4.5 distance", "[ldesc]") {
+  DsTreatment s;
+  s.prefetch = LDescPrefetch::Stride;
+  s.bytes = 1 << 20;
+  s.stride_bytes = 1024;
+  s.tile_width_bytes = 128;
+  s.one_stride = true;
+  Addr p = 0;
+  REQUIRE(ldesc_prefetch_target(s, 0x40, 0, 128, 16384, 2, p));
+  CHECK(p == 0x40 + 1024);
+}
