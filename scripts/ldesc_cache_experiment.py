@@ -19,7 +19,7 @@ SMS = 15  # fermi
 # (abbr, library workload, workload args, Table 2 descriptor types, paper category §6.1)
 WORKLOADS = [
     ("SK", "syrk", {"n": 256}, "INTER (COACC, REG), NO-REUSE", "inter-thread"),
-    ("DT", "doitgen", {}, "INTER (COACC, REG), NO-REUSE", "inter-thread"),
+    ("DT", "doitgen", {"n": 96}, "INTER (COACC, REG), NO-REUSE", "inter-thread"),
     ("HS", "histogram", {}, "INTER (COACC, REG)", "inter-thread"),
     ("D2D", "dwt2d", {"width": 512, "height": 512}, "INTER (NEARBY, REG)", "inter-thread"),
     ("C2D", "conv2d", {}, "INTER (NEARBY)", "inter-thread"),
