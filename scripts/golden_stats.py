@@ -100,6 +100,19 @@ def matrix():
             {"dispatcher.policy": pol})
     run("volta/matmul/paver-rb", "volta", "matmul", {"n": "208"}, {"dispatcher.policy": "paver-rb"})
     run("pascal/srad/paver-kway", "pascal", "srad", None, {"dispatcher.policy": "paver-kway"})
+    # Seed 000: the Locality Descriptor's configurations on fermi with the paper's 32 KB L1, and
+    # the §2.1 cluster-shape mode.
+    for mode, w, a in [("sched", "matmul", {"n": "128"}), ("cache", "spmv", None),
+                       ("pref", "dwt2d", None), ("all", "syrk", {"n": "64"}),
+                       ("all", "lavamd", None)]:
+        run(f"fermi/{w}/ldesc-{mode}", "fermi", w, a,
+            {"l1d.size": "32KiB", "ldesc.mode": mode, "ldesc.unpin_period": "20000"})
+    run("fermi/conv2d/ldesc-cluster-4x4", "fermi", "conv2d", {"n": "256"},
+        {"ldesc.stats": "true", "dispatcher.policy": "ldesc-cluster",
+         "dispatcher.ldesc-cluster.shape": "4x4"})
+    # The Verilated ICC merge table (issue 17): its statistics must stay those of the TLM table.
+    run("clustered/matmul/icc+cc/rtl", "clustered", "matmul", {"n": "128"},
+        dict(ICC_CC, **{"icc.model": "rtl"}))
     # Seed 004: MDB-local/global, static bypass, SWL, PDP, the no-L1 configuration, LRR.
     for w in ["atax", "kmeans", "syr2k"]:
         run(f"fermi/{w}/mdb-local", "fermi", w, None, {"l1d.bypass": "mdb-local"})
