@@ -18,8 +18,10 @@ struct LDim3 {
   std::uint32_t x = 1, y = 1, z = 1;
 };
 
-// §3.3.3: D-Tile size in elements, C-Tile size in CTAs (threads for INTRA-THREAD), and the
-// compute-data map: the D-Tile index advances by `map` per C-Tile step in each dimension (1:1).
+// §3.3.3: D-Tile size in elements, C-Tile size in CTAs (threads for INTRA-THREAD; 0 in a
+// dimension = the whole grid), and the compute-data map: a rank per grid dimension, C-Tiles
+// traversed rank 1 fastest, rank 0 not traversed; C-Tile k accesses D-Tile k (R0.5, 1:1;
+// model/workload/locality_tiles.h).
 struct TileSemantics {
   LDim3 data_tile;
   LDim3 compute_tile;
