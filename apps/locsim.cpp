@@ -410,6 +410,15 @@ int cmd_replay(const std::vector<std::string>& args) {
   std::unique_ptr<Workload> wl =
       trace.empty() ? make_workload(workload, wargs) : load_accelsim_trace(trace);
   if (!json_out.empty()) write_text_file(json_out, "");
+  // The replay has the cache policies and the CTA policy, not the mechanisms' units or L1
+  // treatments: say which configured ones it leaves out rather than drop them silently.
+  if (!cfg.mechanisms.empty()) {
+    std::string names;
+    for (const auto& m : cfg.mechanisms)
+      names += (names.empty() ? "" : ", ") + std::string(m->instantiate()->name());
+    std::cerr << "locsim replay: note: not modelled by the functional replay: " << names
+              << " (docs/replay.md)\n";
+  }
   const AddressMap map(cfg.address_map);
   FunctionalHierarchy h(functional_config(cfg), map);
   ReplayResult r = run_replay(h, *wl, cfg.name);

@@ -62,3 +62,16 @@ TEST_CASE("ldesc cli: bad mode, bad unpin period, bad cluster shape", "[cli][lde
     CHECK(lines(r.err) == 1);
   }
 }
+
+TEST_CASE("ldesc cli: the replay keeps LDesc-Sched's CTA policy and names what it leaves out",
+          "[cli][ldesc]") {
+  const std::string rp = "replay --platform fermi --workload syrk --set workload.n=128";
+  const Result plain = locsim(rp);
+  REQUIRE(plain.code == 0);
+  CHECK(plain.err.empty());
+  const Result all = locsim(rp + " --set ldesc.mode=all");
+  REQUIRE(all.code == 0);
+  CHECK(lines(all.err) == 1);
+  CHECK(all.err.find("not modelled by the functional replay: ldesc") != std::string::npos);
+  CHECK(all.out.find("clustered_kernels") != std::string::npos);  // ldesc-cluster ran
+}
