@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "harness.h"
+#include "l1_bench.h"
 #include "tlm_components/l1_data_cache.h"
 #include "tlm_components/protocol_checker.h"
 
@@ -12,24 +13,6 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 
 namespace {
-struct L1Bench {
-  SimContext ctx;
-  TestInitiator sm{"sm"};
-  ProtocolChecker c1{"check_up"};
-  std::unique_ptr<L1DataCache> l1;
-  ProtocolChecker c2{"check_down"};
-  TestMemory memory{"memory", sc_time(100, SC_NS)};
-  explicit L1Bench(L1Config cfg, bool check_data = true) {
-    ctx.check_data = check_data;
-    cfg.clock_hz = 1e9;  // 1 ns cycles keep the arithmetic readable
-    l1 = std::make_unique<L1DataCache>("l1d", cfg, ctx);
-    sm.socket.bind(c1.target);
-    c1.initiator.bind(l1->cpu);
-    l1->mem.bind(c2.target);
-    c2.initiator.bind(memory.socket);
-  }
-  std::uint64_t stat(const char* n) { return ctx.stats.total("l1d", n); }
-};
 
 L1Config small_l1() {
   L1Config c;

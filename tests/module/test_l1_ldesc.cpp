@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "harness.h"
+#include "l1_bench.h"
 #include "model/ldesc_selection.h"
 #include "tlm_components/l1_data_cache.h"
 #include "tlm_components/protocol_checker.h"
@@ -16,30 +17,20 @@ using sc_core::sc_time;
 
 namespace {
 
-struct Bench {
-  SimContext ctx;
-  TestInitiator sm{"sm"};
-  ProtocolChecker c1{"check_up"};
-  std::unique_ptr<L1DataCache> l1;
-  ProtocolChecker c2{"check_down"};
-  TestMemory memory{"memory", sc_time(100, SC_NS)};
-  explicit Bench(std::uint32_t sets = 4, std::uint32_t ways = 2) {
-    ctx.check_data = true;  // the L1 keeps line data, so responses carry it
+// The shared L1 bench with the Locality Descriptor's statistics on (no unpin timer).
+struct Bench : L1Bench {
+  explicit Bench(std::uint32_t sets = 4, std::uint32_t ways = 2) : L1Bench(config(sets, ways)) {
+    l1->enable_locality_descriptor(0);
+  }
+  static L1Config config(std::uint32_t sets, std::uint32_t ways) {
     L1Config c;
     c.geometry.sets = sets;
     c.geometry.ways = ways;
     c.mshr_entries = 8;
     c.miss_queue = 8;
     c.hit_latency = 10;
-    c.clock_hz = 1e9;
-    l1 = std::make_unique<L1DataCache>("l1d", c, ctx);
-    sm.socket.bind(c1.target);
-    c1.initiator.bind(l1->cpu);
-    l1->mem.bind(c2.target);
-    c2.initiator.bind(memory.socket);
-    l1->enable_locality_descriptor(0);
+    return c;
   }
-  std::uint64_t stat(const char* n) { return ctx.stats.total("l1d", n); }
   Payload* load(Addr a, std::uint16_t ds) {
     Payload* gp = make_load(ctx, a);
     gpu_ext(*gp).data_structure = ds;
