@@ -3,12 +3,13 @@
 
 namespace locsim {
 
+WorkloadInfo histo_workload();
 WorkloadInfo sad_workload();
 WorkloadInfo spmv_workload();
 WorkloadInfo tpacf_workload();
 
 std::vector<WorkloadInfo> parboil_workloads() {
-  return {sad_workload(), spmv_workload(), tpacf_workload()};
+  return {histo_workload(), sad_workload(), spmv_workload(), tpacf_workload()};
 }
 
 }  // namespace locsim

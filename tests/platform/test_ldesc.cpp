@@ -83,3 +83,18 @@ TEST_CASE("ldesc: syrk under LDesc-Pref strides ahead within A, data intact", "[
   CHECK(r.total("l1d", "pf_issued") > 0);
   CHECK(r.total("l1d", "pf_drop_outside") > 0);  // the last rows' targets leave A
 }
+
+TEST_CASE("ldesc: Parboil histo under LDesc co-schedules column CTAs, data intact",
+          "[platform][ldesc]") {
+  // 256x256 pixels, 4 ranges: grid (14,4), C-Tile (1,4,1) -> (1,2,1), 28 clusters (Alg. 1)
+  Run r = run("fermi", "histo", {{"width", "256"}, {"height", "256"}, {"ranges", "4"}},
+              with(kFermi32, "ldesc.mode", "all"));
+  common_checks(r);
+  CHECK(r.out.verified_words > 0);
+  CHECK(r.total("ldesc", "clusters") == 28);
+  // The two CTAs of a cluster scan the same band: their misses meet in the L1.
+  CHECK(r.total("l1d", "hits") + r.total("l1d", "mshr_hits") > 0);
+  CHECK(r.total("l1d", "pf_issued") > 0);  // COACCESSED + REGULAR: stride prefetch in the band
+  // Only the out-of-region pixels' global-histogram loads are NO-REUSE loads.
+  CHECK(r.total("l1d", "ldesc_no_reuse_bypasses") == r.total("l1d", "bypassed"));
+}

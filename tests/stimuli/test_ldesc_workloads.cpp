@@ -42,6 +42,16 @@ TEST_CASE("ldesc clustering T3: matmul n=256 clusters block rows", "[ldesc][stim
   CHECK(tile_count(k.grid(), cls) == 16);
 }
 
+TEST_CASE("ldesc clustering: Parboil histo splits its column C-Tiles in two (Fig. 12)",
+          "[ldesc][stimuli]") {
+  // grid (14,8), C-Tile (1,8,1): CT_NUM 14 < 15 SMs -> (1,4,1), 28 clusters of 4 CTAs
+  const auto w = make_workload("histo", {});
+  const Kernel& k = *w->kernels().at(0);
+  const LDim3 cls = cluster_shape(k.grid(), ctiles(k), 15);
+  CHECK(same(cls, {1, 4, 1}));
+  CHECK(tile_count(k.grid(), cls) == 28);
+}
+
 TEST_CASE("ldesc: every workload's INTER-THREAD descriptors are consistent with their grid",
           "[ldesc][stimuli]") {
   // Known approximations, each with more C-Tiles than D-Tiles (some CTAs have no D-Tile of the
