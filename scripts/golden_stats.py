@@ -42,6 +42,7 @@ SMALL = {
     "gemm": {"n": "64"},
     "gesummv": {"n": "256"},
     "heartwall": {"frames": "2", "shrink": "8"},
+    "histo": {"width": "128", "height": "128", "ranges": "2"},
     "histogram": {"n": "16384", "ctas": "60"},
     "hotspot": {"grid": "128", "pyramid_height": "2", "sim_time": "4"},
     "kmeans": {"points": "2048", "features": "8", "iterations": "1"},
@@ -59,9 +60,11 @@ SMALL = {
     "scalarprod": {"vectors": "32", "elements": "2048", "ctas": "16"},
     "spmv": {"rows": "4096", "nnz_per_row": "6"},
     "srad": {"rows": "64", "cols": "64", "iterations": "2"},
+    "storegpu": {"ctas": "16"},
     "streamcluster": {"num": "2048", "dim": "8", "k": "5", "invocations": "1"},
     "syr2k": {"n": "48"},
     "syrk": {"n": "64"},
+    "tpacf": {"sets": "4", "points": "300"},
     "transpose": {"size_x": "256", "size_y": "128"},
     "vecadd": {"n": "65536"},
 }
@@ -104,7 +107,8 @@ def matrix():
     # the §2.1 cluster-shape mode.
     for mode, w, a in [("sched", "matmul", {"n": "128"}), ("cache", "spmv", None),
                        ("pref", "dwt2d", None), ("all", "syrk", {"n": "64"}),
-                       ("all", "lavamd", None)]:
+                       ("all", "lavamd", None),
+                       ("all", "histo", {"width": "256", "height": "256", "ranges": "4"})]:
         run(f"fermi/{w}/ldesc-{mode}", "fermi", w, a,
             {"l1d.size": "32KiB", "ldesc.mode": mode, "ldesc.unpin_period": "20000"})
     run("fermi/conv2d/ldesc-cluster-4x4", "fermi", "conv2d", {"n": "256"},
