@@ -38,7 +38,7 @@ FunctionalHierarchy::FunctionalHierarchy(const FunctionalConfig& cfg, const Addr
   policy_->register_stats(stats_, "replay.dispatcher");
   for (std::uint32_t s = 0; s < cfg_.num_sms; ++s) {
     l1_.emplace_back(L1PolicyConfig{cfg_.l1, cfg_.l1_enabled, L1BypassMode::None, false, kUnlimited,
-                                    kUnlimited});
+                                    kUnlimited, cfg_.l1_store_hit_update});
     const std::string sm = "replay.sm" + std::to_string(s);
     const std::string p = sm + ".l1d";
     auto c = [&](const char* n, const char* u, const char* d) -> Counter* {

@@ -44,7 +44,8 @@ struct FunctionalConfig {
   SmResources resources;
   std::uint32_t coalesce_sector_bytes = 32;  // coalescer sector granularity (line = L1 line)
   bool l1_enabled = true;
-  std::string cta_policy = "rr";  // dispatcher.policy
+  bool l1_store_hit_update = false;  // l1d.write_hit=update (L1PolicyConfig::store_hit_update)
+  std::string cta_policy = "rr";     // dispatcher.policy
   CtaPolicyArgs cta_policy_args;
   CacheGeometry l1{32, 4, 128, 128, SetIndexing::Linear};
   CacheGeometry l2{64, 16, 128, 32, SetIndexing::Linear};  // one sub-partition

@@ -48,6 +48,7 @@ struct L1Decision {
   Addr line = 0;
   std::uint32_t fetch = 0;  // Miss / SectorMiss: tag-array sectors to fetch
   bool evicted = false;     // a valid line was displaced (Miss) or write-evicted (WriteThrough)
+  bool updated = false;     // WriteThrough: a present line kept and updated (store_hit_update)
   bool via_bypass_queue = false;  // Bypass / PdpBypass: the bypass queue, else the miss queue
   Addr evicted_line = 0;          // the displaced line when `evicted`
   bool no_reuse = false;          // Bypass because the data structure is NO-REUSE (seed 000)
@@ -64,6 +65,10 @@ struct L1PolicyConfig {
   bool pdp = false;
   std::uint32_t mshr_entries = 32;
   std::uint32_t mshr_max_merge = 8;
+  // A global store that hits keeps the line, updated and touched, instead of evicting it
+  // (GPGPU-Sim's write-through "L" policy for global data, the simulator of seeds 000 and 004;
+  // the Fermi hardware evicts). Atomics always evict: they are performed at the L2.
+  bool store_hit_update = false;
 };
 
 template <class Req>
@@ -97,9 +102,14 @@ class L1CachePolicy {
       if (cfg_.enabled) {
         const int way = tags_.find(line);
         if (way >= 0 && !tags_.line(tags_.set_index(line), way).reserved) {
-          tags_.invalidate(line);
-          d.evicted = true;
-          d.evicted_line = line;
+          if (kind == AccessKind::Store && cfg_.store_hit_update) {
+            tags_.touch(tags_.set_index(line), way);
+            d.updated = true;
+          } else {
+            tags_.invalidate(line);
+            d.evicted = true;
+            d.evicted_line = line;
+          }
         }
       }
       d.outcome = L1Outcome::WriteThrough;

@@ -16,6 +16,7 @@ FunctionalConfig functional_config(const GpuConfig& c) {
   f.resources = c.dispatcher.resources;
   f.coalesce_sector_bytes = c.sm.sector_bytes;
   f.l1_enabled = c.l1.enabled;
+  f.l1_store_hit_update = c.l1.store_hit_update;
   f.cta_policy = c.dispatcher.policy;
   f.cta_policy_args = c.dispatcher.policy_args;
   f.l1 = c.l1.geometry;

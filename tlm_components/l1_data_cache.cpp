@@ -9,7 +9,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
       cfg_(cfg),
       ctx_(ctx),
       policy_(L1PolicyConfig{cfg.geometry, cfg.enabled, cfg.bypass, cfg.pdp, cfg.mshr_entries,
-                             cfg.mshr_max_merge}),
+                             cfg.mshr_max_merge, cfg.store_hit_update}),
       miss_queue_(cfg.miss_queue),
       bypass_queue_(cfg.bypass_queue),
       data_(cfg.geometry, ctx.check_data),
@@ -33,9 +33,12 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
       evictions_(L1_STAT("evictions", "lines", "valid lines displaced or write-evicted")),
       stores_(L1_STAT("stores", "accesses", "global store line requests (write-through)")),
       atomics_(L1_STAT("atomics", "accesses", "atomic line requests (performed at L2)")),
-      fills_(L1_STAT("fills", "lines", "fills received from below"))
+      fills_(L1_STAT("fills", "lines", "fills received from below")) {
+  if (cfg.store_hit_update)
+    store_updates_ =
+        &L1_STAT("store_updates", "accesses",
+                 "store line requests that hit and updated the line (write_hit=update)");
 #undef L1_STAT
-{
 }
 
 std::uint8_t* L1DataCache::line_data(Addr line) {
@@ -196,6 +199,11 @@ int L1DataCache::process(Payload& gp, Cycle now) {
   switch (d.outcome) {
     case L1Outcome::WriteThrough:
       ++(e.kind == AccessKind::Atomic ? atomics_ : stores_);
+      if (d.updated) {
+        ++*store_updates_;
+        if (std::uint8_t* data = line_data(d.line))
+          copy_masked(data, gp.get_data_ptr(), e.bytes, policy_.tags().geometry().line_bytes);
+      }
       miss_queue_.push(&gp);
       send_down();
       break;

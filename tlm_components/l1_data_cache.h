@@ -34,6 +34,7 @@ struct L1Config {
   L1BypassMode bypass = L1BypassMode::None;
   std::uint32_t bypass_queue = 8;  // bypass-path requests buffered towards the NoC
   bool pdp = false;  // protecting-distance replacement and bypass (CBWT baseline, seed 004 §7.1)
+  bool store_hit_update = false;  // l1d.write_hit=update: a store hit keeps the line (see model)
   double clock_hz = 1.4e9;
 };
 
@@ -94,6 +95,7 @@ class L1DataCache : public CacheShell {
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &sector_misses_, &rf_, &rf_line_, &rf_mshr_,
       &rf_merge_, &rf_mq_, &bypassed_, &pdp_bypasses_, &bypass_stalls_, &evictions_, &stores_,
       &atomics_, &fills_;
+  Counter* store_updates_ = nullptr;  // registered only with l1d.write_hit=update
   struct LDescStats {
     Counter *no_reuse, *soft_fills, *hard_fills, *unpins;
     Counter *pf_issued, *pf_useful, *pf_late, *pf_evicted_unused;

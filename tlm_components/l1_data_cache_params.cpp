@@ -29,6 +29,10 @@ void declare_l1_params(ParamRegistry& p) {
             "bypass-path requests buffered towards the NoC");
   p.declare("l1d.pdp", T::Bool, bool_text(d.pdp), "",
             "protecting-distance replacement with bypass of fully protected sets (CBWT's PDP)");
+  p.declare("l1d.write_hit", T::Enum, d.store_hit_update ? "update" : "evict", "",
+            "a global store that hits: evict the line (Fermi hardware) or update it and keep it "
+            "(GPGPU-Sim's global write-through); stores never allocate, atomics always evict",
+            {"evict", "update"});
 }
 
 L1Config l1_config_from_params(const ParamRegistry& p) {
@@ -45,6 +49,7 @@ L1Config l1_config_from_params(const ParamRegistry& p) {
                           : L1BypassMode::RankLimit;
   c.bypass_queue = p.get_u32("l1d.bypass_queue", 1);
   c.pdp = p.get_bool("l1d.pdp");
+  c.store_hit_update = p.get_string("l1d.write_hit") == "update";
   c.clock_hz = p.get_frequency_hz("clock.core");
   return c;
 }

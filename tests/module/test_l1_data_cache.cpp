@@ -106,6 +106,39 @@ TEST_CASE("L1D: stores write through and evict the line (write-evict)", "[module
   CHECK(w == v);
 }
 
+TEST_CASE("L1D: with write_hit=update a store hit updates the line and the next load hits it",
+          "[module][l1d]") {
+  L1Config cfg = small_l1();
+  cfg.store_hit_update = true;
+  L1Bench b(cfg);
+  b.sm.push(make_load(b.ctx, 0x3000));
+  sc_core::sc_start(sc_time(300, SC_NS));
+  Payload* st = make_load(b.ctx, 0x3000);
+  st->set_command(tlm::TLM_WRITE_COMMAND);
+  gpu_ext(*st).kind = AccessKind::Store;
+  gpu_ext(*st).bytes = ByteMask();
+  gpu_ext(*st).bytes.set_range(4, 4);
+  const std::uint32_t v = 0xfeedf00d;
+  std::memcpy(st->get_data_ptr() + 4, &v, 4);
+  b.sm.push(st);
+  sc_core::sc_start(sc_time(300, SC_NS));
+  b.sm.push(make_load(b.ctx, 0x3000));
+  sc_core::sc_start(sc_time(300, SC_NS));
+  REQUIRE(b.sm.responses.size() == 3);
+  CHECK(b.stat("stores") == 1);
+  CHECK(b.stat("store_updates") == 1);
+  CHECK(b.stat("misses") == 1);
+  CHECK(b.stat("hits") == 1);
+  CHECK(b.memory.addresses.size() == 2);  // the fill and the written-through store
+  std::uint32_t w, first;
+  std::memcpy(&w, b.sm.responses[2]->get_data_ptr() + 4, 4);
+  std::memcpy(&first, b.sm.responses[2]->get_data_ptr(), 4);
+  CHECK(w == v);                         // the stored word, from the L1's own copy
+  CHECK(first == initial_word(0x3000));  // the bytes the store did not write are intact
+  CHECK(b.c1.open_transactions() == 0);
+  CHECK(b.c2.open_transactions() == 0);
+}
+
 TEST_CASE("L1D: a disabled L1 forwards every load", "[module][l1d]") {
   L1Config cfg = small_l1();
   cfg.enabled = false;

@@ -98,3 +98,15 @@ TEST_CASE("ldesc: Parboil histo under LDesc co-schedules column CTAs, data intac
   // Only the out-of-region pixels' global-histogram loads are NO-REUSE loads.
   CHECK(r.total("l1d", "ldesc_no_reuse_bypasses") == r.total("l1d", "bypassed"));
 }
+
+TEST_CASE("ldesc: lavamd with l1d.write_hit=update re-reads fv from the L1, data intact",
+          "[platform][ldesc]") {
+  // fA[wtx] += ... is a load and a store per neighbour particle: write-evict makes every such
+  // load miss, GPGPU-Sim's write-through update keeps the line (docs/validation/ldesc.md).
+  Run r = run("fermi", "lavamd", {}, with(kFermi32, "l1d.write_hit", "update"));
+  common_checks(r);
+  CHECK(r.out.verified_words > 0);
+  CHECK(r.total("l1d", "store_updates") > 0);
+  CHECK(r.total("l1d", "store_updates") <= r.total("l1d", "stores"));
+  CHECK(r.total("l1d", "hits") > 10 * r.total("l1d", "misses"));
+}

@@ -116,6 +116,35 @@ TEST_CASE("L1 policy: stores and atomics write through and evict a present copy"
         ReservationFail::MissQueue);
 }
 
+TEST_CASE("L1 policy: write_hit=update keeps and touches a stored line, atomics still evict",
+          "[cache_policy][l1]") {
+  L1PolicyConfig c = l1_config(1, 2);
+  c.store_hit_update = true;
+  L1CachePolicy<int> p(c);
+  load(p, 0x0, 1);
+  p.fill(0x0, 1u);
+  load(p, 0x80, 2);
+  p.fill(0x80, 1u);  // LRU order now 0x0, 0x80
+  L1Decision d = p.access(AccessKind::Store, 0x0, kWord, 0, 9, false, false);
+  CHECK(d.outcome == L1Outcome::WriteThrough);
+  CHECK(d.updated);
+  CHECK_FALSE(d.evicted);
+  CHECK(load(p, 0x0, 3).outcome == L1Outcome::Hit);
+  // The store made 0x0 most recently used: the next miss evicts 0x80.
+  d = load(p, 0x100, 4);
+  CHECK(d.outcome == L1Outcome::Miss);
+  CHECK(d.evicted_line == 0x80);
+  p.fill(0x100, 1u);
+  // A store that misses allocates nothing (no-write-allocate) and updates nothing.
+  d = p.access(AccessKind::Store, 0x200, kWord, 0, 9, false, false);
+  CHECK_FALSE(d.updated);
+  CHECK(p.tags().find(0x200) < 0);
+  d = p.access(AccessKind::Atomic, 0x0, kWord, 0, 9, false, false);
+  CHECK(d.evicted);
+  CHECK_FALSE(d.updated);
+  CHECK(load(p, 0x0, 5).outcome == L1Outcome::Miss);
+}
+
 TEST_CASE("L1 policy: bypass path (static, rank limit, disabled L1)", "[cache_policy][l1]") {
   L1PolicyConfig c = l1_config();
   c.bypass = L1BypassMode::All;

@@ -180,6 +180,23 @@ TEST_CASE("Functional hierarchy: write-evict store and L2 dirty write-back", "[f
   CHECK(l1(h, "stores") == 2);
 }
 
+TEST_CASE("Functional hierarchy: l1d.write_hit=update keeps the stored line", "[functional]") {
+  FunctionalConfig c = tiny();
+  c.l1_store_hit_update = true;
+  FunctionalHierarchy h(c, one_channel());
+  ld(h, 0x000);  // L1 miss
+  st(h, 0x000);  // store hit: the line stays
+  ld(h, 0x000);  // L1 hit
+  CHECK(l1(h, "stores") == 1);
+  CHECK(l1(h, "evictions") == 0);
+  CHECK(l1(h, "hits") == 1);
+  CHECK(l1(h, "misses") == 1);
+  atom(h, 0x000);  // atomics still evict
+  ld(h, 0x000);
+  CHECK(l1(h, "evictions") == 1);
+  CHECK(l1(h, "misses") == 2);
+}
+
 TEST_CASE("Functional hierarchy: L2 write-allocate without fetch, fetch-on-write, atomics",
           "[functional]") {
   FunctionalHierarchy h(tiny(), one_channel());
