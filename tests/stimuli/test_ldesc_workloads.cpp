@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/ldesc_clustering.h"
+#include "model/numa_partition.h"
 #include "model/workload/locality_tiles.h"
 #include "stimuli/workload_registry.h"
 
@@ -73,4 +74,16 @@ TEST_CASE("ldesc: every workload's INTER-THREAD descriptors are consistent with 
           CHECK((why.empty() || known(info.name, why)));
         }
   }
+}
+
+TEST_CASE("numa: the tile maps of Parboil histo follow Fig. 9", "[numa][stimuli]") {
+  const auto w = make_workload("histo", {});
+  const Kernel& k = *w->kernels().at(0);
+  const auto maps = numa_tile_maps(k);
+  REQUIRE(maps.size() == 1);  // sm_mappings; the outputs are NO-REUSE
+  CHECK(maps[0].name == "sm_mappings");
+  CHECK(maps[0].num_tiles() == 14);
+  CHECK(maps[0].cta_tile[0] == 0);
+  CHECK(maps[0].cta_tile[14] == 0);  // CTA (0, 1): the same column band
+  CHECK(maps[0].cta_tile[13] == 13);
 }

@@ -1,0 +1,133 @@
+// Seed 000 §4.6 NUMA mapping and Algorithm 2 without the SystemC kernel: the spec's T8-T11 exact
+// cases, the bijection of zone-local addresses, and Algorithm 2's guards.
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "model/numa_partition.h"
+#include "model/numa_zone.h"
+
+using namespace locsim;
+
+TEST_CASE("numa T8: zone bits and the zone-local address", "[numa]") {
+  CHECK(numa_zone_bits(4) == 2);
+  CHECK_THROWS_WITH(numa_zone_bits(6), Catch::Contains("power of two"));
+  CHECK(zone_at_bit(0x1000C000, 14, 4) == 3);
+  CHECK(zone_at_bit(0x10020000, 16, 4) == 2);
+  CHECK(remove_zone_bits(0x1000C080, 14, 2) == 0x04000080);
+  CHECK(insert_zone_bits(0x04000080, 3, 14, 2) == 0x1000C080);
+  // 2^16 consecutive addresses: 4 zones x 2^14 distinct local addresses each.
+  std::set<std::pair<std::uint32_t, Addr>> seen;
+  std::uint64_t per_zone[4] = {};
+  for (Addr a = 0x10000000; a < 0x10010000; ++a) {
+    seen.emplace(zone_at_bit(a, 14, 4), remove_zone_bits(a, 14, 2));
+    ++per_zone[zone_at_bit(a, 14, 4)];
+  }
+  CHECK(seen.size() == 0x10000);
+  for (auto n : per_zone) CHECK(n == 0x4000);
+}
+
+TEST_CASE("numa T10: the XOR Baseline spreads 1 MiB of lines evenly over 4 zones", "[numa]") {
+  std::uint64_t n[4] = {};
+  for (Addr a = 0x10000000; a < 0x10100000; a += 128) ++n[xor_zone(a, 4)];
+  for (auto v : n) {
+    CHECK(v >= 0.24 * 8192);
+    CHECK(v <= 0.26 * 8192);
+  }
+}
+
+TEST_CASE("numa: the zone map is a bijection across placed structures and the XOR rest", "[numa]") {
+  NumaZoneMap m(4);
+  m.place("A", 0x100000, 0x40000, 16);  // 256 KB at 64 KB granularity
+  m.place("B", 0x140000, 0x10000, 14);  // 64 KB at 16 KB granularity
+  CHECK(m.start_bit(0x100000) == 16);
+  CHECK(m.start_bit(0x140000) == 14);
+  CHECK(m.start_bit(0x180000) == kNumaXorStartBit);
+  CHECK(m.zone(0x130000) == 3);
+  CHECK(m.zone(0x14C000) == 3);
+  std::set<std::pair<std::uint32_t, Addr>> seen;
+  for (Addr a = 0xC0000; a < 0x1C0000; a += 64) seen.emplace(m.zone(a), m.local(a));
+  CHECK(seen.size() == (0x1C0000 - 0xC0000) / 64);
+  // Errors name the structure.
+  CHECK_THROWS_WITH(m.place("C", 0x150000, 0x10000, 16),
+                    Catch::Contains("'C'") && Catch::Contains("not a multiple"));
+  CHECK_THROWS_WITH(m.place("D", 0x140000, 0x100, 7), Catch::Contains("overlaps 'B'"));
+  CHECK_THROWS_WITH(m.place("E", 0x200000, 0x100, 17), Catch::Contains("start bit 17"));
+}
+
+TEST_CASE("numa T11: a first-touched page stays in its zone", "[numa]") {
+  FirstTouchPages pages;
+  NumaAccessCounter acc(4);
+  acc.count(2, pages.touch(0x20010040, 2));  // first touch by zone 2: local
+  for (std::uint32_t z : {0u, 1u, 3u}) acc.count(z, pages.touch(0x2001F000, z));  // remote
+  acc.count(2, pages.touch(0x2001FFFC, 2));
+  CHECK(pages.pages() == 1);
+  CHECK(pages.zone(0x20010000) == 2u);
+  CHECK_FALSE(pages.zone(0x20020000).has_value());
+  CHECK(acc.total() == 5);
+  CHECK(acc.local() == 2);
+  CHECK(acc.efficiency() == Approx(0.4));
+  CHECK(acc.share(2) == Approx(1.0));
+}
+
+namespace {
+// Fig. 13: 16 CTAs in 4 C-Tiles of 4; D-Tile k of A is A's k-th 64 KB, of B B's k-th 16 KB.
+NumaTileMap fig13(const std::string& name, Addr base, std::uint64_t tile, std::uint32_t prio) {
+  NumaTileMap m;
+  m.name = name;
+  m.base = base;
+  m.bytes = 4 * tile;
+  m.priority = prio;
+  for (std::uint32_t c = 0; c < 16; ++c) m.cta_tile.push_back(c / 4);
+  for (std::uint32_t k = 0; k < 4; ++k)
+    m.tile_bytes.push_back({{base + k * tile, base + (k + 1) * tile}});
+  return m;
+}
+}  // namespace
+
+TEST_CASE("numa T9: Algorithm 2 on Fig. 13 places A at bit 16, B at bit 14", "[numa]") {
+  const std::vector<NumaTileMap> maps = {fig13("A", 0x10000000, 0x10000, 2),
+                                         fig13("B", 0x10040000, 0x4000, 1)};
+  const NumaPlan p = plan_numa(maps, 16, 4);
+  CHECK(p.driver == 0);
+  CHECK(p.start_bit == std::vector<unsigned>{16, 14});
+  CHECK(p.util == Approx(3.0));
+  for (std::uint32_t c = 0; c < 16; ++c) CHECK(p.cta_zone[c] == c / 4);
+  // With b_hi = 14, A's 64 KB D-Tiles spread evenly over the 4 zones.
+  CHECK(local_fraction(maps[0], p.cta_zone, 14, 4) == Approx(0.25));
+  CHECK(local_fraction(maps[0], p.cta_zone, 16, 4) == Approx(1.0));
+}
+
+TEST_CASE("numa: Algorithm 2's guards: few C-Tiles cannot drive, imbalance is skipped", "[numa]") {
+  // A single C-Tile (the whole grid shares A) cannot partition 16 CTAs over 4 zones: B drives.
+  NumaTileMap a;
+  a.name = "A";
+  a.base = 0x10000000;
+  a.bytes = 0x40000;
+  a.priority = 2;
+  a.cta_tile.assign(16, 0);
+  a.tile_bytes = {{{a.base, a.base + a.bytes}}};
+  const std::vector<NumaTileMap> maps = {a, fig13("B", 0x10040000, 0x4000, 1)};
+  NumaPlan p = plan_numa(maps, 16, 4);
+  CHECK(p.driver == 1);
+  CHECK(p.start_bit[0] == kNumaMinStartBit);
+  CHECK(p.start_bit[1] == 14);
+  // Three of four C-Tiles' data in zone 0 whatever the bit: every candidate is unbalanced,
+  // so the CTAs are split contiguously.
+  NumaTileMap skew = fig13("S", 0x10000000, 0x100, 1);
+  skew.tile_bytes = {{{0x10000000, 0x10000100}},
+                     {{0x10000000, 0x10000100}},
+                     {{0x10000000, 0x10000100}},
+                     {{0x10000000, 0x10000100}}};
+  p = plan_numa({skew}, 16, 4);
+  CHECK(p.driver == -1);
+  CHECK(p.cta_zone == contiguous_partition(16, 4));
+}
+
+TEST_CASE("numa: zone_bytes counts partial chunks and whole cycles", "[numa]") {
+  // 512 B chunks: [0x80, 0x200) in zone 0, chunks 1-3, then [0x800, 0x980) in zone 0 again
+  auto z = zone_bytes(0x80, 0x80 + 4 * 512 + 0x100, 9, 4);
+  CHECK(z == std::vector<std::uint64_t>{384 + 384, 512, 512, 512});
+  // three whole 2 KB cycles and 100 bytes
+  z = zone_bytes(0x10000000, 0x10000000 + 3 * 2048 + 100, 9, 4);
+  CHECK(z == std::vector<std::uint64_t>{3 * 512 + 100, 3 * 512, 3 * 512, 3 * 512});
+}
