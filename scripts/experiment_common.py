@@ -65,13 +65,21 @@ def run_locsim(tag, locsim, platform, workload, wargs, sets):
     return run_json(tag, cmd, "--stats-json")
 
 
-def run_all(tag, args, jobs, one):
-    """Rows for every job (one(job) -> dict), or the rows of --from-csv; writes <out>/<tag>.csv."""
+def run_all(tag, args, jobs, one, reuse_key=None):
+    """Rows for every job (one(job) -> dict), or the rows of --from-csv; writes <out>/<tag>.csv.
+    With reuse_key (job -> (abbr, config)) and args.reuse, a job whose key names a row of that
+    CSV takes the row instead of running (only valid while the simulator is unchanged)."""
     if args.from_csv:
         return read_rows(args.from_csv)
-    print(f"{tag}: {len(jobs)} runs on {args.jobs} host threads", flush=True)
+    old = {}
+    if reuse_key and getattr(args, "reuse", ""):
+        old = {(r["abbr"], r["config"]): r for r in read_rows(args.reuse)}
+    todo = [j for j in jobs if not (reuse_key and reuse_key(j) in old)]
+    print(f"{tag}: {len(todo)} runs on {args.jobs} host threads"
+          + (f", {len(jobs) - len(todo)} reused from {args.reuse}" if old else ""), flush=True)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        rows = list(pool.map(one, jobs))
+        ran = iter(list(pool.map(one, todo)))
+    rows = [old[reuse_key(j)] if reuse_key and reuse_key(j) in old else next(ran) for j in jobs]
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, tag.split("_")[0] + ".csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))

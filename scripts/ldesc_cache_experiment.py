@@ -6,6 +6,8 @@ paper's 32 KB L1 (Table 1) and its GTO warp scheduler, plus the cache-sensitivit
 
   scripts/ldesc_cache_experiment.py [--out docs/validation/ldesc] [--jobs 2]
   scripts/ldesc_cache_experiment.py --from-csv docs/validation/ldesc/ldesc.csv
+  scripts/ldesc_cache_experiment.py --reuse docs/validation/ldesc/ldesc.csv  # run new rows only
+  scripts/ldesc_cache_experiment.py --base-set l1d.write_hit=update --out docs/validation/ldesc/write_update
   scripts/ldesc_cache_experiment.py --sweep [--out ...]   # §2.1 / Fig. 3 cluster-shape sweep
 """
 import os
@@ -21,7 +23,7 @@ SMS = 15  # fermi
 WORKLOADS = [
     ("SK", "syrk", {"n": 256}, "INTER (COACC, REG), NO-REUSE", "inter-thread"),
     ("DT", "doitgen", {"n": 96}, "INTER (COACC, REG), NO-REUSE", "inter-thread"),
-    ("HS", "histogram", {}, "INTER (COACC, REG)", "inter-thread"),
+    ("HS", "histo", {}, "INTER (COACC, REG), NO-REUSE", "inter-thread"),
     ("D2D", "dwt2d", {"width": 512, "height": 512}, "INTER (NEARBY, REG)", "inter-thread"),
     ("C2D", "conv2d", {}, "INTER (NEARBY)", "inter-thread"),
     ("SPMV", "spmv", {}, "INTRA, INTER (COACC, IRREG)", "irregular"),
@@ -42,8 +44,9 @@ CONFIGS = [
 TECHNIQUES = ["LDesc-Sched", "LDesc-Pref", "LDesc-Cache"]
 # Control runs that test the explanations on docs/validation/ldesc.md: (workloads, name, sets).
 CONTROLS = [
-    (["SK", "DT"], "LDesc-Pref/one-stride", {"ldesc.mode": "pref", "ldesc.stride_distance": "one"}),
-    (["SK", "DT"], "LDesc/one-stride", {"ldesc.mode": "all", "ldesc.stride_distance": "one"}),
+    (["SK", "DT", "HS"], "LDesc-Pref/one-stride",
+     {"ldesc.mode": "pref", "ldesc.stride_distance": "one"}),
+    (["SK", "DT", "HS"], "LDesc/one-stride", {"ldesc.mode": "all", "ldesc.stride_distance": "one"}),
     (["C2D", "D2D", "SK", "DT"], "Cluster-2x2",
      {"ldesc.stats": "true", "dispatcher.policy": "ldesc-cluster",
       "dispatcher.ldesc-cluster.shape": "2x2"}),
@@ -54,6 +57,17 @@ CONTROLS = [
     (["LIB", "SPMV"], "LDesc-Cache/unpin-1M",
      {"ldesc.mode": "cache", "ldesc.unpin_period": "1000000"}),
     (["LIB", "C2D"], "Baseline-64KB", {"ldesc.stats": "true", "l1d.size": "64KiB"}),
+    # LMD and D2D gain nothing from 4x L1: does any L1 size catch reuse?
+    (["LMD", "D2D"], "Baseline-512KB", {"ldesc.stats": "true", "l1d.size": "512KiB"}),
+    # DT's 4x4 clusters run each launch on 3 SMs: the round-robin Baseline on a 3-SM GPU
+    # separates "fewer SMs contend for the L2" from locality.
+    (["DT"], "Baseline-3SMs", {"ldesc.stats": "true", "gpu.sms": "3"}),
+    # ... and the round-robin Baseline whose L1 MSHR entries merge 32 requests instead of 8.
+    (["DT"], "Baseline-merge32", {"ldesc.stats": "true", "l1d.mshr_max_merge": "32"}),
+    # HS: the L1 miss queue (8 entries, shared with the kernel's atomics) as the bottleneck.
+    (["HS"], "Baseline-missq32", {"ldesc.stats": "true", "l1d.miss_queue": "32"}),
+    (["HS"], "LDesc-Sched/missq32", {"ldesc.mode": "sched", "l1d.miss_queue": "32"}),
+    (["HS"], "LDesc/missq32", {"ldesc.mode": "all", "l1d.miss_queue": "32"}),
 ]
 
 # The paper's figures, where it states them (§1, §6.1).
@@ -174,14 +188,23 @@ def main():
     ap = ec.arg_parser(__doc__.splitlines()[0], "docs/validation/ldesc")
     ap.add_argument("--sweep", action="store_true",
                     help="the §2.1 cluster-shape sweep instead of the configurations")
+    ap.add_argument("--base-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="add a setting to every run (e.g. l1d.write_hit=update, the write "
+                         "policy of the paper's simulator)")
+    ap.add_argument("--reuse", default="",
+                    help="take the rows of this CSV whose (workload, configuration) match a job "
+                         "instead of running them (only while the simulator is unchanged)")
     ARGS = ap.parse_args()
+    for kv in ARGS.base_set:
+        k, _, v = kv.partition("=")
+        BASE[k] = v
     if ARGS.sweep:
         sweep()
         return
     chosen = ec.choose(TAG, WORKLOADS, ARGS.workloads, ARGS.locsim)
     jobs = [(w[0], w[1], w[2], c, s) for w in chosen for c, s in CONFIGS]
     jobs += [(w[0], w[1], w[2], c, s) for ws, c, s in CONTROLS for w in chosen if w[0] in ws]
-    rows = ec.run_all(TAG, ARGS, jobs, one)
+    rows = ec.run_all(TAG, ARGS, jobs, one, reuse_key=lambda j: (j[0], j[3]))
     by = {(r["abbr"], r["config"]): r for r in rows}
     abbrs = [w[0] for w in chosen if (w[0], "Baseline") in by]
     names = [c for c, _ in CONFIGS[:-1]]
@@ -189,7 +212,9 @@ def main():
     def speedup(a, c):
         return by[(a, "Baseline")]["cycles"] / by[(a, c)]["cycles"]
 
-    md = ["# Seed 000 cache study on locsim (fermi, 32 KB L1, GTO)", ""]
+    extra = ", ".join(f"{k}={v}" for k, v in BASE.items() if k not in ("l1d.size", "sm.scheduler"))
+    md = ["# Seed 000 cache study on locsim (fermi, 32 KB L1, GTO" + (f", {extra}" if extra else "")
+          + ")", ""]
     md += ["## Cache sensitivity (§5: 4x L1 -> >10% speedup)", "",
            "| workload | Table 2 types | speedup with 128 KB L1 | cache-sensitive |", "|---|---|---|---|"]
     for w in chosen:
@@ -229,8 +254,9 @@ def main():
                f"(paper +{PAPER['sched_speedup']}%)."]
     md += ["", "## Control runs", "",
            "| workload | control | cycles vs Baseline | L1 hit rate | in-flight hit rate | "
-           "working set (lines/SM) | prefetches issued / useful / late / evicted unused |",
-           "|---|---|---|---|---|---|---|"]
+           "working set (lines/SM) | prefetches issued / useful / late / evicted unused | "
+           "reservation-failure cycles |",
+           "|---|---|---|---|---|---|---|---|"]
     for ws, c, _ in CONTROLS:
         for a in ws:
             if (a, c) not in by or a not in abbrs:
@@ -239,7 +265,8 @@ def main():
             md.append(f"| {a} | {c} | {pct(by[(a, 'Baseline')]['cycles'] / r['cycles'] - 1)} | "
                       f"{r['l1_hit_rate']:.3f} | {r['inflight_hit_rate']:.3f} | "
                       f"{r['working_set_lines_per_sm']:.0f} | {r['pf_issued']} / "
-                      f"{r['pf_useful']} / {r['pf_late']} / {r['pf_evicted_unused']} |")
+                      f"{r['pf_useful']} / {r['pf_late']} / {r['pf_evicted_unused']} | "
+                      f"{r['reservation_fails']} |")
     ec.write_tables(ARGS.out, md)
 
     bars = ec.bar_plotter(TAG, ARGS.out)
