@@ -1,0 +1,121 @@
+#include "tlm_components/inter_module_link.h"
+
+#include <algorithm>
+
+#include "tlm_components/gpu_extension.h"
+
+namespace locsim {
+
+InterModuleLink::InterModuleLink(sc_core::sc_module_name name, const InterModuleLinkConfig& cfg,
+                                 SerialChannel& forward, SerialChannel& backward, SimContext& ctx)
+    : sc_module(name),
+      in("in"),
+      out("out"),
+      cfg_(cfg),
+      clk_(ClockDomain::from_hz(cfg.clock_hz)),
+      fwd_(forward),
+      bwd_(backward),
+      up_("up"),
+      down_("down"),
+#define LINK_STAT(n, u, d) ctx.stats.counter(this->name(), "link", n, u, d)
+      req_count_(LINK_STAT("requests", "requests", "requests carried to the far module")),
+      rep_count_(LINK_STAT("replies", "replies", "replies carried back to the near module")),
+      req_bytes_(LINK_STAT("request_bytes", "bytes", "header and data bytes of the requests")),
+      rep_bytes_(LINK_STAT("reply_bytes", "bytes", "header and data bytes of the replies")),
+#undef LINK_STAT
+      req_latency_(ctx.stats.distribution(
+          this->name(), "link", "request_latency", "cycles",
+          "cycles from accepting a request to handing it to the far module (wire, latency "
+          "and waiting)")) {
+  if (cfg.buffer == 0) throw std::invalid_argument("inter-module link buffer must be >= 1");
+  in.register_nb_transport_fw(this, &InterModuleLink::nb_fw);
+  in.register_b_transport(this, &InterModuleLink::b_transport);
+  in.register_transport_dbg(this, &InterModuleLink::transport_dbg);
+  out.register_nb_transport_bw(this, &InterModuleLink::nb_bw);
+  up_.bind([this](Payload& gp, tlm::tlm_phase& ph,
+                  sc_core::sc_time& d) { return in->nb_transport_bw(gp, ph, d); },
+           [this](Payload& gp) { return on_request(gp); },
+           [this]() { kick(clk_.next_edge_cycle()); });
+  down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
+                    sc_core::sc_time& d) { return out->nb_transport_fw(gp, ph, d); },
+             [this](Payload& gp) { return on_reply(gp); },
+             [this]() { kick(clk_.next_edge_cycle()); });
+  SC_HAS_PROCESS(InterModuleLink);
+  SC_METHOD(step_method);
+  sensitive << step_ev_;
+  dont_initialize();
+}
+
+std::uint32_t InterModuleLink::request_bytes(const Payload& gp) const {
+  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
+  std::uint32_t bytes = cfg_.header_bytes;
+  if (e.kind == AccessKind::Store || e.kind == AccessKind::Atomic) bytes += e.bytes.count();
+  return bytes;
+}
+
+std::uint32_t InterModuleLink::reply_bytes(const Payload& gp) const {
+  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
+  std::uint32_t bytes = cfg_.header_bytes;
+  if (e.kind == AccessKind::Load || e.kind == AccessKind::Prefetch) {
+    const unsigned sectors = static_cast<unsigned>(__builtin_popcount(e.sector_mask));
+    bytes += sectors ? std::min<std::uint32_t>(gp.get_data_length(), sectors * kTransferSectorBytes)
+                     : static_cast<std::uint32_t>(gp.get_data_length());
+  } else if (e.kind == AccessKind::Atomic) {
+    bytes += e.bytes.count();
+  }
+  return bytes;
+}
+
+bool InterModuleLink::on_request(Payload& gp) {
+  const Cycle now = clk_.now();
+  if (requests_.size() >= cfg_.buffer) return false;  // held: step_method accepts it later
+  const std::uint32_t bytes = request_bytes(gp);
+  const Cycle arrival = fwd_.send(now, bytes) + cfg_.latency;
+  gpu_ext(gp).at(name());
+  requests_.push(arrival, &gp);
+  accepted_[&gp] = now;
+  ++req_count_;
+  req_bytes_ += bytes;
+  kick(arrival);
+  return true;
+}
+
+bool InterModuleLink::on_reply(Payload& gp) {
+  const Cycle now = clk_.now();
+  if (replies_.size() >= cfg_.buffer) return false;  // held: END_RESP withheld until room
+  const std::uint32_t bytes = reply_bytes(gp);
+  const Cycle arrival = bwd_.send(now, bytes) + cfg_.latency;
+  replies_.push(arrival, &gp);
+  ++rep_count_;
+  rep_bytes_ += bytes;
+  kick(arrival);
+  return true;
+}
+
+void InterModuleLink::step_method() {
+  const Cycle now = clk_.now();
+  // Replies first: they free buffer space in the far network.
+  while (replies_.ready(now) && !up_.response_busy()) up_.respond(*replies_.pop());
+  while (requests_.ready(now) && !down_.busy()) {
+    Payload* gp = requests_.pop();
+    auto it = accepted_.find(gp);
+    req_latency_.sample(now - it->second);
+    accepted_.erase(it);
+    down_.send(*gp);
+  }
+  // Room again: take a request or a reply that was held.
+  if (Payload* gp = up_.held_request(); gp && requests_.size() < cfg_.buffer) {
+    on_request(*gp);
+    up_.accept_request();
+  }
+  if (Payload* gp = down_.held_response(); gp && replies_.size() < cfg_.buffer) {
+    on_reply(*gp);
+    down_.accept_response();
+  }
+  // Wake for the next arrival; a packet that has arrived but waits for a busy neighbour is
+  // resumed by that neighbour's END_REQ / END_RESP callback, not by polling.
+  if (!requests_.empty() && requests_.next_cycle() > now) kick(requests_.next_cycle());
+  if (!replies_.empty() && replies_.next_cycle() > now) kick(replies_.next_cycle());
+}
+
+}  // namespace locsim

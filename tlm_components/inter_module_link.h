@@ -1,0 +1,75 @@
+// A link between two GPU modules of a multi-chip-module GPU (seed 000 §5, Table 1: MCM-GPU with
+// 192 GB/s between modules; spec I-14). Requests enter `in` from the near module's network and
+// leave `out` towards the far module's; their replies travel back. Each direction is a
+// SerialChannel (bandwidth) plus a fixed latency. The two channels are shared with the link of
+// the opposite direction between the same two modules, whose replies use this link's request
+// wires and whose requests use this link's reply wires. Every packet is held in a bounded queue
+// per direction; a full queue withholds END_REQ (requests) or END_RESP (replies), so nothing is
+// dropped and back-pressure reaches both networks.
+#pragma once
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+#include <unordered_map>
+
+#include "model/serial_channel.h"
+#include "tlm_components/at_ports.h"
+#include "tlm_components/clock_domain.h"
+#include "tlm_components/sim_context.h"
+#include "tlm_components/timed_queue.h"
+
+namespace locsim {
+
+struct InterModuleLinkConfig {
+  std::uint32_t latency = 32;  // cycles from a packet's last byte leaving to its arrival
+  std::uint32_t buffer = 16;   // packets queued per direction
+  std::uint32_t header_bytes = 8;
+  double clock_hz = 1.4e9;  // the link's cycle (the core clock in locsim's mcm platform)
+};
+
+class InterModuleLink : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<InterModuleLink> in;      // from the near module
+  tlm_utils::simple_initiator_socket<InterModuleLink> out;  // to the far module
+
+  // `forward` carries this link's requests, `backward` its replies; both must outlive the link.
+  InterModuleLink(sc_core::sc_module_name name, const InterModuleLinkConfig& cfg,
+                  SerialChannel& forward, SerialChannel& backward, SimContext& ctx);
+
+  // Header plus the data a request / reply carries (the crossbar's packet sizes).
+  std::uint32_t request_bytes(const Payload& gp) const;
+  std::uint32_t reply_bytes(const Payload& gp) const;
+
+ private:
+  bool on_request(Payload& gp);
+  bool on_reply(Payload& gp);
+  void step_method();
+  void kick(Cycle c) { step_ev_.notify(clk_.until(c)); }
+
+  tlm::tlm_sync_enum nb_fw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    return up_.on_fw(gp, ph, d);
+  }
+  tlm::tlm_sync_enum nb_bw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    return down_.on_bw(gp, ph, d);
+  }
+  void b_transport(Payload& gp, sc_core::sc_time& d) { out->b_transport(gp, d); }
+  unsigned int transport_dbg(Payload& gp) { return out->transport_dbg(gp); }
+
+  InterModuleLinkConfig cfg_;
+  ClockDomain clk_;
+  SerialChannel &fwd_, &bwd_;
+  TargetPort up_;
+  InitiatorPort down_;
+  // Packets on the wires or arrived and waiting for the next hop, by arrival cycle; their
+  // number is the direction's buffer occupancy.
+  TimedQueue<Payload*> requests_, replies_;
+  std::unordered_map<const Payload*, Cycle> accepted_;  // request -> cycle it was accepted
+  sc_core::sc_event step_ev_;
+  Counter &req_count_, &rep_count_, &req_bytes_, &rep_bytes_;
+  Distribution& req_latency_;
+};
+
+}  // namespace locsim
