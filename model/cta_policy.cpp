@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/ldesc_clustering.h"
+#include "model/numa_zone_policy.h"
 #include "model/params.h"
 #include "model/paver_policy.h"
 
@@ -359,6 +360,22 @@ const std::vector<CtaPolicyInfo>& cta_policy_registry() {
       return std::make_unique<LDescClusterPolicy>(a.at("shape"));
     };
     t.push_back(std::move(lc));
+    CtaPolicyInfo nz;
+    nz.name = "numa-zone";
+    nz.description =
+        "CTAs partitioned over the GPU modules (NUMA zones), round-robin inside each zone "
+        "(seed 000 §4.6: FirstTouch-Distrib's contiguous split or Algorithm 2)";
+    nz.params = {{"partition", "contiguous",
+                  "contiguous (Z equal ranges of linear CTA id, B4) or ldesc (Algorithm 2)"}};
+    nz.make = [](const CtaPolicyArgs& a) -> std::unique_ptr<CtaSchedulingPolicy> {
+      const std::string& v = a.at("partition");
+      if (v != "contiguous" && v != "ldesc")
+        throw std::invalid_argument("parameter 'partition': '" + v +
+                                    "' (expected contiguous or ldesc)");
+      return std::make_unique<NumaZonePolicy>(v == "ldesc" ? NumaZonePolicy::Partition::LDesc
+                                                           : NumaZonePolicy::Partition::Contiguous);
+    };
+    t.push_back(std::move(nz));
     t.push_back(paver_entry("paver-mst", PaverAlgorithm::Mst,
                             "locality graph, Prim's maximum spanning tree order (seed 003 §4.1)"));
     t.push_back(paver_entry("paver-kway", PaverAlgorithm::Kway,

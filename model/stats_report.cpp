@@ -45,6 +45,19 @@ void add_derived(nlohmann::json& kinds) {
     const double mshr = static_cast<double>(get(kinds, level, "mshr_hits"));
     (*k)["miss_rate"] = ratio(misses, hits + misses + mshr);
   }
+  // Seed 000 M10 (Figs. 18, 19): NUMA access efficiency and the access distribution.
+  auto n = kinds.find("numa");
+  if (n != kinds.end()) {
+    const double all = static_cast<double>(get(kinds, "numa", "accesses"));
+    (*n)["access_efficiency"] =
+        ratio(static_cast<double>(get(kinds, "numa", "local_accesses")), all);
+    for (int z = 0; z < 64; ++z) {
+      const std::string k = "zone" + std::to_string(z) + "_accesses";
+      if (!n->contains(k)) break;
+      (*n)["zone" + std::to_string(z) + "_share"] =
+          ratio(static_cast<double>((*n)[k].get<std::uint64_t>()), all);
+    }
+  }
   // Seed 001 equation (1): intra-cluster locality, and its two sources.
   auto c = kinds.find("cluster");
   if (c != kinds.end()) {

@@ -44,6 +44,7 @@ void declare_gpu_params(ParamRegistry& p) {
   declare_l2_params(p);
   declare_memory_params(p);
   declare_dispatcher_params(p);
+  declare_mcm_params(p);
   for (const MechanismInfo& m : mechanism_registry()) m.declare_params(p);
 }
 
@@ -104,7 +105,8 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.mc.sources = m.subpartitions_per_channel;
 
   c.dispatcher = dispatcher_config_from_params(p);
-  c.dispatcher.topology = GpuTopology{c.num_sms, c.sms_per_cluster};
+  c.mcm = mcm_config_from_params(p);
+  c.dispatcher.topology = GpuTopology{c.num_sms, c.sms_per_cluster, c.mcm.modules};
   c.dispatcher.resources = c.sm.resources;
 
   c.check_protocol = p.get_bool("check.protocol");

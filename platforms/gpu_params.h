@@ -7,6 +7,7 @@
 
 #include "model/params.h"
 #include "platforms/mechanism.h"
+#include "platforms/topologies/mcm_topology.h"
 #include "tlm_components/crossbar.h"
 #include "tlm_components/cta_dispatcher.h"
 #include "tlm_components/l1_data_cache.h"
@@ -31,6 +32,7 @@ struct GpuConfig {
   MemoryControllerConfig mc;  // channel filled per instance
   DispatcherConfig dispatcher;
   AddressMapConfig address_map;
+  McmConfig mcm;  // the mcm topology's modules and inter-module links
   bool check_data = false;
   bool check_protocol = false;
   std::uint64_t watchdog_cycles = 2000000;  // 0: off

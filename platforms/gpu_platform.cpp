@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 #include "platforms/topology.h"
@@ -19,6 +20,13 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
     auto topology = make_topology(cfg.topology);
     PlatformBuild build(cfg_, address_map_, ctx_, backing_.get(), parts_, mechanisms_,
                         this->name());
+    if (cfg.topology == "mcm") {
+      // Seed 000 §4.6: one zone decoder for the whole address space, shared by every block.
+      numa_ = std::make_shared<NumaAddressMapper>(cfg.mcm.modules, cfg.address_map.channels,
+                                                  cfg.address_map.interleave_bytes);
+      address_map_.add_range(0, Addr{1} << 48, numa_, "numa");
+      build.numa = numa_.get();
+    }
     topology->build(build);
     check_bindings(*this, cfg.topology);
   }
@@ -54,21 +62,46 @@ Mechanism* GpuPlatform::mechanism(const std::string& n) const {
 }
 
 void GpuPlatform::report(nlohmann::json& extra) const {
-  // Per injection port utilisation = flits / NoC cycles of the run (seed 001's port pressure).
-  const Interconnect& x = *parts_.noc;
-  const double nc = static_cast<double>(x.noc_cycles());
+  // Per injection port utilisation = flits / NoC cycles of the run (seed 001's port pressure);
+  // in the mcm topology per module network ("module" names it).
   nlohmann::json ports = nlohmann::json::array();
-  for (std::uint32_t q = 0; q < x.ports(); ++q)
-    ports.push_back({{"port", q},
-                     {"request_flits", x.port_request_flits(q)},
-                     {"reply_flits", x.port_reply_flits(q)},
-                     {"request_utilisation", nc > 0 ? x.port_request_flits(q) / nc : 0.0},
-                     {"reply_utilisation", nc > 0 ? x.port_reply_flits(q) / nc : 0.0}});
+  auto add = [&ports](const Interconnect& x, int module) {
+    const double nc = static_cast<double>(x.noc_cycles());
+    for (std::uint32_t q = 0; q < x.ports(); ++q) {
+      nlohmann::json j = {{"port", q},
+                          {"request_flits", x.port_request_flits(q)},
+                          {"reply_flits", x.port_reply_flits(q)},
+                          {"request_utilisation", nc > 0 ? x.port_request_flits(q) / nc : 0.0},
+                          {"reply_utilisation", nc > 0 ? x.port_reply_flits(q) / nc : 0.0}};
+      if (module >= 0) j["module"] = module;
+      ports.push_back(std::move(j));
+    }
+  };
+  if (parts_.noc) add(*parts_.noc, -1);
+  for (std::size_t m = 0; m < parts_.module_nocs.size(); ++m)
+    add(*parts_.module_nocs[m], static_cast<int>(m));
   extra["noc_ports"] = std::move(ports);
+  if (!parts_.wires.empty()) {
+    // Inter-module wires: utilisation = busy cycles / core cycles of the run.
+    const double cycles = static_cast<double>(now_cycles());
+    nlohmann::json wires = nlohmann::json::array();
+    const std::size_t M = parts_.wires.size() / 2;
+    for (std::size_t w = 0; w < parts_.wires.size(); ++w) {
+      const SerialChannel& c = *parts_.wires[w];
+      const std::size_t from = w % M;
+      wires.push_back({{"from", from},
+                       {"to", w < M ? (from + 1) % M : (from + M - 1) % M},
+                       {"bytes", c.bytes()},
+                       {"packets", c.packets()},
+                       {"utilisation", cycles > 0 ? c.busy_cycles() / cycles : 0.0}});
+    }
+    extra["mcm_links"] = std::move(wires);
+  }
   for (const auto& m : mechanisms_) m->report(extra);
 }
 
 void GpuPlatform::load(const Workload& w) {
+  for (auto& m : mechanisms_) m->workload_loaded(w);
   parts_.dispatcher->load(w);
 }
 
@@ -134,6 +167,7 @@ void GpuPlatform::set_host_driven(std::function<void()> on_idle) {
 }
 
 void GpuPlatform::launch(const Workload& w) {
+  for (auto& m : mechanisms_) m->workload_loaded(w);
   parts_.dispatcher->launch(w);
   if (watchdog_) watchdog_->rearm();
 }
@@ -277,6 +311,16 @@ std::string GpuPlatform::describe_in_flight(std::size_t max_lines) const {
   std::ostringstream os;
   auto live = ctx_.pool.live();
   os << "  " << live.size() << " transaction(s) in flight\n";
+  // Where they are, most crowded first: a deadlock shows as full buffers at a few blocks.
+  std::map<std::string, std::size_t> where;
+  for (auto* gp : live) ++where[gpu_ext(*gp).where ? gpu_ext(*gp).where : "?"];
+  std::vector<std::pair<std::size_t, std::string>> crowd;
+  for (const auto& w : where) crowd.emplace_back(w.second, w.first);
+  std::sort(crowd.rbegin(), crowd.rend());
+  os << "  by block:";
+  for (std::size_t i = 0; i < crowd.size() && i < 12; ++i)
+    os << " " << crowd[i].second << " " << crowd[i].first;
+  os << (crowd.size() > 12 ? " ...\n" : "\n");
   std::size_t n = 0;
   for (auto* gp : live) {
     if (n++ == max_lines) {

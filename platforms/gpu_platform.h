@@ -80,7 +80,10 @@ class GpuPlatform : public sc_core::sc_module {
   std::size_t num_l2() const { return parts_.l2s.size(); }
   L2CacheBank& l2(std::size_t i) { return *parts_.l2s[i]; }
   CtaDispatcher& dispatcher() { return *parts_.dispatcher; }
-  const Interconnect& noc() const { return *parts_.noc; }
+  // The network (module 0's in the mcm topology).
+  const Interconnect& noc() const { return parts_.noc ? *parts_.noc : *parts_.module_nocs.at(0); }
+  // The zone decoder of the mcm topology, nullptr elsewhere.
+  NumaAddressMapper* numa() const { return numa_.get(); }
   // The one address map every block that routes by address shares.
   const AddressMap& address_map() const { return address_map_; }
   // The mechanism plugged in under `name` (e.g. "icc", "mdb"), or nullptr when it is off.
@@ -99,7 +102,8 @@ class GpuPlatform : public sc_core::sc_module {
   void progress_method();
 
   GpuConfig cfg_;
-  AddressMap address_map_;  // before the blocks that hold references to it
+  AddressMap address_map_;                   // before the blocks that hold references to it
+  std::shared_ptr<NumaAddressMapper> numa_;  // mcm topology: registered on address_map_
   SimContext ctx_;
   std::unique_ptr<FunctionalMemory> backing_;
   std::vector<std::unique_ptr<Mechanism>> mechanisms_;

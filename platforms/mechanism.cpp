@@ -3,6 +3,7 @@
 #include "platforms/mechanisms/icc_mechanism.h"
 #include "platforms/mechanisms/ldesc_mechanism.h"
 #include "platforms/mechanisms/mdb_mechanism.h"
+#include "platforms/mechanisms/numa_mechanism.h"
 
 namespace locsim {
 
@@ -12,6 +13,7 @@ const std::vector<MechanismInfo>& mechanism_registry() {
       icc_mechanism_info(),
       mdb_mechanism_info(),
       ldesc_mechanism_info(),
+      numa_mechanism_info(),
   };
   return table;
 }

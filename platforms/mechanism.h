@@ -13,6 +13,7 @@
 namespace locsim {
 
 class Kernel;
+class Workload;
 class ParamRegistry;
 class PlatformBuild;
 struct GpuConfig;
@@ -35,6 +36,8 @@ class Mechanism {
   // 5. After all wiring: observers on existing blocks, statistics.
   virtual void elaborate(PlatformBuild&) {}
 
+  // A workload was queued (GpuPlatform::load / launch), before any of its kernels runs.
+  virtual void workload_loaded(const Workload&) {}
   // Kernel boundaries (after the platform's own snapshot and L1 invalidation).
   virtual void kernel_begin(std::uint32_t /*seq*/, const Kernel&) {}
   virtual void kernel_end(std::uint32_t /*seq*/, const Kernel&) {}

@@ -11,7 +11,10 @@
 
 #include "model/address_map.h"
 #include "model/functional_memory.h"
+#include "model/numa_address_mapper.h"
+#include "model/serial_channel.h"
 #include "platforms/gpu_params.h"
+#include "tlm_components/inter_module_link.h"
 #include "tlm_components/protocol_checker.h"
 
 namespace locsim {
@@ -22,7 +25,11 @@ class Mechanism;
 struct PlatformParts {
   std::vector<std::unique_ptr<StreamingMultiprocessor>> sms;
   std::vector<std::unique_ptr<L1DataCache>> l1s;
-  std::unique_ptr<Interconnect> noc;
+  std::unique_ptr<Interconnect> noc;  // the one network (nullptr in the mcm topology)
+  // mcm topology: one crossbar per module, the ring's wires and links.
+  std::vector<std::unique_ptr<Interconnect>> module_nocs;
+  std::vector<std::unique_ptr<SerialChannel>> wires;
+  std::vector<std::unique_ptr<InterModuleLink>> links;
   std::vector<std::unique_ptr<L2CacheBank>> l2s;
   std::vector<std::unique_ptr<MemoryController>> mcs;
   std::unique_ptr<CtaDispatcher> dispatcher;
@@ -49,6 +56,8 @@ class PlatformBuild {
   PlatformParts& parts;
   const std::vector<std::unique_ptr<Mechanism>>& mechanisms;
   const std::string top_name;  // hierarchical name of the platform (statistics instances)
+  // The zone decoder registered on the address map (mcm topology only, else nullptr).
+  NumaAddressMapper* numa = nullptr;
 
   // Binds initiator to target, through a base-protocol checker named check_<what> when
   // check.protocol is on.

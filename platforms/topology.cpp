@@ -3,6 +3,7 @@
 #include "model/params.h"
 #include "platforms/topologies/clustered_topology.h"
 #include "platforms/topologies/crossbar_topology.h"
+#include "platforms/topologies/mcm_topology.h"
 
 namespace locsim {
 
@@ -17,6 +18,11 @@ const std::vector<TopologyInfo>& topology_registry() {
        "mechanisms may put a unit in front of each cluster's port (volta's two-SM TPCs, seed 001's "
        "clustered GPU)",
        [] { return std::unique_ptr<TopologyBuilder>(new ClusteredTopology()); }},
+      {"mcm",
+       "a multi-chip-module GPU: mcm.modules GPU modules (NUMA zones), each with its SMs, "
+       "crossbar, L2 sub-partitions and memory channels, joined by a ring of inter-module links "
+       "(seed 000 §5)",
+       [] { return std::unique_ptr<TopologyBuilder>(new McmTopology()); }},
   };
   return table;
 }

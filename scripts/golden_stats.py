@@ -114,6 +114,10 @@ def matrix():
     run("fermi/conv2d/ldesc-cluster-4x4", "fermi", "conv2d", {"n": "256"},
         {"ldesc.stats": "true", "dispatcher.policy": "ldesc-cluster",
          "dispatcher.ldesc-cluster.shape": "4x4"})
+    # Seed 000 §4.6: the mcm topology under its four NUMA configurations.
+    run("mcm/vecadd/xor", "mcm", "vecadd", {"n": "65536"})
+    for pol in ["first-touch", "ldesc-placement", "ldesc"]:
+        run(f"mcm/matmul/{pol}", "mcm", "matmul", {"n": "128"}, {"numa.policy": pol})
     # The Verilated ICC merge table (issue 17): its statistics must stay those of the TLM table.
     run("clustered/matmul/icc+cc/rtl", "clustered", "matmul", {"n": "128"},
         dict(ICC_CC, **{"icc.model": "rtl"}))

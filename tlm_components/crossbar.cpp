@@ -1,6 +1,7 @@
 #include "tlm_components/crossbar.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "tlm_components/route_extension.h"
@@ -21,7 +22,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
       map_(map),
       ports_(ceil_div(cfg.bindings, cfg.bindings_per_port)),
-      targets_(map.num_subpartitions()),
+      targets_(cfg.route ? cfg.targets : map.num_subpartitions()),
       req_(CrossbarFabric::Config{ports_, targets_, cfg.input_buffer, cfg.output_buffer,
                                   cfg.latency}),
       rep_(CrossbarFabric::Config{targets_, ports_, cfg.input_buffer, cfg.response_fifo,
@@ -42,6 +43,8 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
                                           "NoC cycles from injection to delivery at the L2")),
       rep_latency_(ctx.stats.distribution(this->name(), "noc", "reply_latency", "cycles",
                                           "NoC cycles from injection to delivery at the SM")) {
+  if (cfg.route && cfg.targets == 0)
+    throw std::invalid_argument(std::string(this->name()) + ": a routed crossbar needs targets");
   for (std::uint32_t i = 0; i < cfg.bindings; ++i) {
     in_ports_.push_back(std::make_unique<TargetPort>("in_port"));
     in_ports_.back()->bind(
@@ -130,7 +133,8 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   }
   port_accept_[p] = now;
   const std::uint32_t flits = request_flits(gp);
-  const std::uint32_t dst = map_.subpartition(gp.get_address());
+  if (cfg_.observe) cfg_.observe(src, gp);
+  const std::uint32_t dst = target_of(gp.get_address());
   req_.inject(p, dst, flits, &gp);
   route_ext(gp).push(src);  // the reply's way back
   ++requests_;
@@ -238,11 +242,11 @@ void Crossbar::step_method() {
 }
 
 void Crossbar::in_b_transport(int, Payload& gp, sc_core::sc_time& d) {
-  out[map_.subpartition(gp.get_address())]->b_transport(gp, d);
+  out[target_of(gp.get_address())]->b_transport(gp, d);
 }
 
 unsigned int Crossbar::in_transport_dbg(int, Payload& gp) {
-  return out[map_.subpartition(gp.get_address())]->transport_dbg(gp);
+  return out[target_of(gp.get_address())]->transport_dbg(gp);
 }
 
 }  // namespace locsim

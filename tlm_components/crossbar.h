@@ -5,6 +5,7 @@
 // names; replies to the binding the request entered by (RouteExtension), see Interconnect.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <systemc>
 #include <tlm>
@@ -35,6 +36,14 @@ struct CrossbarConfig {
   // off (the platform does when ICC units measure it).
   Cycle locality_window = 2000;
   std::uint32_t line_bytes = 128;
+  // Routing of a request address to an `out` binding. Empty: the address map's L2
+  // sub-partition (one binding per sub-partition). A module crossbar of an MCM-GPU sets it to
+  // reach its local sub-partitions and its inter-module links (`targets` bindings then).
+  std::function<std::uint32_t(Addr)> route;
+  std::uint32_t targets = 0;  // `out` bindings when `route` is set
+  // Called for every request the crossbar accepts from `in` binding `src` (statistics of the
+  // platform, e.g. NUMA access efficiency); empty: nothing.
+  std::function<void(std::uint32_t src, const Payload&)> observe;
 };
 
 class Crossbar : public Interconnect {
@@ -61,6 +70,9 @@ class Crossbar : public Interconnect {
   bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now);
   void step_method();
   void kick() { step_ev_.notify(sc_core::SC_ZERO_TIME); }
+  std::uint32_t target_of(Addr a) const {
+    return cfg_.route ? cfg_.route(a) : map_.subpartition(a);
+  }
 
   tlm::tlm_sync_enum in_nb_transport_fw(int id, Payload& gp, tlm::tlm_phase& ph,
                                         sc_core::sc_time& d) override {

@@ -1,20 +1,23 @@
 #include "tlm_components/inter_module_link.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <utility>
 
 #include "tlm_components/gpu_extension.h"
 
 namespace locsim {
 
 InterModuleLink::InterModuleLink(sc_core::sc_module_name name, const InterModuleLinkConfig& cfg,
-                                 SerialChannel& forward, SerialChannel& backward, SimContext& ctx)
+                                 std::vector<SerialChannel*> forward,
+                                 std::vector<SerialChannel*> backward, SimContext& ctx)
     : sc_module(name),
       in("in"),
       out("out"),
       cfg_(cfg),
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
-      fwd_(forward),
-      bwd_(backward),
+      fwd_(std::move(forward)),
+      bwd_(std::move(backward)),
       up_("up"),
       down_("down"),
 #define LINK_STAT(n, u, d) ctx.stats.counter(this->name(), "link", n, u, d)
@@ -28,6 +31,8 @@ InterModuleLink::InterModuleLink(sc_core::sc_module_name name, const InterModule
           "cycles from accepting a request to handing it to the far module (wire, latency "
           "and waiting)")) {
   if (cfg.buffer == 0) throw std::invalid_argument("inter-module link buffer must be >= 1");
+  if (fwd_.empty() || bwd_.empty())
+    throw std::invalid_argument("inter-module link needs at least one wire each way");
   in.register_nb_transport_fw(this, &InterModuleLink::nb_fw);
   in.register_b_transport(this, &InterModuleLink::b_transport);
   in.register_transport_dbg(this, &InterModuleLink::transport_dbg);
@@ -66,11 +71,18 @@ std::uint32_t InterModuleLink::reply_bytes(const Payload& gp) const {
   return bytes;
 }
 
+Cycle InterModuleLink::traverse(const std::vector<SerialChannel*>& path, Cycle now,
+                                std::uint32_t bytes) const {
+  Cycle t = now;
+  for (SerialChannel* w : path) t = w->send(t, bytes) + cfg_.latency;
+  return t;
+}
+
 bool InterModuleLink::on_request(Payload& gp) {
   const Cycle now = clk_.now();
   if (requests_.size() >= cfg_.buffer) return false;  // held: step_method accepts it later
   const std::uint32_t bytes = request_bytes(gp);
-  const Cycle arrival = fwd_.send(now, bytes) + cfg_.latency;
+  const Cycle arrival = traverse(fwd_, now, bytes);
   gpu_ext(gp).at(name());
   requests_.push(arrival, &gp);
   accepted_[&gp] = now;
@@ -84,7 +96,7 @@ bool InterModuleLink::on_reply(Payload& gp) {
   const Cycle now = clk_.now();
   if (replies_.size() >= cfg_.buffer) return false;  // held: END_RESP withheld until room
   const std::uint32_t bytes = reply_bytes(gp);
-  const Cycle arrival = bwd_.send(now, bytes) + cfg_.latency;
+  const Cycle arrival = traverse(bwd_, now, bytes);
   replies_.push(arrival, &gp);
   ++rep_count_;
   rep_bytes_ += bytes;

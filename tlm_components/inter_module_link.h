@@ -1,9 +1,11 @@
-// A link between two GPU modules of a multi-chip-module GPU (seed 000 §5, Table 1: MCM-GPU with
-// 192 GB/s between modules; spec I-14). Requests enter `in` from the near module's network and
-// leave `out` towards the far module's; their replies travel back. Each direction is a
-// SerialChannel (bandwidth) plus a fixed latency. The two channels are shared with the link of
-// the opposite direction between the same two modules, whose replies use this link's request
-// wires and whose requests use this link's reply wires. Every packet is held in a bounded queue
+// A connection between two GPU modules of a multi-chip-module GPU (seed 000 §5, Table 1:
+// MCM-GPU with 192 GB/s between modules; spec I-14). Requests enter `in` from the near module's
+// network and leave `out` into the far module's; their replies travel back. Each direction is a
+// path of physical wires (SerialChannels: bandwidth), each hop adding a fixed latency, store and
+// forward. Wires are shared by every connection routed over them (on a ring, the connections
+// to the next and to the next-but-one module share the first wire), so they contend. A
+// connection never passes through an intermediate module's network, which keeps the request
+// and reply dependencies acyclic (no ring deadlock). Every packet is held in a bounded queue
 // per direction; a full queue withholds END_REQ (requests) or END_RESP (replies), so nothing is
 // dropped and back-pressure reaches both networks.
 #pragma once
@@ -14,6 +16,7 @@
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
+#include <vector>
 
 #include "model/serial_channel.h"
 #include "tlm_components/at_ports.h"
@@ -35,9 +38,11 @@ class InterModuleLink : public sc_core::sc_module {
   tlm_utils::simple_target_socket<InterModuleLink> in;      // from the near module
   tlm_utils::simple_initiator_socket<InterModuleLink> out;  // to the far module
 
-  // `forward` carries this link's requests, `backward` its replies; both must outlive the link.
+  // `forward` are the wires this link's requests cross in order, `backward` its replies'; the
+  // wires must outlive the link.
   InterModuleLink(sc_core::sc_module_name name, const InterModuleLinkConfig& cfg,
-                  SerialChannel& forward, SerialChannel& backward, SimContext& ctx);
+                  std::vector<SerialChannel*> forward, std::vector<SerialChannel*> backward,
+                  SimContext& ctx);
 
   // Header plus the data a request / reply carries (the crossbar's packet sizes).
   std::uint32_t request_bytes(const Payload& gp) const;
@@ -60,7 +65,9 @@ class InterModuleLink : public sc_core::sc_module {
 
   InterModuleLinkConfig cfg_;
   ClockDomain clk_;
-  SerialChannel &fwd_, &bwd_;
+  // The cycle a packet of `bytes` offered at `now` arrives at the end of `path`.
+  Cycle traverse(const std::vector<SerialChannel*>& path, Cycle now, std::uint32_t bytes) const;
+  std::vector<SerialChannel*> fwd_, bwd_;
   TargetPort up_;
   InitiatorPort down_;
   // Packets on the wires or arrived and waiting for the next hop, by arrival cycle; their

@@ -31,7 +31,8 @@ struct LinkBench {
     cfg.latency = 10;
     cfg.buffer = buffer;
     cfg.clock_hz = 1e9;
-    link = std::make_unique<InterModuleLink>("link", cfg, fwd, bwd, ctx);
+    link = std::make_unique<InterModuleLink>("link", cfg, std::vector<SerialChannel*>{&fwd},
+                                             std::vector<SerialChannel*>{&bwd}, ctx);
     near.socket.bind(c1.target);
     c1.initiator.bind(link->in);
     link->out.bind(c2.target);

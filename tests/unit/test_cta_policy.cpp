@@ -120,8 +120,8 @@ TEST_CASE("make_cta_policy: by name, unknown names list the known ones", "[cta]"
   CHECK(std::string(p->name()) == "rr");
   CHECK(cta_policy_names() == std::vector<std::string>{"rr", "two-level-rr", "global-rr", "greedy",
                                                        "distributed", "distributed-block", "bcs",
-                                                       "ldesc-cluster", "paver-mst", "paver-kway",
-                                                       "paver-rb"});
+                                                       "ldesc-cluster", "numa-zone", "paver-mst",
+                                                       "paver-kway", "paver-rb"});
   CHECK_THROWS_AS(make_cta_policy("gto"), std::invalid_argument);
   CHECK_THROWS_WITH(make_cta_policy("gto"), Contains("gto") && Contains("rr"));
 }

@@ -2,9 +2,13 @@
 // cases, the bijection of zone-local addresses, and Algorithm 2's guards.
 #include <catch2/catch.hpp>
 #include <set>
+#include <stdexcept>
 
+#include "model/numa_address_mapper.h"
 #include "model/numa_partition.h"
 #include "model/numa_zone.h"
+#include "model/numa_zone_policy.h"
+#include "model/workload/locality_tiles.h"
 
 using namespace locsim;
 
@@ -130,4 +134,122 @@ TEST_CASE("numa: zone_bytes counts partial chunks and whole cycles", "[numa]") {
   // three whole 2 KB cycles and 100 bytes
   z = zone_bytes(0x10000000, 0x10000000 + 3 * 2048 + 100, 9, 4);
   CHECK(z == std::vector<std::uint64_t>{3 * 512 + 100, 3 * 512, 3 * 512, 3 * 512});
+}
+
+namespace {
+AddressMapConfig mcm_map() {
+  AddressMapConfig c;
+  c.channels = 32;
+  c.subpartitions_per_channel = 2;
+  c.interleave_bytes = 256;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("numa mapper: zone z owns channels 8z..8z+7, decode is a bijection", "[numa]") {
+  AddressMap map(mcm_map());
+  auto m = std::make_shared<NumaAddressMapper>(4, 32, 256);
+  m->zone_map().place("A", 0x10000000, 0x40000, 16);
+  map.add_range(0, Addr{1} << 40, m, "numa");
+  std::set<std::pair<std::uint32_t, Addr>> seen;
+  std::uint64_t per_zone[4] = {};
+  for (Addr a = 0x0FFC0000; a < 0x10080000; a += 128) {  // XOR rest, A, XOR rest
+    const DramCoord d = map.decode(a);
+    CHECK(d.channel / 8 == m->zone(a));
+    seen.emplace(d.channel, d.local);
+    ++per_zone[m->zone(a)];
+  }
+  CHECK(seen.size() == (0x10080000 - 0x0FFC0000) / 128);
+  for (auto n : per_zone) CHECK(n == (0x10080000 - 0x0FFC0000) / 128 / 4);
+  CHECK(m->zone(0x10030000) == 3);  // A's fourth 64 KB
+  CHECK(map.decode(0x10030000).channel / 8 == 3);
+  CHECK_THROWS_WITH(NumaAddressMapper(4, 6, 256), Catch::Contains("must divide"));
+}
+
+TEST_CASE("numa mapper: first touch places pages in the toucher's zone, frame by frame", "[numa]") {
+  AddressMap map(mcm_map());
+  auto m = std::make_shared<NumaAddressMapper>(4, 32, 256);
+  m->enable_first_touch();
+  map.add_range(0, Addr{1} << 40, m, "numa");
+  m->touch(0x10000000, 2);
+  m->touch(0x10050040, 2);  // a second page of zone 2
+  m->touch(0x10000080, 0);  // already placed: stays in zone 2
+  CHECK(m->zone(0x1000FFFF) == 2);
+  CHECK(m->zone(0x10050000) == 2);
+  CHECK(m->pages_placed() == 2);
+  // An untouched page seen first by a debug access goes to its XOR zone and stays there.
+  const std::uint32_t z = m->zone(0x20000000);
+  m->touch(0x20000000, (z + 1) % 4);
+  CHECK(m->zone(0x20000000) == z);
+  std::set<std::pair<std::uint32_t, Addr>> seen;
+  for (Addr a : {Addr{0x10000000}, Addr{0x10050000}})
+    for (Addr o = 0; o < 0x10000; o += 128) {
+      const DramCoord d = map.decode(a + o);
+      CHECK(d.channel / 8 == 2);
+      seen.emplace(d.channel, d.local);
+    }
+  CHECK(seen.size() == 2 * 0x10000 / 128);
+}
+
+namespace {
+class TileKernel final : public Kernel {
+ public:
+  TileKernel(Dim3 grid, std::vector<DataStructure> data) : grid_(grid), data_(std::move(data)) {}
+  std::string name() const override { return "tiles"; }
+  Dim3 grid() const override { return grid_; }
+  Dim3 block() const override { return {64, 1, 1}; }
+  const std::vector<DataStructure>& data() const override { return data_; }
+  std::unique_ptr<WarpStream> warp_stream(std::uint32_t, std::uint32_t) const override {
+    throw std::logic_error("TileKernel has no warp streams");
+  }
+
+ private:
+  Dim3 grid_;
+  std::vector<DataStructure> data_;
+};
+
+std::vector<CtaAssignment> launch_all(NumaZonePolicy& p, const Kernel& k, std::uint32_t sms,
+                                      std::uint32_t modules) {
+  LazyCtaAccessSets sets(k);
+  GpuTopology topo;
+  topo.num_sms = sms;
+  topo.num_modules = modules;
+  p.begin_kernel(KernelLaunch{k, 1, sets, topo});
+  std::vector<SmView> v;
+  for (std::uint32_t i = 0; i < sms; ++i) v.push_back({i, 1});
+  std::vector<CtaAssignment> all, out;
+  while (p.remaining()) {
+    out.clear();
+    p.select(v, out);
+    REQUIRE_FALSE(out.empty());
+    all.insert(all.end(), out.begin(), out.end());
+  }
+  return all;
+}
+}  // namespace
+
+TEST_CASE("numa-zone policy: contiguous split, CTAs stay on their module's SMs", "[numa]") {
+  // 16 CTAs, 8 SMs in 4 modules of 2: CTAs 0-3 on SMs 0-1, 4-7 on SMs 2-3, ...
+  const TileKernel k({16, 1, 1}, {});
+  NumaZonePolicy p(NumaZonePolicy::Partition::Contiguous);
+  const auto all = launch_all(p, k, 8, 4);
+  REQUIRE(all.size() == 16);
+  for (const CtaAssignment& a : all) CHECK(a.sm / 2 == a.cta / 4);
+  CHECK(all[0] == CtaAssignment{0, 0});
+  CHECK(all[1] == CtaAssignment{1, 1});
+}
+
+TEST_CASE("numa-zone policy: Algorithm 2 sends each C-Tile to its D-Tile's zone", "[numa]") {
+  // A: 16 CTAs in 4 C-Tiles of 4 (grid 4x4, a C-Tile per grid row), D-Tile k = A's k-th 64 KB,
+  // A 256 KB-aligned: bit 16 puts D-Tile k in zone k, so grid row k runs on module k.
+  const LocalityDescriptor d = inter_thread(SharingType::CoAccessed, AccessPattern::Regular,
+                                            {16384, 1, 1}, {4, 1, 1}, {0, 1, 0}, 0, 1);
+  const TileKernel k({4, 4, 1}, {{"A", 0x10000000, 0x40000, 4, {d}, {16384, 4, 1}}});
+  REQUIRE(check_tiles(k.grid(), k.data()[0], d).empty());
+  NumaZonePolicy p(NumaZonePolicy::Partition::LDesc);
+  const auto all = launch_all(p, k, 8, 4);
+  REQUIRE(all.size() == 16);
+  for (const CtaAssignment& a : all) CHECK(a.sm / 2 == a.cta / 4);
+  const NumaPlan plan = plan_numa(numa_tile_maps(k), 16, 4);
+  CHECK(plan.start_bit == std::vector<unsigned>{16});
 }
