@@ -105,6 +105,20 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
 
 
+def sensitivity_rows(chosen, present, gain, threshold):
+    """Markdown rows "| ABBR (workload) | types | +x% | yes/no |" for the selection checks of the
+    papers (a workload is sensitive when gain(abbr) exceeds threshold); chosen entries are
+    (abbr, workload, args, types, ...) tuples, present the abbreviations that ran."""
+    rows = []
+    for w in chosen:
+        if w[0] not in present:
+            continue
+        g = gain(w[0])
+        rows.append(f"| {w[0]} ({w[1]}) | {w[3]} | {100 * g:+.1f}% | "
+                    f"{'yes' if g > threshold else 'no'} |")
+    return rows
+
+
 def write_tables(out, md):
     with open(os.path.join(out, "tables.md"), "w") as f:
         f.write("\n".join(md) + "\n")

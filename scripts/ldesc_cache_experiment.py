@@ -217,11 +217,7 @@ def main():
           + ")", ""]
     md += ["## Cache sensitivity (§5: 4x L1 -> >10% speedup)", "",
            "| workload | Table 2 types | speedup with 128 KB L1 | cache-sensitive |", "|---|---|---|---|"]
-    for w in chosen:
-        if w[0] not in abbrs:
-            continue
-        s = speedup(w[0], "Baseline-4xL1") - 1
-        md.append(f"| {w[0]} ({w[1]}) | {w[3]} | {pct(s)} | {'yes' if s > 0.10 else 'no'} |")
+    md += ec.sensitivity_rows(chosen, abbrs, lambda a: speedup(a, "Baseline-4xL1") - 1, 0.10)
     md += ["", "## Speedup over Baseline (Fig. 14)", "",
            "| workload | " + " | ".join(names[1:]) + " |", "|---" * len(names) + "|"]
     for a in abbrs:

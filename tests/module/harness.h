@@ -135,4 +135,16 @@ inline Payload* make_load(SimContext& ctx, Addr line, std::uint32_t bytes = 128,
   return gp;
 }
 
+// A pooled store of the 32-bit `value` at byte `offset` of the line `line`.
+inline Payload* make_word_store(SimContext& ctx, Addr line, unsigned offset, std::uint32_t value) {
+  Payload* gp = make_load(ctx, line);
+  gp->set_command(tlm::TLM_WRITE_COMMAND);
+  GpuExtension& e = gpu_ext(*gp);
+  e.kind = AccessKind::Store;
+  e.bytes = ByteMask();
+  e.bytes.set_range(offset, 4);
+  std::memcpy(gp->get_data_ptr() + offset, &value, 4);
+  return gp;
+}
+
 }  // namespace locsim::test

@@ -8,28 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "desc_kernel.h"
 #include "model/ldesc_clustering.h"
 
 using namespace locsim;
+using locsim::test::DescKernel;
 
 namespace {
-
-// A grid with data structures and their descriptors; no warp streams.
-class DescKernel final : public Kernel {
- public:
-  DescKernel(Dim3 grid, std::vector<DataStructure> data) : grid_(grid), data_(std::move(data)) {}
-  std::string name() const override { return "desc"; }
-  Dim3 grid() const override { return grid_; }
-  Dim3 block() const override { return {64, 1, 1}; }
-  const std::vector<DataStructure>& data() const override { return data_; }
-  std::unique_ptr<WarpStream> warp_stream(std::uint32_t, std::uint32_t) const override {
-    throw std::logic_error("DescKernel has no warp streams");
-  }
-
- private:
-  Dim3 grid_;
-  std::vector<DataStructure> data_;
-};
 
 DataStructure ds(const std::string& name, std::vector<LocalityDescriptor> l) {
   return {name, 0x10000000, 1 << 20, 4, std::move(l)};

@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "desc_kernel.h"
 #include "model/numa_address_mapper.h"
 #include "model/numa_partition.h"
 #include "model/numa_zone.h"
@@ -11,6 +12,7 @@
 #include "model/workload/locality_tiles.h"
 
 using namespace locsim;
+using locsim::test::DescKernel;
 
 TEST_CASE("numa T8: zone bits and the zone-local address", "[numa]") {
   CHECK(numa_zone_bits(4) == 2);
@@ -192,21 +194,6 @@ TEST_CASE("numa mapper: first touch places pages in the toucher's zone, frame by
 }
 
 namespace {
-class TileKernel final : public Kernel {
- public:
-  TileKernel(Dim3 grid, std::vector<DataStructure> data) : grid_(grid), data_(std::move(data)) {}
-  std::string name() const override { return "tiles"; }
-  Dim3 grid() const override { return grid_; }
-  Dim3 block() const override { return {64, 1, 1}; }
-  const std::vector<DataStructure>& data() const override { return data_; }
-  std::unique_ptr<WarpStream> warp_stream(std::uint32_t, std::uint32_t) const override {
-    throw std::logic_error("TileKernel has no warp streams");
-  }
-
- private:
-  Dim3 grid_;
-  std::vector<DataStructure> data_;
-};
 
 std::vector<CtaAssignment> launch_all(NumaZonePolicy& p, const Kernel& k, std::uint32_t sms,
                                       std::uint32_t modules) {
@@ -230,7 +217,7 @@ std::vector<CtaAssignment> launch_all(NumaZonePolicy& p, const Kernel& k, std::u
 
 TEST_CASE("numa-zone policy: contiguous split, CTAs stay on their module's SMs", "[numa]") {
   // 16 CTAs, 8 SMs in 4 modules of 2: CTAs 0-3 on SMs 0-1, 4-7 on SMs 2-3, ...
-  const TileKernel k({16, 1, 1}, {});
+  const DescKernel k({16, 1, 1}, {});
   NumaZonePolicy p(NumaZonePolicy::Partition::Contiguous);
   const auto all = launch_all(p, k, 8, 4);
   REQUIRE(all.size() == 16);
@@ -244,7 +231,7 @@ TEST_CASE("numa-zone policy: Algorithm 2 sends each C-Tile to its D-Tile's zone"
   // A 256 KB-aligned: bit 16 puts D-Tile k in zone k, so grid row k runs on module k.
   const LocalityDescriptor d = inter_thread(SharingType::CoAccessed, AccessPattern::Regular,
                                             {16384, 1, 1}, {4, 1, 1}, {0, 1, 0}, 0, 1);
-  const TileKernel k({4, 4, 1}, {{"A", 0x10000000, 0x40000, 4, {d}, {16384, 4, 1}}});
+  const DescKernel k({4, 4, 1}, {{"A", 0x10000000, 0x40000, 4, {d}, {16384, 4, 1}}});
   REQUIRE(check_tiles(k.grid(), k.data()[0], d).empty());
   NumaZonePolicy p(NumaZonePolicy::Partition::LDesc);
   const auto all = launch_all(p, k, 8, 4);
