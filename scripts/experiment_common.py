@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
 
@@ -77,8 +77,25 @@ def run_all(tag, args, jobs, one, reuse_key=None):
     todo = [j for j in jobs if not (reuse_key and reuse_key(j) in old)]
     print(f"{tag}: {len(todo)} runs on {args.jobs} host threads"
           + (f", {len(jobs) - len(todo)} reused from {args.reuse}" if old else ""), flush=True)
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        ran = iter(list(pool.map(one, todo)))
+    done = {}
+    try:
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {pool.submit(one, j): i for i, j in enumerate(todo)}
+            for f in as_completed(futures):
+                done[futures[f]] = f.result()
+    except BaseException:
+        # Keep what finished, so that --reuse can resume instead of running it again.
+        if done:
+            os.makedirs(args.out, exist_ok=True)
+            part = os.path.join(args.out, tag.split("_")[0] + ".partial.csv")
+            rows = [done[i] for i in sorted(done)]
+            with open(part, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+                w.writeheader()
+                w.writerows(rows)
+            print(f"{tag}: {len(rows)} finished runs kept in {part}", file=sys.stderr)
+        raise
+    ran = iter([done[i] for i in range(len(todo))])
     rows = [old[reuse_key(j)] if reuse_key and reuse_key(j) in old else next(ran) for j in jobs]
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, tag.split("_")[0] + ".csv"), "w", newline="") as f:

@@ -99,6 +99,11 @@ void NumaMechanism::elaborate(PlatformBuild& b) {
 void NumaMechanism::workload_loaded(const Workload& w) {
   if (cfg_.policy != NumaPolicy::LDescPlacement && cfg_.policy != NumaPolicy::LDesc) return;
   const std::uint32_t zones = numa_->zones();
+  // Every structure's base: a placed range padded to 2^(bit + zone bits) must end before the
+  // next structure starts, placed or not.
+  std::set<Addr> bases;
+  for (const auto& k : w.kernels())
+    for (const DataStructure& ds : k->data()) bases.insert(ds.base);
   // Algorithm 2 per kernel; a structure keeps the placement of the first kernel that placed it
   // (data cannot move once accessed).
   for (const auto& k : w.kernels()) {
@@ -108,13 +113,15 @@ void NumaMechanism::workload_loaded(const Workload& w) {
       if (!placed_.insert(maps[i].base).second) continue;
       // The padding to 2^(bit + zone bits) must not reach the next structure: lower the bit
       // until it fits (bit 7 always does: structures are 64 KB aligned).
+      auto next = bases.upper_bound(maps[i].base);
+      const Addr limit = next == bases.end() ? ~Addr{0} : *next;
       unsigned bit = plan.start_bit[i];
       for (;; --bit) {
-        try {
+        const std::uint64_t align = numa_->zone_map().alignment(bit);
+        const Addr end = maps[i].base + (maps[i].bytes + align - 1) / align * align;
+        if (end <= limit || bit == kNumaMinStartBit) {
           numa_->zone_map().place(maps[i].name, maps[i].base, maps[i].bytes, bit);
           break;
-        } catch (const std::invalid_argument&) {
-          if (bit == kNumaMinStartBit) throw;
         }
       }
       placements_.push_back(

@@ -74,3 +74,26 @@ TEST_CASE("mcm: LDesc schedules each C-Tile where its D-Tile lives", "[platform]
   CHECK(efficiency(r) > 0.3);
   for (int z = 0; z < 4; ++z) CHECK(share(r, z) == Approx(0.25).margin(0.05));
 }
+
+TEST_CASE("mcm: Algorithm 2 placements never pad into the next data structure", "[platform][mcm]") {
+  // lavamd at boxes1d = 5: rv (400 KB) would take bit 16, whose 256 KB padding reaches qv, the
+  // next structure; the mechanism lowers rv's bit until its padded range ends before qv.
+  ParamRegistry p;
+  declare_gpu_params(p);
+  load_platform(p, "mcm");
+  p.set("numa.policy", "ldesc-placement", "test");
+  auto wl = make_workload("lavamd", {{"boxes1d", "5"}});
+  GpuPlatform gpu("gpu", make_gpu_config(p));
+  gpu.load(*wl);  // places the data structures; nothing is simulated
+  const NumaZoneMap& zm = gpu.numa()->zone_map();
+  CHECK(zm.num_placed() >= 2);
+  const auto& data = wl->kernels()[0]->data();
+  for (const DataStructure& ds : data) {
+    const unsigned bit = zm.start_bit(ds.base);
+    if (bit == kNumaXorStartBit && zm.start_bit(ds.base + ds.bytes - 1) == bit) continue;
+    const std::uint64_t align = zm.alignment(bit);
+    const Addr end = ds.base + (ds.bytes + align - 1) / align * align;
+    for (const DataStructure& other : data)
+      if (other.base > ds.base) CHECK(end <= other.base);
+  }
+}

@@ -217,8 +217,7 @@ TEST_CASE("coalesce: 8-byte and 16-byte accesses", "[coalescer]") {
   }
 }
 
-TEST_CASE("coalesce: accesses wider than two lines are split into every line",
-          "[coalescer]") {
+TEST_CASE("coalesce: accesses wider than two lines are split into every line", "[coalescer]") {
   // Allowed by the stated preconditions (line_bytes a power of two <= 128, access_bytes <= 16):
   // a 16 B access with 4 B lines touches 4 lines. coalesce() splits only once, producing a second
   // request with 12 bytes set in a 4 B line.
