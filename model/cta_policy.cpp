@@ -366,14 +366,22 @@ const std::vector<CtaPolicyInfo>& cta_policy_registry() {
         "CTAs partitioned over the GPU modules (NUMA zones), round-robin inside each zone "
         "(seed 000 §4.6: FirstTouch-Distrib's contiguous split or Algorithm 2)";
     nz.params = {{"partition", "contiguous",
-                  "contiguous (Z equal ranges of linear CTA id, B4) or ldesc (Algorithm 2)"}};
+                  "contiguous (Z equal ranges of linear CTA id, B4) or ldesc (Algorithm 2)"},
+                 {"inside", "ldesc-cluster",
+                  "with partition=ldesc, how each zone runs its CTAs: ldesc-cluster (Algorithm 1, "
+                  "R8.4) or rr (round-robin, a control)"}};
     nz.make = [](const CtaPolicyArgs& a) -> std::unique_ptr<CtaSchedulingPolicy> {
       const std::string& v = a.at("partition");
       if (v != "contiguous" && v != "ldesc")
         throw std::invalid_argument("parameter 'partition': '" + v +
                                     "' (expected contiguous or ldesc)");
-      return std::make_unique<NumaZonePolicy>(v == "ldesc" ? NumaZonePolicy::Partition::LDesc
-                                                           : NumaZonePolicy::Partition::Contiguous);
+      const std::string& in = a.at("inside");
+      if (in != "ldesc-cluster" && in != "rr")
+        throw std::invalid_argument("parameter 'inside': '" + in +
+                                    "' (expected ldesc-cluster or rr)");
+      return std::make_unique<NumaZonePolicy>(
+          v == "ldesc" ? NumaZonePolicy::Partition::LDesc : NumaZonePolicy::Partition::Contiguous,
+          in == "ldesc-cluster");
     };
     t.push_back(std::move(nz));
     t.push_back(paver_entry("paver-mst", PaverAlgorithm::Mst,

@@ -29,7 +29,7 @@ void NumaZonePolicy::begin_kernel(const KernelLaunch& launch) {
   remaining_ = n;
   clusters_.clear();
   shape_ = {1, 1, 1};
-  if (partition_ != Partition::LDesc) return;
+  if (partition_ != Partition::LDesc || !cluster_inside_) return;
   // R8.4: Algorithm 1 with SM_NUM = the SMs of one zone; a cluster's CTAs run in their zone.
   const Dim3 grid = launch.kernel.grid();
   std::vector<LDim3> ctiles;

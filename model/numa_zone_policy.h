@@ -17,7 +17,10 @@ namespace locsim {
 class NumaZonePolicy final : public CtaSchedulingPolicy {
  public:
   enum class Partition { Contiguous, LDesc };
-  explicit NumaZonePolicy(Partition p, double epsilon = 0.25) : partition_(p), epsilon_(epsilon) {}
+  // cluster_inside: with the LDesc partition, Algorithm 1 inside each zone (R8.4); false runs
+  // each zone round-robin (a control that separates the partition from the clustering).
+  explicit NumaZonePolicy(Partition p, bool cluster_inside = true, double epsilon = 0.25)
+      : partition_(p), cluster_inside_(cluster_inside), epsilon_(epsilon) {}
   const char* name() const override { return "numa-zone"; }
   void begin_kernel(const KernelLaunch& launch) override;
   void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
@@ -31,6 +34,7 @@ class NumaZonePolicy final : public CtaSchedulingPolicy {
 
  private:
   Partition partition_;
+  bool cluster_inside_;
   double epsilon_;
   std::uint32_t zones_ = 1, sms_per_zone_ = 1;
   std::vector<std::uint32_t> cta_zone_;

@@ -41,6 +41,14 @@ CONFIGS = [
     ("Baseline-2xBW", {"numa.policy": "xor", "clock.dram": "1500MHz"}),
 ]
 POLICIES = [c for c, _ in CONFIGS[:4]]
+# Control runs that test the explanations on docs/validation/numa.md: (workloads, name, sets).
+CONTROLS = [
+    # LDesc's partition with each zone round-robin: separates Algorithm 2 from Algorithm 1.
+    (["SK", "DT"], "LDesc/inside-rr",
+     {"numa.policy": "ldesc", "dispatcher.numa-zone.inside": "rr"}),
+    # The contiguous CTA split with the Baseline's XOR placement: separates split from placement.
+    (["DT"], "Baseline/zone-split", {"numa.policy": "xor", "dispatcher.policy": "numa-zone"}),
+]
 
 # §6.2 and §1: the paper's averages.
 PAPER = {"over_baseline": 53.7, "over_firsttouch": 31.2,
@@ -82,6 +90,7 @@ def main():
     ARGS = ap.parse_args()
     chosen = ec.choose(TAG, WORKLOADS, ARGS.workloads, ARGS.locsim)
     jobs = [(w[0], w[1], w[2], c, s) for w in chosen for c, s in CONFIGS]
+    jobs += [(w[0], w[1], w[2], c, s) for ws, c, s in CONTROLS for w in chosen if w[0] in ws]
     rows = ec.run_all(TAG, ARGS, jobs, one, reuse_key=lambda j: (j[0], j[3]))
     by = {(r["abbr"], r["config"]): r for r in rows}
     abbrs = [w[0] for w in chosen if (w[0], "Baseline") in by]
@@ -119,6 +128,15 @@ def main():
     for c in POLICIES:
         mean = sum(by[(a, c)]["access_efficiency"] for a in abbrs) / len(abbrs)
         md.append(f"| {c} | {100 * mean:.1f}% | {PAPER['efficiency'][c]}% |")
+    md += ["", "## Control runs", "",
+           "| workload | control | speedup over Baseline | access efficiency | L1 hits |",
+           "|---|---|---|---|---|"]
+    for ws, c, _ in CONTROLS:
+        for a in ws:
+            if (a, c) in by and a in abbrs:
+                r = by[(a, c)]
+                md.append(f"| {a} | {c} | {pct(speedup(a, c) - 1)} | "
+                          f"{r['access_efficiency']:.3f} | {r['l1_hits']} |")
     ec.write_tables(ARGS.out, md)
 
     bars = ec.bar_plotter(TAG, ARGS.out)

@@ -72,7 +72,8 @@ std::shared_ptr<const MechanismConfig> configure_numa(const ParamRegistry& p, Gp
     if (dp.source == "default") {
       c.dispatcher.policy = "numa-zone";
       c.dispatcher.policy_args = {
-          {"partition", n.policy == NumaPolicy::LDesc ? "ldesc" : "contiguous"}};
+          {"partition", n.policy == NumaPolicy::LDesc ? "ldesc" : "contiguous"},
+          {"inside", p.get_string("dispatcher.numa-zone.inside")}};
     } else if (c.dispatcher.policy != "numa-zone") {
       throw ConfigError("key 'numa.policy': " + pol +
                         " schedules CTAs with numa-zone, but dispatcher.policy is '" +

@@ -240,3 +240,19 @@ TEST_CASE("numa-zone policy: Algorithm 2 sends each C-Tile to its D-Tile's zone"
   const NumaPlan plan = plan_numa(numa_tile_maps(k), 16, 4);
   CHECK(plan.start_bit == std::vector<unsigned>{16});
 }
+
+TEST_CASE("numa-zone policy: inside=rr keeps Algorithm 2's zones without clustering", "[numa]") {
+  const LocalityDescriptor d = inter_thread(SharingType::CoAccessed, AccessPattern::Regular,
+                                            {16384, 1, 1}, {4, 1, 1}, {0, 1, 0}, 0, 1);
+  const DescKernel k({4, 4, 1}, {{"A", 0x10000000, 0x40000, 4, {d}, {16384, 4, 1}}});
+  NumaZonePolicy clustered(NumaZonePolicy::Partition::LDesc);
+  launch_all(clustered, k, 8, 4);
+  CHECK(clustered.cluster_shape().x == 4);  // a grid row per cluster (Algorithm 1, 2 SMs a zone)
+  NumaZonePolicy rr(NumaZonePolicy::Partition::LDesc, false);
+  const auto all = launch_all(rr, k, 8, 4);
+  CHECK(rr.cluster_shape().x == 1);
+  for (const CtaAssignment& a : all) CHECK(a.sm / 2 == a.cta / 4);
+  // Round robin inside zone 0: CTAs 0, 1 on SMs 0, 1.
+  CHECK(all[0] == CtaAssignment{0, 0});
+  CHECK(all[1] == CtaAssignment{1, 1});
+}
