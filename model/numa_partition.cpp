@@ -10,12 +10,52 @@ namespace locsim {
 namespace {
 
 bool aligned(const NumaTileMap& m, unsigned b, unsigned n) {
+  if (b == kNumaPageStartBit) return m.base % kNumaPageBytes == 0;
   return m.base % (Addr{1} << (b + n)) == 0;
+}
+
+// Per C-Tile: the share of its CTAs in each zone, and its CTA count.
+void tile_shares(const NumaTileMap& m, const std::vector<std::uint32_t>& cta_zone,
+                 std::uint32_t zones, std::vector<std::vector<double>>& share,
+                 std::vector<std::uint64_t>& size) {
+  share.assign(m.num_tiles(), std::vector<double>(zones, 0.0));
+  size.assign(m.num_tiles(), 0);
+  for (std::size_t c = 0; c < m.cta_tile.size(); ++c)
+    if (m.cta_tile[c] != NumaTileMap::kNoTile && m.cta_tile[c] < m.num_tiles()) {
+      share[m.cta_tile[c]][cta_zone.at(c)] += 1.0;
+      ++size[m.cta_tile[c]];
+    }
+}
+
+// Bytes of D-Tile k in each zone under placement `b` (page_zone used for kNumaPageStartBit).
+std::vector<std::uint64_t> tile_zone_bytes(const NumaTileMap& m, std::uint32_t k, unsigned b,
+                                           std::uint32_t zones,
+                                           const std::vector<std::uint32_t>& page_zone) {
+  std::vector<std::uint64_t> sum(zones, 0);
+  for (const auto& r : m.tile_bytes[k]) {
+    if (b != kNumaPageStartBit) {
+      const auto zb = zone_bytes(r.first, r.second, b, zones);
+      for (std::uint32_t i = 0; i < zones; ++i) sum[i] += zb[i];
+      continue;
+    }
+    for (Addr a = r.first; a < r.second;) {
+      const Addr next = std::min<Addr>(r.second, (a / kNumaPageBytes + 1) * kNumaPageBytes);
+      sum[page_zone[(a - m.base) / kNumaPageBytes]] += next - a;
+      a = next;
+    }
+  }
+  return sum;
 }
 
 std::vector<std::uint32_t> tile_zone_bytes_argmax(const NumaTileMap& m, unsigned b,
                                                   std::uint32_t zones) {
   std::vector<std::uint32_t> z(m.num_tiles(), 0);
+  if (b == kNumaPageStartBit) {
+    // The data follows the CTAs: C-Tiles split into Z contiguous, equal groups.
+    for (std::uint32_t k = 0; k < m.num_tiles(); ++k)
+      z[k] = static_cast<std::uint32_t>(std::uint64_t{k} * zones / m.num_tiles());
+    return z;
+  }
   for (std::uint32_t k = 0; k < m.num_tiles(); ++k) {
     std::vector<std::uint64_t> sum(zones, 0);
     for (const auto& r : m.tile_bytes[k]) {
@@ -39,7 +79,7 @@ std::pair<unsigned, double> best_bit(const NumaTileMap& m, const std::vector<std
                                      std::uint32_t zones, unsigned n, double weight) {
   unsigned bit = kNumaMinStartBit;
   double best = 0.0;
-  for (unsigned b = kNumaMinStartBit; b <= kNumaMaxStartBit; ++b) {
+  for (unsigned b = kNumaMinStartBit; b <= kNumaPageStartBit; ++b) {
     if (!aligned(m, b, n)) continue;
     const double u = weight * local_fraction(m, part, b, zones);
     if (u > best) {
@@ -87,7 +127,10 @@ std::vector<NumaTileMap> numa_tile_maps(const Kernel& k) {
       m.bytes = ds.bytes;
       m.priority = d.priority;
       m.cta_tile.assign(ctas, NumaTileMap::kNoTile);
-      if (d.type == LocalityType::InterThread) {
+      const bool tiled_no_reuse =
+          d.type == LocalityType::NoReuse &&
+          !(d.tile.data_tile.x == 1 && d.tile.data_tile.y == 1 && d.tile.data_tile.z == 1);
+      if (d.type == LocalityType::InterThread || tiled_no_reuse) {
         if (!check_tiles(grid, ds, d).empty()) continue;
         const std::uint64_t nd = num_dtiles(ds, d);
         for (std::uint32_t c = 0; c < ctas; ++c) {
@@ -138,23 +181,44 @@ std::vector<std::uint32_t> numa_part(const NumaTileMap& m, unsigned b, std::uint
   return z;
 }
 
+std::vector<std::uint32_t> page_zones(const NumaTileMap& m,
+                                      const std::vector<std::uint32_t>& cta_zone,
+                                      std::uint32_t zones) {
+  std::vector<std::vector<double>> share;
+  std::vector<std::uint64_t> size;
+  tile_shares(m, cta_zone, zones, share, size);
+  const std::uint64_t pages = (m.bytes + kNumaPageBytes - 1) / kNumaPageBytes;
+  std::vector<std::vector<double>> w(pages, std::vector<double>(zones, 0.0));
+  for (std::uint32_t k = 0; k < m.num_tiles(); ++k) {
+    if (!size[k]) continue;
+    for (const auto& r : m.tile_bytes[k])
+      for (Addr a = r.first; a < r.second;) {
+        const Addr next = std::min<Addr>(r.second, (a / kNumaPageBytes + 1) * kNumaPageBytes);
+        const std::uint64_t p = (a - m.base) / kNumaPageBytes;
+        for (std::uint32_t z = 0; z < zones; ++z)
+          w[p][z] += double(next - a) * share[k][z] / double(size[k]);
+        a = next;
+      }
+  }
+  std::vector<std::uint32_t> out(pages);
+  for (std::uint64_t p = 0; p < pages; ++p) {
+    const auto it = std::max_element(w[p].begin(), w[p].end());
+    out[p] = *it > 0.0 ? static_cast<std::uint32_t>(it - w[p].begin())
+                       : static_cast<std::uint32_t>(p % zones);
+  }
+  return out;
+}
+
 double local_fraction(const NumaTileMap& m, const std::vector<std::uint32_t>& cta_zone, unsigned b,
                       std::uint32_t zones) {
-  // Share of each C-Tile's CTAs per zone.
-  std::vector<std::vector<double>> share(m.num_tiles(), std::vector<double>(zones, 0.0));
-  std::vector<std::uint64_t> size(m.num_tiles(), 0);
-  for (std::size_t c = 0; c < m.cta_tile.size(); ++c)
-    if (m.cta_tile[c] != NumaTileMap::kNoTile && m.cta_tile[c] < m.num_tiles()) {
-      share[m.cta_tile[c]][cta_zone.at(c)] += 1.0;
-      ++size[m.cta_tile[c]];
-    }
+  std::vector<std::vector<double>> share;
+  std::vector<std::uint64_t> size;
+  tile_shares(m, cta_zone, zones, share, size);
+  const std::vector<std::uint32_t> pz =
+      b == kNumaPageStartBit ? page_zones(m, cta_zone, zones) : std::vector<std::uint32_t>{};
   double local = 0.0, total = 0.0;
   for (std::uint32_t k = 0; k < m.num_tiles(); ++k) {
-    std::vector<std::uint64_t> sum(zones, 0);
-    for (const auto& r : m.tile_bytes[k]) {
-      const auto zb = zone_bytes(r.first, r.second, b, zones);
-      for (std::uint32_t i = 0; i < zones; ++i) sum[i] += zb[i];
-    }
+    const std::vector<std::uint64_t> sum = tile_zone_bytes(m, k, b, zones, pz);
     for (std::uint32_t i = 0; i < zones; ++i) {
       total += double(sum[i]);
       if (size[k]) local += double(sum[i]) * share[k][i] / double(size[k]);
@@ -172,7 +236,7 @@ NumaPlan plan_numa(const std::vector<NumaTileMap>& maps, std::uint32_t num_ctas,
   for (std::size_t d = 0; d < maps.size(); ++d) {
     if (maps[d].num_tiles() < zones) continue;  // R8.3: cannot drive, stays interleaved
     bool found = false;
-    for (unsigned b_hi = kNumaMinStartBit; b_hi <= kNumaMaxStartBit; ++b_hi) {
+    for (unsigned b_hi = kNumaMinStartBit; b_hi <= kNumaPageStartBit; ++b_hi) {
       if (!aligned(maps[d], b_hi, n)) continue;
       std::vector<std::uint32_t> part = numa_part(maps[d], b_hi, zones);
       part.resize(num_ctas, 0);

@@ -28,8 +28,9 @@ struct NumaTileMap {
 // The kernel's descriptors that relate CTAs to data, highest priority first (ties: declaration
 // order). INTER-THREAD with consistent tiles: C-Tile k accesses D-Tile k (R0.5). INTRA-THREAD
 // (C-Tile = one thread): thread t of the grid (linear id) owns D-Tile t, so CTA c owns the
-// D-Tiles of its threads. NO-REUSE and descriptors whose tiles do not fit their grid relate no
-// CTA to any byte and are left out (their structures stay interleaved, start bit 7).
+// D-Tiles of its threads. NO-REUSE with tile semantics: like INTER-THREAD. Untiled NO-REUSE and
+// descriptors whose tiles do not fit their grid relate no CTA to any byte and are left out
+// (their structures stay interleaved, start bit 7).
 std::vector<NumaTileMap> numa_tile_maps(const Kernel& k);
 
 // Bytes of [first, last) in each zone under start bit b.
@@ -45,6 +46,13 @@ std::vector<std::uint32_t> numa_part(const NumaTileMap& m, unsigned b, std::uint
 double local_fraction(const NumaTileMap& m, const std::vector<std::uint32_t>& cta_zone, unsigned b,
                       std::uint32_t zones);
 
+// R7.2 page-table placement ("bit 17"): the zone of each 64 KB page of m's structure, the zone
+// whose CTAs access most of its bytes (CTAs of a C-Tile weigh 1/|C-Tile|; ties: the lowest
+// zone; pages no tile touches go round-robin).
+std::vector<std::uint32_t> page_zones(const NumaTileMap& m,
+                                      const std::vector<std::uint32_t>& cta_zone,
+                                      std::uint32_t zones);
+
 // B4 / fallback: Z equal contiguous ranges of linear CTA id.
 std::vector<std::uint32_t> contiguous_partition(std::uint32_t num_ctas, std::uint32_t zones);
 
@@ -55,14 +63,16 @@ struct NumaPlan {
   double util = 0.0;                    // best_util_all of Algorithm 2
 };
 
-// Algorithm 2. Candidate drivers in priority order; a map with fewer C-Tiles than zones cannot
-// drive (R8.3: shared by more CTAs than a zone runs, so interleaved). For each start bit b_hi
-// of the driver: partition the CTAs by NUMA_PART, skip the candidate if a zone gets more than
-// (1+epsilon)/Z of the CTAs (I-12), weigh the driver's local fraction by N - d and give every
-// lower-priority map i its best start bit with weight N - i (strictly better wins, so ties keep
-// the lowest bit). Start bits whose alignment 2^(b+n) the structure's base does not meet are not
-// considered (NumaZoneMap::place). Without any driver the CTAs are split contiguously and each
-// map still gets its best start bit.
+// Algorithm 2. Start bits 7..16, plus kNumaPageStartBit: page-table placement of tiles coarser
+// than 64 KB (R7.2), where NUMA_PART gives C-Tile k the zone k*Z/CT_NUM and every page goes
+// to the zone of the CTAs that use it. Candidate drivers in priority order; a map with fewer
+// C-Tiles than zones cannot drive (R8.3: shared by more CTAs than a zone runs, so interleaved). For
+// each start bit b_hi of the driver: partition the CTAs by NUMA_PART, skip the candidate if a zone
+// gets more than (1+epsilon)/Z of the CTAs (I-12), weigh the driver's local fraction by N - d and
+// give every lower-priority map i its best start bit with weight N - i (strictly better wins, so
+// ties keep the lowest bit). Start bits whose alignment 2^(b+n) the structure's base does not meet
+// are not considered (NumaZoneMap::place). Without any driver the CTAs are split contiguously and
+// each map still gets its best start bit.
 NumaPlan plan_numa(const std::vector<NumaTileMap>& maps, std::uint32_t num_ctas,
                    std::uint32_t zones, double epsilon = 0.25);
 

@@ -23,7 +23,38 @@ unsigned numa_zone_bits(std::uint32_t zones) {
   return n;
 }
 
-NumaZoneMap::NumaZoneMap(std::uint32_t zones) : zones_(zones), bits_(numa_zone_bits(zones)) {}
+NumaZoneMap::NumaZoneMap(std::uint32_t zones)
+    : zones_(zones), bits_(numa_zone_bits(zones)), next_frame_(zones, 0) {}
+
+void NumaZoneMap::insert(Range r) {
+  for (const Range& o : ranges_)
+    if (r.base < o.end && o.base < r.end)
+      throw std::invalid_argument("NUMA placement of '" + r.name + "': overlaps '" + o.name +
+                                  "' (ranges padded to their granularity)");
+  ranges_.push_back(std::move(r));
+  std::sort(ranges_.begin(), ranges_.end(),
+            [](const Range& a, const Range& b) { return a.base < b.base; });
+}
+
+void NumaZoneMap::place_pages(const std::string& name, Addr base, std::uint64_t bytes,
+                              const std::vector<std::uint32_t>& page_zone) {
+  const std::string what = "NUMA placement of '" + name + "'";
+  if (bytes == 0) throw std::invalid_argument(what + ": empty range");
+  if (base % kNumaPageBytes != 0)
+    throw std::invalid_argument(what + ": base " + hex(base) + " is not 64 KB aligned");
+  const std::uint64_t pages = (bytes + kNumaPageBytes - 1) / kNumaPageBytes;
+  if (page_zone.size() != pages)
+    throw std::invalid_argument(what + ": " + std::to_string(page_zone.size()) +
+                                " page zones for " + std::to_string(pages) + " pages");
+  Range r{base, base + pages * kNumaPageBytes, kNumaPageStartBit, name, page_zone, {}};
+  for (std::uint32_t z : page_zone)
+    if (z >= zones_) throw std::invalid_argument(what + ": zone " + std::to_string(z));
+  for (const Range& o : ranges_)
+    if (r.base < o.end && o.base < r.end)
+      throw std::invalid_argument(what + ": overlaps '" + o.name + "'");
+  for (std::uint32_t z : page_zone) r.page_frame.push_back(next_frame_[z]++);
+  insert(std::move(r));
+}
 
 void NumaZoneMap::place(const std::string& name, Addr base, std::uint64_t bytes,
                         unsigned start_bit) {
@@ -41,9 +72,7 @@ void NumaZoneMap::place(const std::string& name, Addr base, std::uint64_t bytes,
     if (base < r.end && r.base < end)
       throw std::invalid_argument(what + ": overlaps '" + r.name + "' (ranges padded to " +
                                   std::to_string(align) + " bytes)");
-  ranges_.push_back({base, end, start_bit, name});
-  std::sort(ranges_.begin(), ranges_.end(),
-            [](const Range& a, const Range& b) { return a.base < b.base; });
+  insert({base, end, start_bit, name, {}, {}});
 }
 
 const NumaZoneMap::Range* NumaZoneMap::find(Addr a) const {
@@ -61,7 +90,18 @@ unsigned NumaZoneMap::start_bit(Addr a) const {
 
 std::uint32_t NumaZoneMap::zone(Addr a) const {
   const Range* r = find(a);
-  return r ? zone_at_bit(a, r->bit, zones_) : xor_zone(a, zones_);
+  if (!r) return xor_zone(a, zones_);
+  if (r->bit == kNumaPageStartBit) return r->page_zone[(a - r->base) / kNumaPageBytes];
+  return zone_at_bit(a, r->bit, zones_);
+}
+
+Addr NumaZoneMap::local(Addr a) const {
+  const Range* r = find(a);
+  if (!r) return remove_zone_bits(a, kNumaXorStartBit, bits_);
+  if (r->bit == kNumaPageStartBit)
+    return kNumaPageLocalBase + r->page_frame[(a - r->base) / kNumaPageBytes] * kNumaPageBytes +
+           (a % kNumaPageBytes);
+  return remove_zone_bits(a, r->bit, bits_);
 }
 
 FirstTouchPages::FirstTouchPages(std::uint64_t page_bytes) {

@@ -22,6 +22,13 @@ namespace locsim {
 constexpr unsigned kNumaMinStartBit = 7;   // the minimum DRAM burst, 128 B (footnote 3)
 constexpr unsigned kNumaMaxStartBit = 16;  // 64 KB pages; coarser uses the page table (R7.2)
 constexpr unsigned kNumaXorStartBit = 8;   // the bits the Baseline's hash permutes
+// R7.2: a granularity coarser than 64 KB maps 64 KB pages through the page table, each page to
+// the zone of the tile it belongs to. Algorithm 2 and the zone map name that choice "bit 17".
+constexpr unsigned kNumaPageStartBit = 17;
+constexpr std::uint64_t kNumaPageBytes = 65536;
+// Zone-local addresses of page-table-placed pages start here, above every address a bit-field
+// placement or the XOR hash can produce, so the two never alias.
+constexpr Addr kNumaPageLocalBase = Addr{1} << 52;
 
 // log2(zones); throws std::invalid_argument unless zones is a power of two in [1, 64].
 unsigned numa_zone_bits(std::uint32_t zones);
@@ -65,10 +72,17 @@ class NumaZoneMap {
     return std::uint64_t{1} << (start_bit + bits_);
   }
 
-  // The start bit governing `a`: its structure's, or kNumaXorStartBit outside every one.
+  // R7.2: places [base, base+bytes) page by page, page p in zone page_zone[p] (64 KB pages,
+  // base 64 KB aligned). Each zone gives its pages frames in placement order; their zone-local
+  // addresses start at kNumaPageLocalBase. Throws like place().
+  void place_pages(const std::string& name, Addr base, std::uint64_t bytes,
+                   const std::vector<std::uint32_t>& page_zone);
+
+  // The start bit governing `a`: its structure's (kNumaPageStartBit for page-table placement),
+  // or kNumaXorStartBit outside every one.
   unsigned start_bit(Addr a) const;
   std::uint32_t zone(Addr a) const;
-  Addr local(Addr a) const { return remove_zone_bits(a, start_bit(a), bits_); }
+  Addr local(Addr a) const;
   std::size_t num_placed() const { return ranges_.size(); }
 
  private:
@@ -76,7 +90,11 @@ class NumaZoneMap {
     Addr base, end;  // padded: [base, end)
     unsigned bit;
     std::string name;
+    std::vector<std::uint32_t> page_zone;   // page-table placement: zone per page
+    std::vector<std::uint64_t> page_frame;  // and its frame within that zone
   };
+  void insert(Range r);
+  std::vector<std::uint64_t> next_frame_;  // per zone, for page-table placement
   const Range* find(Addr a) const;
 
   std::uint32_t zones_;

@@ -47,6 +47,15 @@ inline LocalityDescriptor no_reuse(std::uint32_t priority = 0) {
   d.priority = priority;
   return d;
 }
+// NO-REUSE with tile semantics: no cache treatment, but the tiles say which CTAs touch which
+// bytes, which NUMA placement can still exploit (§3.3.2: "NUMA locality can still be exploited").
+inline LocalityDescriptor no_reuse(LDim3 data_tile, LDim3 compute_tile, LDim3 map,
+                                   std::uint32_t priority = 0) {
+  LocalityDescriptor d;
+  d.tile = {data_tile, compute_tile, map};
+  d.priority = priority;
+  return d;
+}
 inline LocalityDescriptor inter_thread(SharingType sharing, AccessPattern pattern, LDim3 data_tile,
                                        LDim3 compute_tile, LDim3 map, std::uint64_t stride = 0,
                                        std::uint32_t priority = 1) {

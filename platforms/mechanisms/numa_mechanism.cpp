@@ -117,7 +117,13 @@ void NumaMechanism::workload_loaded(const Workload& w) {
       auto next = bases.upper_bound(maps[i].base);
       const Addr limit = next == bases.end() ? ~Addr{0} : *next;
       unsigned bit = plan.start_bit[i];
-      for (;; --bit) {
+      if (bit == kNumaPageStartBit) {
+        // R7.2: 64 KB pages through the page table, each where its CTAs run.
+        numa_->zone_map().place_pages(maps[i].name, maps[i].base, maps[i].bytes,
+                                      page_zones(maps[i], plan.cta_zone, zones));
+        bit = kNumaPageStartBit;
+      }
+      for (; bit != kNumaPageStartBit; --bit) {
         const std::uint64_t align = numa_->zone_map().alignment(bit);
         const Addr end = maps[i].base + (maps[i].bytes + align - 1) / align * align;
         if (end <= limit || bit == kNumaMinStartBit) {

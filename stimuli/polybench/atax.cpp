@@ -87,11 +87,19 @@ std::unique_ptr<Workload> make_atax(const WorkloadArgs& args) {
   // Seed 000 Table 2: NO-REUSE + INTER-THREAD (COACCESSED, REGULAR). A is streamed once per kernel
   // (NO-REUSE); the vector each kernel broadcasts (x, then tmp) is read whole by every CTA: one
   // D-Tile of n elements for a C-Tile of the whole grid. The vector a kernel writes is NO-REUSE.
+  // A's tiles (for NUMA placement, §3.3.2): kernel 1's thread i reads row i, so a CTA reads a
+  // band of 256 rows; kernel 2's thread j reads column j, so a CTA reads a band of 256 columns.
   std::vector<std::unique_ptr<Kernel>> ks;
   for (int k = 0; k < 2; ++k) {
     p.second = k == 1;
     std::vector<DataStructure> data = {
-        {"A", p.a, mat, 4, {no_reuse()}},
+        {"A",
+         p.a,
+         mat,
+         4,
+         {p.second ? no_reuse({kThreads, p.n, 1}, {1, 1, 1}, {1, 0, 0})
+                   : no_reuse({p.n, kThreads, 1}, {1, 1, 1}, {1, 0, 0})},
+         {p.n, p.n, 1}},
         {p.second ? "tmp" : "x",
          p.second ? p.tmp : p.x,
          vec,

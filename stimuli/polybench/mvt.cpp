@@ -80,12 +80,19 @@ std::unique_ptr<Workload> make_mvt(const WorkloadArgs& args) {
   const std::uint32_t g = (n + kThreads - 1) / kThreads;
   // Seed 000 Table 2: NO-REUSE + INTER-THREAD (COACCESSED, REGULAR). A is streamed once per kernel
   // (NO-REUSE); y_1 / y_2 are read whole by every CTA (one n-element D-Tile, C-Tile = the grid);
-  // x1 / x2 are private to their thread (NO-REUSE).
+  // x1 / x2 are private to their thread (NO-REUSE). A's tiles (for NUMA placement, §3.3.2):
+  // kernel 1's thread i reads row i (a CTA: 256 rows), kernel 2's reads column i (256 columns).
   std::vector<std::unique_ptr<Kernel>> ks;
   for (int k = 0; k < 2; ++k) {
     MvtParams p{n, k == 1, a, k == 1 ? y2 : y1, k == 1 ? x2 : x1};
     std::vector<DataStructure> data = {
-        {"A", a, mat, 4, {no_reuse()}},
+        {"A",
+         a,
+         mat,
+         4,
+         {k == 1 ? no_reuse({kThreads, n, 1}, {1, 1, 1}, {1, 0, 0})
+                 : no_reuse({n, kThreads, 1}, {1, 1, 1}, {1, 0, 0})},
+         {n, n, 1}},
         {k == 1 ? "y_2" : "y_1",
          p.y,
          vec,

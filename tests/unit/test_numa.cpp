@@ -117,15 +117,18 @@ TEST_CASE("numa: Algorithm 2's guards: few C-Tiles cannot drive, imbalance is sk
   CHECK(p.driver == 1);
   CHECK(p.start_bit[0] == kNumaMinStartBit);
   CHECK(p.start_bit[1] == 14);
-  // Three of four C-Tiles' data in zone 0 whatever the bit: every candidate is unbalanced,
-  // so the CTAs are split contiguously.
+  // Every C-Tile's data in one 256-byte run: every bit-field candidate sends all C-Tiles to
+  // one zone and is skipped as unbalanced. Only page placement (which splits the C-Tiles
+  // evenly) passes the guard, at a local fraction of a quarter.
   NumaTileMap skew = fig13("S", 0x10000000, 0x100, 1);
   skew.tile_bytes = {{{0x10000000, 0x10000100}},
                      {{0x10000000, 0x10000100}},
                      {{0x10000000, 0x10000100}},
                      {{0x10000000, 0x10000100}}};
   p = plan_numa({skew}, 16, 4);
-  CHECK(p.driver == -1);
+  CHECK(p.driver == 0);
+  CHECK(p.start_bit[0] == kNumaPageStartBit);
+  CHECK(p.util == Approx(0.25));
   CHECK(p.cta_zone == contiguous_partition(16, 4));
 }
 
@@ -255,4 +258,38 @@ TEST_CASE("numa-zone policy: inside=rr keeps Algorithm 2's zones without cluster
   // Round robin inside zone 0: CTAs 0, 1 on SMs 0, 1.
   CHECK(all[0] == CtaAssignment{0, 0});
   CHECK(all[1] == CtaAssignment{1, 1});
+}
+
+TEST_CASE("numa R7.2: page-table placement is a bijection apart from the bit-field ranges",
+          "[numa]") {
+  NumaZoneMap m(4);
+  m.place("A", 0x100000, 0x40000, 16);
+  // 4 pages: zones 2, 2, 0, 3
+  m.place_pages("P", 0x200000, 0x40000, {2, 2, 0, 3});
+  CHECK(m.start_bit(0x210000) == kNumaPageStartBit);
+  CHECK(m.zone(0x200000) == 2);
+  CHECK(m.zone(0x21FFFF) == 2);
+  CHECK(m.zone(0x220000) == 0);
+  CHECK(m.zone(0x230000) == 3);
+  CHECK(m.local(0x200040) == kNumaPageLocalBase + 0x40);
+  CHECK(m.local(0x210040) == kNumaPageLocalBase + 0x10040);  // zone 2's second frame
+  CHECK(m.local(0x220000) == kNumaPageLocalBase);            // zone 0's first frame
+  std::set<std::pair<std::uint32_t, Addr>> seen;
+  for (Addr a = 0xC0000; a < 0x280000; a += 128) seen.emplace(m.zone(a), m.local(a));
+  CHECK(seen.size() == (0x280000 - 0xC0000) / 128);
+  CHECK_THROWS_WITH(m.place_pages("Q", 0x230000, 0x10000, {1}), Catch::Contains("overlaps 'P'"));
+  CHECK_THROWS_WITH(m.place_pages("R", 0x300100, 0x100, {1}), Catch::Contains("64 KB aligned"));
+}
+
+TEST_CASE("numa R7.2: Algorithm 2 places tiles coarser than 64 KB page by page", "[numa]") {
+  // 16 CTAs in 4 C-Tiles; D-Tile k is A's k-th 256 KB. No bit up to 16 keeps a 256 KB tile in one
+  // zone; pages do: C-Tile k in zone k, its 4 pages there, every byte local.
+  const std::vector<NumaTileMap> maps = {fig13("A", 0x10000000, 0x40000, 1)};
+  const NumaPlan p = plan_numa(maps, 16, 4);
+  CHECK(p.start_bit == std::vector<unsigned>{kNumaPageStartBit});
+  CHECK(p.util == Approx(1.0));
+  CHECK(local_fraction(maps[0], p.cta_zone, 16, 4) == Approx(0.25));
+  const auto pz = page_zones(maps[0], p.cta_zone, 4);
+  REQUIRE(pz.size() == 16);
+  for (std::uint32_t pg = 0; pg < 16; ++pg) CHECK(pz[pg] == pg / 4);
 }
