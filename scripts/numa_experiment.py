@@ -48,6 +48,11 @@ CONTROLS = [
      {"numa.policy": "ldesc", "dispatcher.numa-zone.inside": "rr"}),
     # The contiguous CTA split with the Baseline's XOR placement: separates split from placement.
     (["DT"], "Baseline/zone-split", {"numa.policy": "xor", "dispatcher.policy": "numa-zone"}),
+    # ... and with ties half-way round the ring alternating direction (clockwise ties load the
+    # counter-clockwise wires with the replies).
+    (["DT"], "Baseline/zone-split/alt-ties",
+     {"numa.policy": "xor", "dispatcher.policy": "numa-zone", "mcm.ring_ties": "alternate"}),
+    (["DT"], "LDesc/alt-ties", {"numa.policy": "ldesc", "mcm.ring_ties": "alternate"}),
 ]
 
 # §6.2 and §1: the paper's averages.

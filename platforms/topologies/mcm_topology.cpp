@@ -21,6 +21,10 @@ void declare_mcm_params(ParamRegistry& p) {
             "core cycles a packet takes on an inter-module link after serialisation");
   p.declare("mcm.link_buffer", T::UInt, std::to_string(d.link_buffer), "packets",
             "packets an inter-module link holds per direction before it back-pressures");
+  p.declare("mcm.ring_ties", T::Enum, d.alternate_ties ? "alternate" : "clockwise", "",
+            "route to the module half-way round the ring: clockwise from every module, or "
+            "alternate (clockwise from even modules, counter-clockwise from odd ones)",
+            {"clockwise", "alternate"});
 }
 
 McmConfig mcm_config_from_params(const ParamRegistry& p) {
@@ -32,6 +36,7 @@ McmConfig mcm_config_from_params(const ParamRegistry& p) {
                       " GB/s (must be > 0 and at most 1e6)");
   c.link_latency = p.get_u32("mcm.link_latency", 1, 1000000);
   c.link_buffer = p.get_u32("mcm.link_buffer", 1, 4096);
+  c.alternate_ties = p.get_string("mcm.ring_ties") == "alternate";
   return c;
 }
 
@@ -120,7 +125,8 @@ void McmTopology::build(PlatformBuild& b) const {
       for (std::uint32_t c = 0; c < peers; ++c) {
         const std::uint32_t z = peer(m, c), ahead = (z + M - m) % M;
         std::vector<SerialChannel*> fwd, bwd;
-        if (ahead <= M / 2) {
+        const bool tie = 2 * ahead == M;
+        if (ahead < M - ahead || (tie && !(cfg.mcm.alternate_ties && m % 2 == 1))) {
           for (std::uint32_t h = 0; h < ahead; ++h) fwd.push_back(p.wires[(m + h) % M].get());
           for (std::uint32_t h = 0; h < ahead; ++h)
             bwd.push_back(p.wires[M + (z + M - h) % M].get());

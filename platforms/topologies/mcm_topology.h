@@ -21,6 +21,9 @@ struct McmConfig {
   double link_gbps = 192.0;         // per direction of each link (seed 000 Table 1)
   std::uint32_t link_latency = 32;  // core cycles (spec I-14: not given; swept 16-64)
   std::uint32_t link_buffer = 16;   // packets per direction
+  // A destination exactly half-way round the ring: always clockwise, or clockwise from
+  // even-numbered modules and counter-clockwise from odd ones (spreads the load over both ways).
+  bool alternate_ties = false;
 };
 
 void declare_mcm_params(ParamRegistry& p);
