@@ -57,11 +57,7 @@ std::vector<std::uint32_t> tile_zone_bytes_argmax(const NumaTileMap& m, unsigned
     return z;
   }
   for (std::uint32_t k = 0; k < m.num_tiles(); ++k) {
-    std::vector<std::uint64_t> sum(zones, 0);
-    for (const auto& r : m.tile_bytes[k]) {
-      const auto zb = zone_bytes(r.first, r.second, b, zones);
-      for (std::uint32_t i = 0; i < zones; ++i) sum[i] += zb[i];
-    }
+    const std::vector<std::uint64_t> sum = tile_zone_bytes(m, k, b, zones, {});
     z[k] = static_cast<std::uint32_t>(std::max_element(sum.begin(), sum.end()) - sum.begin());
   }
   return z;

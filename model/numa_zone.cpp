@@ -47,13 +47,13 @@ void NumaZoneMap::place_pages(const std::string& name, Addr base, std::uint64_t 
     throw std::invalid_argument(what + ": " + std::to_string(page_zone.size()) +
                                 " page zones for " + std::to_string(pages) + " pages");
   Range r{base, base + pages * kNumaPageBytes, kNumaPageStartBit, name, page_zone, {}};
-  for (std::uint32_t z : page_zone)
+  std::vector<std::uint64_t> next = next_frame_;  // committed only if the range is accepted
+  for (std::uint32_t z : page_zone) {
     if (z >= zones_) throw std::invalid_argument(what + ": zone " + std::to_string(z));
-  for (const Range& o : ranges_)
-    if (r.base < o.end && o.base < r.end)
-      throw std::invalid_argument(what + ": overlaps '" + o.name + "'");
-  for (std::uint32_t z : page_zone) r.page_frame.push_back(next_frame_[z]++);
+    r.page_frame.push_back(next[z]++);
+  }
   insert(std::move(r));
+  next_frame_ = std::move(next);
 }
 
 void NumaZoneMap::place(const std::string& name, Addr base, std::uint64_t bytes,
@@ -67,12 +67,7 @@ void NumaZoneMap::place(const std::string& name, Addr base, std::uint64_t bytes,
   if (base % align != 0)
     throw std::invalid_argument(what + ": base " + hex(base) + " is not a multiple of " +
                                 std::to_string(align) + " bytes (2^(start bit + zone bits))");
-  const Addr end = base + (bytes + align - 1) / align * align;
-  for (const Range& r : ranges_)
-    if (base < r.end && r.base < end)
-      throw std::invalid_argument(what + ": overlaps '" + r.name + "' (ranges padded to " +
-                                  std::to_string(align) + " bytes)");
-  insert({base, end, start_bit, name, {}, {}});
+  insert({base, base + (bytes + align - 1) / align * align, start_bit, name, {}, {}});
 }
 
 const NumaZoneMap::Range* NumaZoneMap::find(Addr a) const {

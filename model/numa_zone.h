@@ -93,13 +93,14 @@ class NumaZoneMap {
     std::vector<std::uint32_t> page_zone;   // page-table placement: zone per page
     std::vector<std::uint64_t> page_frame;  // and its frame within that zone
   };
+  // Adds r; throws std::invalid_argument naming both ranges when it overlaps a placed one.
   void insert(Range r);
-  std::vector<std::uint64_t> next_frame_;  // per zone, for page-table placement
   const Range* find(Addr a) const;
 
   std::uint32_t zones_;
   unsigned bits_;
-  std::vector<Range> ranges_;  // sorted by base
+  std::vector<std::uint64_t> next_frame_;  // per zone, for page-table placement
+  std::vector<Range> ranges_;              // sorted by base
 };
 
 // B4: FirstTouch-Distrib's page table. A page is placed in the zone of the SM that touches it

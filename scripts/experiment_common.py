@@ -74,13 +74,13 @@ def run_all(tag, args, jobs, one, reuse_key=None):
     old = {}
     if reuse_key and getattr(args, "reuse", ""):
         old = {(r["abbr"], r["config"]): r for r in read_rows(args.reuse)}
-    todo = [j for j in jobs if not (reuse_key and reuse_key(j) in old)]
-    print(f"{tag}: {len(todo)} runs on {args.jobs} host threads"
-          + (f", {len(jobs) - len(todo)} reused from {args.reuse}" if old else ""), flush=True)
+    pending = [j for j in jobs if not (reuse_key and reuse_key(j) in old)]
+    print(f"{tag}: {len(pending)} runs on {args.jobs} host threads"
+          + (f", {len(jobs) - len(pending)} reused from {args.reuse}" if old else ""), flush=True)
     done = {}
     try:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = {pool.submit(one, j): i for i, j in enumerate(todo)}
+            futures = {pool.submit(one, j): i for i, j in enumerate(pending)}
             for f in as_completed(futures):
                 done[futures[f]] = f.result()
     except BaseException:
@@ -95,7 +95,7 @@ def run_all(tag, args, jobs, one, reuse_key=None):
                 w.writerows(rows)
             print(f"{tag}: {len(rows)} finished runs kept in {part}", file=sys.stderr)
         raise
-    ran = iter([done[i] for i in range(len(todo))])
+    ran = iter([done[i] for i in range(len(pending))])
     rows = [old[reuse_key(j)] if reuse_key and reuse_key(j) in old else next(ran) for j in jobs]
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, tag.split("_")[0] + ".csv"), "w", newline="") as f:

@@ -121,15 +121,13 @@ void NumaMechanism::workload_loaded(const Workload& w) {
         // R7.2: 64 KB pages through the page table, each where its CTAs run.
         numa_->zone_map().place_pages(maps[i].name, maps[i].base, maps[i].bytes,
                                       page_zones(maps[i], plan.cta_zone, zones));
-        bit = kNumaPageStartBit;
-      }
-      for (; bit != kNumaPageStartBit; --bit) {
-        const std::uint64_t align = numa_->zone_map().alignment(bit);
-        const Addr end = maps[i].base + (maps[i].bytes + align - 1) / align * align;
-        if (end <= limit || bit == kNumaMinStartBit) {
-          numa_->zone_map().place(maps[i].name, maps[i].base, maps[i].bytes, bit);
-          break;
-        }
+      } else {
+        const auto padded_end = [&](unsigned b) {
+          const std::uint64_t align = numa_->zone_map().alignment(b);
+          return maps[i].base + (maps[i].bytes + align - 1) / align * align;
+        };
+        while (bit > kNumaMinStartBit && padded_end(bit) > limit) --bit;
+        numa_->zone_map().place(maps[i].name, maps[i].base, maps[i].bytes, bit);
       }
       placements_.push_back(
           {{"kernel", k->name()},
