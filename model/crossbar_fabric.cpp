@@ -14,9 +14,18 @@ CrossbarFabric::CrossbarFabric(const Config& c)
       rr_(c.outputs, 0),
       in_busy_total_(c.inputs, 0),
       out_busy_total_(c.outputs, 0),
-      best_dist_(c.outputs, 0) {
+      best_dist_(c.outputs, 0),
+      in_width_(c.input_width.empty() ? std::vector<std::uint32_t>(c.inputs, 1) : c.input_width),
+      out_width_(c.output_width.empty() ? std::vector<std::uint32_t>(c.outputs, 1)
+                                        : c.output_width) {
   if (!c.inputs || !c.outputs || !c.input_buffer || !c.output_buffer)
     throw std::invalid_argument("crossbar needs at least one input, output and buffer slot");
+  if (in_width_.size() != c.inputs || out_width_.size() != c.outputs)
+    throw std::invalid_argument("crossbar link widths must name every input and output");
+  for (auto w : in_width_)
+    if (!w) throw std::invalid_argument("crossbar link width must be >= 1 flit per cycle");
+  for (auto w : out_width_)
+    if (!w) throw std::invalid_argument("crossbar link width must be >= 1 flit per cycle");
 }
 
 void CrossbarFabric::inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h) {
@@ -41,10 +50,12 @@ void CrossbarFabric::arbitrate(Cycle now) {
     const std::uint32_t i = (rr_[o] + best_dist_[o]) % n;
     InPkt p = inq_[i].front();
     inq_[i].pop_front();
-    in_free_[i] = out_free_[o] = now + p.flits;
-    in_busy_total_[i] += p.flits;
-    out_busy_total_[o] += p.flits;
-    outq_[o].push_back(OutPkt{now + p.flits + cfg_.latency, p.h});
+    const std::uint32_t width = std::min(in_width_[i], out_width_[o]);
+    const Cycle cycles = (p.flits + width - 1) / width;
+    in_free_[i] = out_free_[o] = now + cycles;
+    in_busy_total_[i] += cycles;
+    out_busy_total_[o] += cycles;
+    outq_[o].push_back(OutPkt{now + cycles + cfg_.latency, p.h});
     ++transfers_;
     flits_ += p.flits;
     rr_[o] = (i + 1) % n;

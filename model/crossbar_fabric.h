@@ -1,7 +1,8 @@
 // An input-queued crossbar switch: packets of some flits wait in per-input FIFOs (head-of-line
 // blocking), each output grants one input per cycle round-robin, a transfer occupies the input and
-// the output link for one cycle per flit, and the packet reaches the output buffer `latency`
-// cycles after its last flit. Used twice per NoC: request and reply networks.
+// the output link for one cycle per flit (per `width` flits on wider links), and the packet
+// reaches the output buffer `latency` cycles after its last flit. Used twice per NoC: request and
+// reply networks.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -23,6 +24,9 @@ class CrossbarFabric {
     std::uint32_t input_buffer = 8;   // packets per input FIFO
     std::uint32_t output_buffer = 8;  // packets per output FIFO (in flight + waiting)
     std::uint32_t latency = 1;        // cycles from last flit to output buffer
+    // Flits per cycle of each input / output link; empty: 1 for all. A transfer moves at the
+    // narrower of its two links (an inter-module link's port is wider than an SM's).
+    std::vector<std::uint32_t> input_width, output_width;
   };
 
   explicit CrossbarFabric(const Config& c);
@@ -66,6 +70,7 @@ class CrossbarFabric {
   std::vector<std::uint64_t> in_busy_total_, out_busy_total_;
   std::uint64_t transfers_ = 0, flits_ = 0;
   std::vector<std::uint32_t> best_dist_;  // scratch of arbitrate(): per output
+  std::vector<std::uint32_t> in_width_, out_width_;
 };
 
 }  // namespace locsim

@@ -32,6 +32,8 @@ class SerialChannel {
     ++packets_;
     return (free_q_ + kQ - 1) / kQ;
   }
+  // The wire's rate as constructed (bytes per cycle, rounded to the 2^-20-cycle quantum).
+  double bytes_per_cycle() const { return double(kQ) / double(q_per_byte_); }
   // Wire-busy cycles so far (utilisation = busy / elapsed).
   double busy_cycles() const { return double(busy_q_) / double(kQ); }
   std::uint64_t bytes() const { return bytes_; }

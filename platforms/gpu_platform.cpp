@@ -62,12 +62,12 @@ Mechanism* GpuPlatform::mechanism(const std::string& n) const {
 }
 
 void GpuPlatform::report(nlohmann::json& extra) const {
-  // Per injection port utilisation = flits / NoC cycles of the run (seed 001's port pressure);
-  // in the mcm topology per module network ("module" names it).
+  // Per injection port utilisation = flits / (width x NoC cycles) of the run (seed 001's port
+  // pressure); in the mcm topology per module network ("module" names it).
   nlohmann::json ports = nlohmann::json::array();
   auto add = [&ports](const Interconnect& x, int module) {
-    const double nc = static_cast<double>(x.noc_cycles());
     for (std::uint32_t q = 0; q < x.ports(); ++q) {
+      const double nc = static_cast<double>(x.noc_cycles()) * x.port_width(q);
       nlohmann::json j = {{"port", q},
                           {"request_flits", x.port_request_flits(q)},
                           {"reply_flits", x.port_reply_flits(q)},

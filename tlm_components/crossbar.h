@@ -44,6 +44,9 @@ struct CrossbarConfig {
   // Called for every request the crossbar accepts from `in` binding `src` (statistics of the
   // platform, e.g. NUMA access efficiency); empty: nothing.
   std::function<void(std::uint32_t src, const Payload&)> observe;
+  // Flits per cycle of each injection port / each `out` binding; empty: 1 for all. The mcm
+  // topology widens the ports of its inter-module links to the links' bandwidth.
+  std::vector<std::uint32_t> port_width, target_width;
 };
 
 class Crossbar : public Interconnect {
@@ -59,6 +62,9 @@ class Crossbar : public Interconnect {
   }
   std::uint64_t port_reply_flits(std::uint32_t p) const override {
     return port_rep_flits_[p]->value();
+  }
+  std::uint32_t port_width(std::uint32_t p) const override {
+    return cfg_.port_width.empty() ? 1 : cfg_.port_width[p];
   }
   Cycle noc_cycles() const override { return clk_.now(); }
 

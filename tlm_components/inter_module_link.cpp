@@ -1,6 +1,7 @@
 #include "tlm_components/inter_module_link.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -30,9 +31,11 @@ InterModuleLink::InterModuleLink(sc_core::sc_module_name name, const InterModule
           this->name(), "link", "request_latency", "cycles",
           "cycles from accepting a request to handing it to the far module (wire, latency "
           "and waiting)")) {
-  if (cfg.buffer == 0) throw std::invalid_argument("inter-module link buffer must be >= 1");
   if (fwd_.empty() || bwd_.empty())
     throw std::invalid_argument("inter-module link needs at least one wire each way");
+  buffer_ = cfg.buffer ? cfg.buffer
+                       : std::max(auto_buffer_bytes(fwd_, cfg.latency, cfg.header_bytes),
+                                  auto_buffer_bytes(bwd_, cfg.latency, cfg.header_bytes));
   in.register_nb_transport_fw(this, &InterModuleLink::nb_fw);
   in.register_b_transport(this, &InterModuleLink::b_transport);
   in.register_transport_dbg(this, &InterModuleLink::transport_dbg);
@@ -71,6 +74,16 @@ std::uint32_t InterModuleLink::reply_bytes(const Payload& gp) const {
   return bytes;
 }
 
+std::uint32_t InterModuleLink::auto_buffer_bytes(const std::vector<SerialChannel*>& path,
+                                                 std::uint32_t latency,
+                                                 std::uint32_t header_bytes) {
+  double bytes = 0;
+  // - 0.01: the wire's rate is quantised a little above the configured one.
+  for (const SerialChannel* w : path)
+    bytes += std::ceil(w->bytes_per_cycle() * latency - 0.01) + header_bytes + 128;
+  return static_cast<std::uint32_t>(std::min(bytes, 1e9));
+}
+
 Cycle InterModuleLink::traverse(const std::vector<SerialChannel*>& path, Cycle now,
                                 std::uint32_t bytes) const {
   Cycle t = now;
@@ -80,8 +93,9 @@ Cycle InterModuleLink::traverse(const std::vector<SerialChannel*>& path, Cycle n
 
 bool InterModuleLink::on_request(Payload& gp) {
   const Cycle now = clk_.now();
-  if (requests_.size() >= cfg_.buffer) return false;  // held: step_method accepts it later
   const std::uint32_t bytes = request_bytes(gp);
+  if (!room(request_held_, bytes)) return false;  // held: step_method accepts it later
+  request_held_ += bytes;
   const Cycle arrival = traverse(fwd_, now, bytes);
   gpu_ext(gp).at(name());
   requests_.push(arrival, &gp);
@@ -94,8 +108,9 @@ bool InterModuleLink::on_request(Payload& gp) {
 
 bool InterModuleLink::on_reply(Payload& gp) {
   const Cycle now = clk_.now();
-  if (replies_.size() >= cfg_.buffer) return false;  // held: END_RESP withheld until room
   const std::uint32_t bytes = reply_bytes(gp);
+  if (!room(reply_held_, bytes)) return false;  // held: END_RESP withheld until room
+  reply_held_ += bytes;
   const Cycle arrival = traverse(bwd_, now, bytes);
   replies_.push(arrival, &gp);
   ++rep_count_;
@@ -107,20 +122,25 @@ bool InterModuleLink::on_reply(Payload& gp) {
 void InterModuleLink::step_method() {
   const Cycle now = clk_.now();
   // Replies first: they free buffer space in the far network.
-  while (replies_.ready(now) && !up_.response_busy()) up_.respond(*replies_.pop());
+  while (replies_.ready(now) && !up_.response_busy()) {
+    Payload* gp = replies_.pop();
+    reply_held_ -= reply_bytes(*gp);
+    up_.respond(*gp);
+  }
   while (requests_.ready(now) && !down_.busy()) {
     Payload* gp = requests_.pop();
+    request_held_ -= request_bytes(*gp);
     auto it = accepted_.find(gp);
     req_latency_.sample(now - it->second);
     accepted_.erase(it);
     down_.send(*gp);
   }
   // Room again: take a request or a reply that was held.
-  if (Payload* gp = up_.held_request(); gp && requests_.size() < cfg_.buffer) {
+  if (Payload* gp = up_.held_request(); gp && room(request_held_, request_bytes(*gp))) {
     on_request(*gp);
     up_.accept_request();
   }
-  if (Payload* gp = down_.held_response(); gp && replies_.size() < cfg_.buffer) {
+  if (Payload* gp = down_.held_response(); gp && room(reply_held_, reply_bytes(*gp))) {
     on_reply(*gp);
     down_.accept_response();
   }

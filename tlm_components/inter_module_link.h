@@ -5,9 +5,10 @@
 // forward. Wires are shared by every connection routed over them (on a ring, the connections
 // to the next and to the next-but-one module share the first wire), so they contend. A
 // connection never passes through an intermediate module's network, which keeps the request
-// and reply dependencies acyclic (no ring deadlock). Every packet is held in a bounded queue
-// per direction; a full queue withholds END_REQ (requests) or END_RESP (replies), so nothing is
-// dropped and back-pressure reaches both networks.
+// and reply dependencies acyclic (no ring deadlock). Each direction holds at most `buffer`
+// bytes of packets on its wires or waiting at the far end (credit-based flow control counts
+// buffer space in bytes); a full direction withholds END_REQ (requests) or END_RESP (replies),
+// so nothing is dropped and back-pressure reaches both networks.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -28,7 +29,9 @@ namespace locsim {
 
 struct InterModuleLinkConfig {
   std::uint32_t latency = 32;  // cycles from a packet's last byte leaving to its arrival
-  std::uint32_t buffer = 16;   // packets queued per direction
+  // Bytes held per direction; 0: the bandwidth-delay product of the longer path, so that
+  // credits never hold the wires below their bandwidth (auto_buffer_bytes).
+  std::uint32_t buffer = 0;
   std::uint32_t header_bytes = 8;
   double clock_hz = 1.4e9;  // the link's cycle (the core clock in locsim's mcm platform)
 };
@@ -47,6 +50,12 @@ class InterModuleLink : public sc_core::sc_module {
   // Header plus the data a request / reply carries (the crossbar's packet sizes).
   std::uint32_t request_bytes(const Payload& gp) const;
   std::uint32_t reply_bytes(const Payload& gp) const;
+  // Bytes each direction holds (the configured buffer, or its automatic size).
+  std::uint32_t buffer_bytes() const { return buffer_; }
+  // Enough bytes in flight to keep every wire of `path` busy: per hop, latency x bandwidth plus
+  // one largest packet (header + a 128-byte line) being serialised.
+  static std::uint32_t auto_buffer_bytes(const std::vector<SerialChannel*>& path,
+                                         std::uint32_t latency, std::uint32_t header_bytes);
 
  private:
   bool on_request(Payload& gp);
@@ -70,9 +79,15 @@ class InterModuleLink : public sc_core::sc_module {
   std::vector<SerialChannel*> fwd_, bwd_;
   TargetPort up_;
   InitiatorPort down_;
-  // Packets on the wires or arrived and waiting for the next hop, by arrival cycle; their
-  // number is the direction's buffer occupancy.
+  // Packets on the wires or arrived and waiting for the next hop, by arrival cycle; their bytes
+  // are the direction's buffer occupancy.
   TimedQueue<Payload*> requests_, replies_;
+  std::uint32_t buffer_ = 0;
+  std::uint64_t request_held_ = 0, reply_held_ = 0;  // bytes in requests_ / replies_
+  // Room for `bytes` more in a direction holding `held` (an empty direction takes any packet).
+  bool room(std::uint64_t held, std::uint32_t bytes) const {
+    return held == 0 || held + bytes <= buffer_;
+  }
   std::unordered_map<const Payload*, Cycle> accepted_;  // request -> cycle it was accepted
   sc_core::sc_event step_ev_;
   Counter &req_count_, &rep_count_, &req_bytes_, &rep_bytes_;

@@ -37,6 +37,8 @@ class Interconnect : public sc_core::sc_module {
   // Flits injected by / delivered to port p so far.
   virtual std::uint64_t port_request_flits(std::uint32_t p) const = 0;
   virtual std::uint64_t port_reply_flits(std::uint32_t p) const = 0;
+  // Flits port p moves per cycle (its link width).
+  virtual std::uint32_t port_width(std::uint32_t) const { return 1; }
   // Interconnect clock cycles elapsed.
   virtual Cycle noc_cycles() const = 0;
 

@@ -1,5 +1,7 @@
 #include "platforms/topologies/mcm_topology.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "model/params.h"
@@ -19,8 +21,10 @@ void declare_mcm_params(ParamRegistry& p) {
             "bandwidth of each direction of each inter-module link (seed 000 Table 1)");
   p.declare("mcm.link_latency", T::UInt, std::to_string(d.link_latency), "cycles",
             "core cycles a packet takes on an inter-module link after serialisation");
-  p.declare("mcm.link_buffer", T::UInt, std::to_string(d.link_buffer), "packets",
-            "packets an inter-module link holds per direction before it back-pressures");
+  p.declare("mcm.link_buffer", T::UInt, std::to_string(d.link_buffer), "bytes",
+            "bytes of packets an inter-module link holds per direction (on its wires or waiting "
+            "at the far end) before it back-pressures; 0: the bandwidth-delay product of its "
+            "path, per hop latency x bandwidth + 136, so credits never slow the wires");
   p.declare("mcm.ring_ties", T::Enum, d.alternate_ties ? "alternate" : "clockwise", "",
             "route to the module half-way round the ring: clockwise from every module, or "
             "alternate (clockwise from even modules, counter-clockwise from odd ones)",
@@ -35,7 +39,7 @@ McmConfig mcm_config_from_params(const ParamRegistry& p) {
     throw ConfigError("key 'mcm.link_bandwidth': " + std::to_string(c.link_gbps) +
                       " GB/s (must be > 0 and at most 1e6)");
   c.link_latency = p.get_u32("mcm.link_latency", 1, 1000000);
-  c.link_buffer = p.get_u32("mcm.link_buffer", 1, 4096);
+  c.link_buffer = p.get_u32("mcm.link_buffer", 0, 1u << 30);
   c.alternate_ties = p.get_string("mcm.ring_ties") == "alternate";
   return c;
 }
@@ -87,12 +91,22 @@ void McmTopology::build(PlatformBuild& b) const {
   // Connection c of module m leads to module peer(m, c): the others in increasing order.
   auto peer = [M](std::uint32_t m, std::uint32_t c) { return (m + 1 + c) % M; };
   auto conn = [M](std::uint32_t m, std::uint32_t z) { return (z + M - m - 1) % M; };
+  // A module network's ports to and from the inter-module links move as many flits per NoC cycle
+  // as the link carries (192 GB/s is about 4.3 flits of 32 B at 1.4 GHz); one-flit ports would
+  // cap every link at flit_bytes x clock.noc (45 GB/s).
+  const std::uint32_t link_width = std::max<std::uint32_t>(
+      1, static_cast<std::uint32_t>(
+             std::ceil(cfg.mcm.link_gbps * 1e9 / cfg.noc.clock_hz / cfg.noc.flit_bytes - 1e-9)));
   for (std::uint32_t m = 0; m < M; ++m) {
     CrossbarConfig x = cfg.noc;
     x.bindings = S + peers;
     x.bindings_per_port = 1;
     x.locality_window = 0;
     x.targets = local_l2 + peers;
+    x.port_width.assign(S + peers, link_width);
+    std::fill(x.port_width.begin(), x.port_width.begin() + S, 1);
+    x.target_width.assign(local_l2 + peers, link_width);
+    std::fill(x.target_width.begin(), x.target_width.begin() + local_l2, 1);
     x.route = [numa, m, local_l2, conn, &map = b.address_map](Addr a) -> std::uint32_t {
       const std::uint32_t z = numa->zone(a);
       return z == m ? map.subpartition(a) - m * local_l2 : local_l2 + conn(m, z);

@@ -20,10 +20,10 @@ struct McmConfig {
   std::uint32_t modules = 1;
   double link_gbps = 192.0;         // per direction of each link (seed 000 Table 1)
   std::uint32_t link_latency = 32;  // core cycles (spec I-14: not given; swept 16-64)
-  std::uint32_t link_buffer = 16;   // packets per direction
+  std::uint32_t link_buffer = 0;    // bytes per direction; 0: the path's bandwidth-delay product
   // A destination exactly half-way round the ring: always clockwise, or clockwise from
   // even-numbered modules and counter-clockwise from odd ones (spreads the load over both ways).
-  bool alternate_ties = false;
+  bool alternate_ties = true;
 };
 
 void declare_mcm_params(ParamRegistry& p);

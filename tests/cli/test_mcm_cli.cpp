@@ -53,8 +53,9 @@ TEST_CASE("mcm cli: a 16-module, 1024-SM GPU elaborates", "[cli][mcm]") {
   CHECK(r.out.find("1024 (1024 clusters)") != std::string::npos);
 }
 
-TEST_CASE("mcm cli: mcm.ring_ties=alternate sends half of the half-way traffic each way",
-          "[cli][mcm]") {
+TEST_CASE(
+    "mcm cli: mcm.ring_ties=alternate (the default) sends half of the half-way traffic each way",
+    "[cli][mcm]") {
   const std::string base = "run --platform mcm --workload vecadd --set workload.n=65536";
   const auto bytes = [](const nlohmann::json& j, bool clockwise) {
     std::uint64_t n = 0;
@@ -63,8 +64,8 @@ TEST_CASE("mcm cli: mcm.ring_ties=alternate sends half of the half-way traffic e
         n += w["bytes"].get<std::uint64_t>();
     return n;
   };
-  const nlohmann::json cw = run_json(base, "cw");
-  const nlohmann::json alt = run_json(base + " --set mcm.ring_ties=alternate", "alt");
+  const nlohmann::json cw = run_json(base + " --set mcm.ring_ties=clockwise", "cw");
+  const nlohmann::json alt = run_json(base, "alt");
   // Clockwise ties: requests to the opposite module take two clockwise wires and their (larger)
   // replies two counter-clockwise ones, so the counter-clockwise wires carry more bytes.
   CHECK(bytes(cw, false) > bytes(cw, true) * 5 / 4);

@@ -44,7 +44,9 @@ struct LinkBench {
 
 TEST_CASE("link: a load crosses in serialisation + latency each way, with its data",
           "[module][link]") {
-  LinkBench b(4, sc_time(100, SC_NS));
+  LinkBench b(0, sc_time(100, SC_NS));
+  // Automatic buffer: 10 cycles x 34 bytes + one 136-byte packet, for the single hop.
+  CHECK(b.link->buffer_bytes() == 10 * 34 + 8 + 128);
   b.near.push(make_load(b.ctx, 0x4000));
   sc_core::sc_start(sc_time(1000, SC_NS));
   REQUIRE(b.near.responses.size() == 1);
@@ -64,7 +66,7 @@ TEST_CASE("link: a load crosses in serialisation + latency each way, with its da
 }
 
 TEST_CASE("link: replies are limited by the reply bandwidth", "[module][link]") {
-  LinkBench b(64, sc_time(100, SC_NS));
+  LinkBench b(64 * 136, sc_time(100, SC_NS));
   for (Addr a = 0; a < 20 * 128; a += 128) b.near.push(make_load(b.ctx, 0x10000 + a));
   sc_core::sc_start(sc_time(2000, SC_NS));
   REQUIRE(b.near.responses.size() == 20);
@@ -76,8 +78,9 @@ TEST_CASE("link: replies are limited by the reply bandwidth", "[module][link]") 
 }
 
 TEST_CASE("link: a full buffer back-pressures both sides and loses nothing", "[module][link]") {
-  // Two packets per direction; requests take 8 cycles on the wire, replies 34.
-  LinkBench b(2, sc_time(10, SC_NS), 1.0, 4.0);
+  // 16 bytes per direction: two 8-byte requests, or one 136-byte reply (an empty direction
+  // takes any packet); requests take 8 cycles on the wire, replies 34.
+  LinkBench b(16, sc_time(10, SC_NS), 1.0, 4.0);
   for (Addr a = 0; a < 30 * 128; a += 128) b.near.push(make_load(b.ctx, 0x20000 + a));
   sc_core::sc_start(sc_time(20000, SC_NS));
   REQUIRE(b.near.responses.size() == 30);
@@ -92,4 +95,30 @@ TEST_CASE("link: a full buffer back-pressures both sides and loses nothing", "[m
     CHECK(b.near.responses[i]->get_address() == 0x20000 + 128 * i);
   CHECK(b.c1.open_transactions() == 0);
   CHECK(b.c2.open_transactions() == 0);
+}
+
+TEST_CASE("link: the byte buffer bounds the replies in flight", "[module][link]") {
+  // 300 bytes hold two 136-byte replies: a third waits until the first has been delivered, so
+  // with a 10-cycle hop and 4 cycles of serialisation at most two replies overlap on the wire.
+  LinkBench b(300, sc_time(10, SC_NS), 34.0, 34.0);
+  for (Addr a = 0; a < 12 * 128; a += 128) b.near.push(make_load(b.ctx, 0x30000 + a));
+  sc_core::sc_start(sc_time(5000, SC_NS));
+  REQUIRE(b.near.responses.size() == 12);
+  // Replies i and i + 2 are at least one full trip (4 + 10 cycles) apart.
+  for (std::size_t i = 2; i < 12; ++i)
+    CHECK(b.near.response_times[i] - b.near.response_times[i - 2] >= sc_time(14, SC_NS));
+  CHECK(b.c1.open_transactions() == 0);
+  CHECK(b.c2.open_transactions() == 0);
+}
+
+TEST_CASE("link: with the automatic buffer, replies stream at the wire's bandwidth",
+          "[module][link]") {
+  // Control of the test above: the bandwidth-delay product lets replies follow each other
+  // about every 4 cycles once the wire is busy (at most 5 with the memory's own pacing), where
+  // the 300-byte buffer needs 14 cycles per two.
+  LinkBench b(0, sc_time(10, SC_NS), 34.0, 34.0);
+  for (Addr a = 0; a < 12 * 128; a += 128) b.near.push(make_load(b.ctx, 0x30000 + a));
+  sc_core::sc_start(sc_time(5000, SC_NS));
+  REQUIRE(b.near.responses.size() == 12);
+  CHECK(b.near.response_times[11] - b.near.response_times[1] <= sc_time(10 * 5, SC_NS));
 }

@@ -64,3 +64,28 @@ TEST_CASE("CrossbarFabric: different outputs transfer in the same cycle", "[xbar
   CHECK(x.ready(0, 2));
   CHECK(x.ready(1, 2));
 }
+
+TEST_CASE("CrossbarFabric: a wide link moves several flits per cycle, at the narrower end",
+          "[xbar]") {
+  CrossbarFabric::Config c{2, 2, 4, 4, 1};
+  c.input_width = {1, 5};
+  c.output_width = {1, 5};
+  CrossbarFabric x(c);
+  x.inject(1, 1, 5, h(1));  // wide to wide: 1 cycle
+  x.inject(0, 0, 5, h(2));  // narrow to narrow: 5 cycles
+  x.arbitrate(0);
+  CHECK(x.ready(1, 2));  // 0 + 1 + latency 1
+  CHECK_FALSE(x.ready(0, 5));
+  CHECK(x.ready(0, 6));
+  CHECK(x.output_busy_cycles(1) == 1);
+  x.pop(1);
+  x.pop(0);
+  x.inject(1, 0, 5, h(3));  // wide input, narrow output: the narrow end sets the pace
+  x.arbitrate(10);
+  CHECK_FALSE(x.ready(0, 15));
+  CHECK(x.ready(0, 16));
+  CHECK_THROWS_AS(CrossbarFabric(CrossbarFabric::Config{2, 2, 4, 4, 1, {1}, {}}),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(CrossbarFabric(CrossbarFabric::Config{2, 2, 4, 4, 1, {1, 0}, {}}),
+                  std::invalid_argument);
+}
