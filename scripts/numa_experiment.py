@@ -48,11 +48,14 @@ CONTROLS = [
      {"numa.policy": "ldesc", "dispatcher.numa-zone.inside": "rr"}),
     # The contiguous CTA split with the Baseline's XOR placement: separates split from placement.
     (["DT"], "Baseline/zone-split", {"numa.policy": "xor", "dispatcher.policy": "numa-zone"}),
-    # ... and with ties half-way round the ring alternating direction (clockwise ties load the
-    # counter-clockwise wires with the replies).
-    (["DT"], "Baseline/zone-split/alt-ties",
-     {"numa.policy": "xor", "dispatcher.policy": "numa-zone", "mcm.ring_ties": "alternate"}),
-    (["DT"], "LDesc/alt-ties", {"numa.policy": "ldesc", "mcm.ring_ties": "alternate"}),
+    # ... and with ties half-way round the ring all clockwise (the old default: they load the
+    # counter-clockwise wires with the replies of two request flows).
+    (["DT"], "Baseline/zone-split/cw-ties",
+     {"numa.policy": "xor", "dispatcher.policy": "numa-zone", "mcm.ring_ties": "clockwise"}),
+    (["DT"], "Baseline/cw-ties", {"numa.policy": "xor", "mcm.ring_ties": "clockwise"}),
+    # lavaMD's fv described as one box of 100 particles per CTA instead of Table 2's
+    # INTRA-THREAD reading (thread t of the grid on element t).
+    (["LMD"], "LDesc/fv-box", {"numa.policy": "ldesc", "workload.fv_tile": "box"}),
 ]
 
 # §6.2 and §1: the paper's averages.

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "model/params.h"
 #include "stimuli/builtin_workloads.h"
 #include "stimuli/coroutine_stream.h"
 #include "stimuli/device_allocator.h"
@@ -178,13 +179,21 @@ class LavaStream final : public CoroutineStream {
 };
 
 WorkloadParamDecls params() {
-  return {{"boxes1d", {"2", "boxes per dimension (boxes1d^3 boxes of 100 particles)"}}};
+  return {{"boxes1d", {"2", "boxes per dimension (boxes1d^3 boxes of 100 particles)"}},
+          {"fv_tile",
+           {"thread",
+            "descriptor of fv_gpu: thread (INTRA-THREAD, Table 2) or box (a control: "
+            "one box of 100 particles per CTA, tiled NO-REUSE, for NUMA placement)"}}};
 }
 
 std::unique_ptr<Workload> make_lavamd(const WorkloadArgs& args) {
   WorkloadArgReader r("lavamd", params(), args);
   const std::uint32_t b = r.get_u32("boxes1d", {1, 64, 1, ""});
   const std::uint32_t boxes = b * b * b;
+  const std::string fv_tile = r.text("fv_tile");
+  if (fv_tile != "thread" && fv_tile != "box")
+    throw ConfigError("workload 'lavamd': parameter 'fv_tile': bad value '" + fv_tile +
+                      "' (must be thread or box)");
   auto nei = std::make_shared<std::vector<std::vector<std::uint32_t>>>(boxes);
   for (std::uint32_t i = 0; i < b; ++i)        // z
     for (std::uint32_t j = 0; j < b; ++j)      // y
@@ -220,7 +229,14 @@ std::unique_ptr<Workload> make_lavamd(const WorkloadArgs& args) {
       {"box_gpu", p.box, std::uint64_t{boxes} * kBoxBytes, kBoxBytes, {no_reuse()}},
       {"rv_gpu", p.rv, space * kVec, kVec, {box_tile(1)}},
       {"qv_gpu", p.qv, space * 8, 8, {box_tile(1)}},
-      {"fv_gpu", p.fv, space * kVec, kVec, {intra_thread({1, 1, 1})}}};
+      // The INTRA-THREAD reading puts thread t of the grid on element t, but CTA c's 128 threads
+      // own box c's 100 particles; `box` names that tile instead (docs/validation/numa.md).
+      {"fv_gpu",
+       p.fv,
+       space * kVec,
+       kVec,
+       {fv_tile == "box" ? no_reuse({kPar, 1, 1}, {1, 1, 1}, {1, 0, 0})
+                         : intra_thread({1, 1, 1})}}};
   KernelShape shape;
   shape.name = "kernel_gpu_cuda";
   shape.grid = {boxes, 1, 1};

@@ -279,3 +279,21 @@ TEST_CASE("rodinia_b: parameter errors", "[stimuli][rodinia_b]") {
   CHECK(error_of("lavamd", {{"boxes1d", "0"}}) ==
         "workload 'lavamd': parameter 'boxes1d': bad value '0' (must be in [1, 64])");
 }
+
+TEST_CASE("lavamd fv_tile: INTRA-THREAD by default, one box per CTA as the control",
+          "[stimuli][rodinia_b][lavamd]") {
+  auto fv_desc = [](const char* t) {
+    auto wl = make_workload("lavamd", {{"boxes1d", "2"}, {"fv_tile", t}});
+    const DataStructure& fv = wl->kernels()[0]->data()[3];
+    REQUIRE(fv.name == "fv_gpu");
+    REQUIRE(fv.locality.size() == 1);
+    return fv.locality[0];
+  };
+  CHECK(fv_desc("thread").type == LocalityType::IntraThread);
+  const LocalityDescriptor box = fv_desc("box");
+  CHECK(box.type == LocalityType::NoReuse);
+  CHECK(box.tile.data_tile.x == 100);  // a box's particles
+  CHECK(box.tile.compute_tile.x == 1);
+  CHECK_THROWS_WITH(make_workload("lavamd", {{"fv_tile", "cta"}}),
+                    Catch::Contains("fv_tile") && Catch::Contains("thread or box"));
+}
