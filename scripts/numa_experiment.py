@@ -53,9 +53,19 @@ CONTROLS = [
     (["DT"], "Baseline/zone-split/cw-ties",
      {"numa.policy": "xor", "dispatcher.policy": "numa-zone", "mcm.ring_ties": "clockwise"}),
     (["DT"], "Baseline/cw-ties", {"numa.policy": "xor", "mcm.ring_ties": "clockwise"}),
+    # Is the split's loss wire bandwidth or hop latency? Unlimited wires, then 1-cycle hops.
+    (["DT"], "Baseline/wide-wires", {"numa.policy": "xor", "mcm.link_bandwidth": 100000}),
+    (["DT"], "Baseline/zone-split/wide-wires",
+     {"numa.policy": "xor", "dispatcher.policy": "numa-zone", "mcm.link_bandwidth": 100000}),
+    (["DT"], "Baseline/link-latency-1", {"numa.policy": "xor", "mcm.link_latency": 1}),
+    (["DT"], "Baseline/zone-split/link-latency-1",
+     {"numa.policy": "xor", "dispatcher.policy": "numa-zone", "mcm.link_latency": 1}),
     # lavaMD's fv described as one box of 100 particles per CTA instead of Table 2's
     # INTRA-THREAD reading (thread t of the grid on element t).
     (["LMD"], "LDesc/fv-box", {"numa.policy": "ldesc", "workload.fv_tile": "box"}),
+    # Timing spread of the short kernels: the Baseline with the link latency 2 cycles off.
+    (["PT", "LPS"], "Baseline/link-latency-30", {"numa.policy": "xor", "mcm.link_latency": 30}),
+    (["PT", "LPS"], "Baseline/link-latency-34", {"numa.policy": "xor", "mcm.link_latency": 34}),
 ]
 
 # §6.2 and §1: the paper's averages.
