@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -36,6 +37,11 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// `locsim COMMAND --help`: the command's options, printed by sc_main (exit 0).
+struct HelpRequested {
+  std::string options;
+};
+
 const char* kUsage =
     "usage: locsim <command> [options]\n"
     "commands:\n"
@@ -54,7 +60,7 @@ const char* kUsage =
     "             locality graphs and data-reference classes per kernel (PAVER, docs/paver.md)\n"
     "  export-trace --workload NAME [--set workload.k=v]... DIR\n"
     "             write a workload as an Accel-Sim trace (docs/traces.md)\n"
-    "  help       this text\n"
+    "  help       this text; 'locsim COMMAND --help' lists a command's options\n"
     "workload parameters are set with --set workload.PARAM=VALUE (see 'locsim list workloads');\n"
     "--set workload.preset=NAME selects a named size preset (e.g. paver), explicit values override "
     "it.\n";
@@ -74,6 +80,15 @@ void add_common(po::options_description& d, Common& c) {
 // is an error, not silently ignored.
 void parse(po::options_description& d, const std::vector<std::string>& args,
            const po::positional_options_description& pos = {}) {
+  if (std::find(args.begin(), args.end(), "--help") != args.end() ||
+      std::find(args.begin(), args.end(), "-h") != args.end()) {
+    d.add_options()("help,h", "this text");
+    std::ostringstream os;
+    os << d
+       << "parameters: 'locsim params --platform NAME' (docs/config.md); workloads and their "
+          "parameters: 'locsim list workloads'\n";
+    throw HelpRequested{os.str()};
+  }
   po::variables_map vm;
   po::parsed_options parsed = [&] {
     try {
@@ -96,7 +111,9 @@ void parse(po::options_description& d, const std::vector<std::string>& args,
           continue;
         }
         if (++positional > pos.max_total_count())
-          throw UsageError("unexpected argument '" + a + "'");
+          throw UsageError("unexpected argument '" + a +
+                           "' (options take names: --platform NAME --workload NAME; see "
+                           "'--help')");
       }
       throw;
     }
@@ -159,6 +176,10 @@ int cmd_run(const std::vector<std::string>& args) {
       "progress", po::bool_switch(&progress), "progress line on stderr even if not a terminal");
   parse(d, args);
   if (!trace.empty() && !workload.empty()) throw UsageError("give --workload or --trace, not both");
+  if (c.platform.empty() && workload.empty() && trace.empty())
+    throw UsageError(
+        "missing --platform NAME and --workload NAME (e.g. 'locsim run --platform fermi "
+        "--workload vecadd'; 'locsim run --help')");
   if (workload.empty() && trace.empty())
     throw UsageError("missing --workload (see 'locsim list workloads') or --trace");
 
@@ -274,6 +295,7 @@ std::string locality_class(const Workload& w) {
 }
 
 int cmd_list(const std::vector<std::string>& args) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) throw HelpRequested{};
   if (args.size() != 1) throw UsageError("usage: locsim list platforms|workloads");
   if (args[0] == "platforms") {
     for (const auto& n : platform_names()) {
@@ -398,6 +420,10 @@ int cmd_replay(const std::vector<std::string>& args) {
       "stats-json", po::value(&json_out), "write statistics as JSON");
   parse(d, args);
   if (!trace.empty() && !workload.empty()) throw UsageError("give --workload or --trace, not both");
+  if (c.platform.empty() && workload.empty() && trace.empty())
+    throw UsageError(
+        "missing --platform NAME and --workload NAME (e.g. 'locsim replay --platform fermi "
+        "--workload vecadd'; 'locsim replay --help')");
   if (workload.empty() && trace.empty())
     throw UsageError("missing --workload (see 'locsim list workloads') or --trace");
   ParamRegistry p;
@@ -608,7 +634,33 @@ int cmd_export_trace(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+// The lines of kUsage that describe `cmd` (its synopsis and what it does), as "usage: locsim ...".
+std::string command_usage(const std::string& cmd) {
+  std::istringstream in(kUsage);
+  std::string line, out;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("  " + cmd + " ", 0) == 0) {
+      inside = true;
+      out = "usage: locsim " + line.substr(2) + "\n";
+    } else if (inside && line.rfind("             ", 0) == 0) {
+      out += "      " + line + "\n";
+    } else if (inside) {
+      break;
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+// SystemC prints its copyright banner on every start unless SYSTEMC_DISABLE_COPYRIGHT_MESSAGE is
+// set; locsim's output is meant to be read and parsed, so it is off unless
+// LOCSIM_SYSTEMC_BANNER is set. Defining main here replaces the SystemC library's own.
+int main(int argc, char* argv[]) {
+  if (!std::getenv("LOCSIM_SYSTEMC_BANNER")) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
 
 int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING,
@@ -632,7 +684,17 @@ int sc_main(int argc, char* argv[]) {
     if (cmd == "replay") return cmd_replay(args);
     if (cmd == "export-trace") return cmd_export_trace(args);
     if (cmd == "analyze") return cmd_analyze(args);
-    throw UsageError("unknown command '" + cmd + "' (try 'locsim help')");
+    std::string hint = "try 'locsim help'";
+    for (const char* known :
+         {"run", "list", "params", "elaborate", "replay", "export-trace", "analyze", "help"})
+      if (edit_distance(cmd, known) <= 2) {
+        hint = std::string("did you mean '") + known + "'?";
+        break;
+      }
+    throw UsageError("unknown command '" + cmd + "' (" + hint + ")");
+  } catch (const HelpRequested& h) {
+    std::cout << command_usage(cmd) << h.options;
+    return kExitOk;
   } catch (const UsageError& e) {
     std::cerr << "locsim: error: " << e.what() << "\n";
   } catch (const ConfigError& e) {

@@ -11,6 +11,9 @@
 
 namespace locsim {
 
+// Levenshtein distance (for "did you mean" suggestions).
+std::size_t edit_distance(const std::string& a, const std::string& b);
+
 class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -31,13 +31,16 @@ inline std::string tmp(const std::string& name) {
   return "/tmp/locsim_cli_" + std::to_string(getpid()) + "_" + name;
 }
 
-// Runs locsim; with limit_s > 0 under `timeout` (exit 124 when the run was still going).
+// Runs locsim; with limit_s > 0 under `timeout` (exit 124 when the run was still going). Without
+// SYSTEMC_DISABLE_COPYRIGHT_MESSAGE: locsim silences SystemC's banner itself, and the tests that
+// count stderr lines would see it if it did not.
 inline Result locsim_limited(const std::string& args, int limit_s) {
   const std::string o = tmp("out"), e = tmp("err");
   const std::string limit =
       limit_s > 0 ? "timeout -k 5 " + std::to_string(limit_s) + " " : std::string();
-  const std::string cmd = std::string("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 ") + limit + LOCSIM_BIN +
-                          " " + args + " >" + o + " 2>" + e + " </dev/null";
+  const std::string cmd =
+      std::string("env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE -u LOCSIM_SYSTEMC_BANNER ") + limit +
+      LOCSIM_BIN + " " + args + " >" + o + " 2>" + e + " </dev/null";
   int st = std::system(cmd.c_str());
   Result r;
   r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
