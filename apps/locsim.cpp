@@ -12,8 +12,10 @@
 #include <sstream>
 #include <string>
 #include <systemc>
+#include <thread>
 #include <vector>
 
+#include "apps/sweep.h"
 #include "model/graph_partition.h"
 #include "model/locality_graph.h"
 #include "model/params.h"
@@ -58,6 +60,9 @@ const char* kUsage =
     "  analyze    (--workload NAME | --trace DIR/kernelslist.g) [--platform NAME] [--set k=v]...\n"
     "             [--graph-bytes N] [--block-bytes N] [--max-sharers N] [--json F]\n"
     "             locality graphs and data-reference classes per kernel (PAVER, docs/paver.md)\n"
+    "  sweep      SPEC.json [-j N] [-o DIR] [--dry-run] [--retry-failed] [--progress]\n"
+    "             runs of a sweep file in parallel, results in DIR/results.csv and .sqlite\n"
+    "             (docs/sweeps.md)\n"
     "  export-trace --workload NAME [--set workload.k=v]... DIR\n"
     "             write a workload as an Accel-Sim trace (docs/traces.md)\n"
     "  help       this text; 'locsim COMMAND --help' lists a command's options\n"
@@ -610,6 +615,38 @@ int cmd_analyze(const std::vector<std::string>& args) {
 }
 
 // Writes a built-in workload as an Accel-Sim trace directory (stimuli/accelsim/trace_export.h).
+int cmd_sweep(const std::vector<std::string>& args) {
+  SweepOptions o;
+  std::string spec;
+  unsigned jobs = 0;
+  po::options_description d("sweep options");
+  d.add_options()("spec", po::value(&spec), "sweep file (JSON)")(
+      "jobs,j", po::value(&jobs), "runs at a time (default: the host's cores)")(
+      "out,o", po::value(&o.out), "results directory (default: SPEC without .json, + .out)")(
+      "dry-run", po::bool_switch(&o.dry_run), "list the runs, run nothing")(
+      "retry-failed", po::bool_switch(&o.retry_failed), "run again the runs that failed before")(
+      "progress", po::bool_switch(&o.progress), "progress line even if stderr is not a terminal");
+  po::positional_options_description pos;
+  pos.add("spec", 1);
+  parse(d, args, pos);
+  if (spec.empty()) throw UsageError("missing sweep file (locsim sweep SPEC.json; docs/sweeps.md)");
+  o.spec = spec;
+  if (o.out.empty()) {
+    const std::string stem = spec.size() > 5 && spec.compare(spec.size() - 5, 5, ".json") == 0
+                                 ? spec.substr(0, spec.size() - 5)
+                                 : spec;
+    o.out = stem + ".out";
+  }
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (jobs > 4096) throw UsageError("--jobs " + std::to_string(jobs) + ": at most 4096");
+  o.jobs = jobs ? jobs : cores;
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) throw UsageError("cannot find the locsim executable (/proc/self/exe)");
+  o.self.assign(self, static_cast<std::size_t>(n));
+  return run_sweep(o);
+}
+
 int cmd_export_trace(const std::vector<std::string>& args) {
   Common c;
   std::string workload, dir;
@@ -683,10 +720,11 @@ int sc_main(int argc, char* argv[]) {
     if (cmd == "elaborate") return cmd_elaborate(args);
     if (cmd == "replay") return cmd_replay(args);
     if (cmd == "export-trace") return cmd_export_trace(args);
+    if (cmd == "sweep") return cmd_sweep(args);
     if (cmd == "analyze") return cmd_analyze(args);
     std::string hint = "try 'locsim help'";
-    for (const char* known :
-         {"run", "list", "params", "elaborate", "replay", "export-trace", "analyze", "help"})
+    for (const char* known : {"run", "list", "params", "elaborate", "replay", "export-trace",
+                              "analyze", "sweep", "help"})
       if (edit_distance(cmd, known) <= 2) {
         hint = std::string("did you mean '") + known + "'?";
         break;

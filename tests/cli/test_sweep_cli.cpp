@@ -1,0 +1,92 @@
+// `locsim sweep` end to end: child runs in parallel, a failing run recorded without stopping the
+// sweep, resumption, and the CSV and SQLite results.
+#include <sqlite3.h>
+
+#include <string>
+
+#include "cli_helpers.h"
+
+using namespace cli_test;
+
+namespace {
+// The rows of `sql` as "a|b|c" lines.
+std::string query(const std::string& db, const std::string& sql) {
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  std::string out;
+  auto cb = [](void* o, int n, char** v, char**) {
+    auto& s = *static_cast<std::string*>(o);
+    for (int i = 0; i < n; ++i) s += (i ? "|" : "") + std::string(v[i] ? v[i] : "NULL");
+    s += "\n";
+    return 0;
+  };
+  char* err = nullptr;
+  const int rc = sqlite3_exec(h, sql.c_str(), cb, &out, &err);
+  INFO((err ? err : ""));
+  CHECK(rc == SQLITE_OK);
+  sqlite3_free(err);
+  sqlite3_close(h);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("sweep cli: runs a grid in parallel, records a failure, resumes, fills CSV and SQLite",
+          "[cli][sweep]") {
+  const std::string spec = tmp("sweep.json"), out = tmp("sweep.out");
+  REQUIRE(std::system(("rm -rf " + out).c_str()) == 0);
+  {
+    std::ofstream f(spec);
+    // l1d.size=33 is not a whole number of sets: that run fails with exit code 2.
+    f << R"({"platforms": ["fermi"],
+             "workloads": [{"name": "vecadd", "set": {"workload.n": 2048}},
+                           {"name": "matmul", "set": {"workload.n": 32}}],
+             "grid": {"l1d.size": ["16KiB", "48KiB", 33]}})";
+  }
+  const Result dry = locsim("sweep " + spec + " --dry-run");
+  REQUIRE(dry.code == 0);
+  CHECK_THAT(dry.out, Catch::Contains("6 runs"));
+  CHECK_THAT(dry.out, Catch::Contains("--set l1d.size=48KiB --set workload.n=32"));
+
+  const Result r = locsim("sweep " + spec + " -j 2 -o " + out);
+  INFO(r.err);
+  CHECK(r.code == 3);  // some runs failed
+  CHECK_THAT(r.err, Catch::Contains("6 runs, 6 to run, 0 already done, 2 at a time"));
+  CHECK_THAT(r.err, Catch::Contains("6 runs, 2 failed"));
+
+  const std::string db = out + "/results.sqlite";
+  CHECK(query(db, "SELECT COUNT(*) FROM runs") == "6\n");
+  CHECK(query(db,
+              "SELECT workload, \"l1d.size\", exit_code FROM runs WHERE exit_code != 0 "
+              "ORDER BY workload") == "matmul|33|2.0\nvecadd|33|2.0\n");
+  CHECK_THAT(query(db, "SELECT error FROM runs WHERE exit_code != 0 LIMIT 1"),
+             Catch::Contains("key 'l1d.size'"));
+  // The statistics are the runs' own: vecadd n=2048 loads 2 x 2048 floats and stores 2048, 32
+  // per 128-byte line: 192 L1 accesses.
+  CHECK(query(db,
+              "SELECT DISTINCT \"l1d.accesses\" FROM runs WHERE exit_code = 0 AND "
+              "workload = 'vecadd'") == "192.0\n");
+  CHECK(query(db,
+              "SELECT COUNT(DISTINCT cycles) FROM runs WHERE exit_code = 0 AND "
+              "workload = 'vecadd'") == "1\n");  // the L1 size does not matter to vecadd
+  const std::string csv = slurp(out + "/results.csv");
+  CHECK(lines(csv) == 7);
+  CHECK_THAT(csv, Catch::StartsWith("id,platform,workload,l1d.size,workload.n,exit_code,error,"));
+
+  // Resuming skips the 4 finished runs and (by default) the failed ones as well.
+  const Result again = locsim("sweep " + spec + " -j 2 -o " + out);
+  CHECK(again.code == 3);
+  CHECK_THAT(again.err, Catch::Contains("6 runs, 0 to run, 6 already done"));
+  const Result retry = locsim("sweep " + spec + " -j 2 -o " + out + " --retry-failed");
+  CHECK_THAT(retry.err, Catch::Contains("6 runs, 2 to run, 4 already done"));
+  CHECK(query(db, "SELECT COUNT(*) FROM runs") == "6\n");
+
+  const Result help = locsim("sweep --help");
+  CHECK(help.code == 0);
+  CHECK_THAT(help.out, Catch::Contains("-j [ --jobs ] arg"));
+
+  const Result bad = locsim("sweep " + spec + ".missing");
+  CHECK(bad.code == 2);
+  CHECK(lines(bad.err) == 1);
+  CHECK_THAT(bad.err, Catch::Contains("cannot read sweep file"));
+  REQUIRE(std::system(("rm -rf " + out + " " + spec).c_str()) == 0);
+}
