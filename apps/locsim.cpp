@@ -61,8 +61,10 @@ const char* kUsage =
     "             [--graph-bytes N] [--block-bytes N] [--max-sharers N] [--json F]\n"
     "             locality graphs and data-reference classes per kernel (PAVER, docs/paver.md)\n"
     "  sweep      SPEC.json [-j N] [-o DIR] [--dry-run] [--retry-failed] [--progress]\n"
-    "             runs of a sweep file in parallel, results in DIR/results.csv and .sqlite\n"
-    "             (docs/sweeps.md)\n"
+    "             [--slurm [--partition P] [--time T] [--array-limit K]]\n"
+    "             runs of a sweep file in parallel or as a Slurm job array, results in\n"
+    "             DIR/results.csv and .sqlite; 'locsim sweep collect SPEC.json [-o DIR]'\n"
+    "             gathers them (docs/sweeps.md)\n"
     "  export-trace --workload NAME [--set workload.k=v]... DIR\n"
     "             write a workload as an Accel-Sim trace (docs/traces.md)\n"
     "  help       this text; 'locsim COMMAND --help' lists a command's options\n"
@@ -617,20 +619,44 @@ int cmd_analyze(const std::vector<std::string>& args) {
 // Writes a built-in workload as an Accel-Sim trace directory (stimuli/accelsim/trace_export.h).
 int cmd_sweep(const std::vector<std::string>& args) {
   SweepOptions o;
-  std::string spec;
+  std::vector<std::string> words;
   unsigned jobs = 0;
+  bool slurm = false;
+  int task = -1;
   po::options_description d("sweep options");
-  d.add_options()("spec", po::value(&spec), "sweep file (JSON)")(
+  d.add_options()("spec", po::value(&words), "[collect] sweep file (JSON)")(
       "jobs,j", po::value(&jobs), "runs at a time (default: the host's cores)")(
       "out,o", po::value(&o.out), "results directory (default: SPEC without .json, + .out)")(
       "dry-run", po::bool_switch(&o.dry_run), "list the runs, run nothing")(
       "retry-failed", po::bool_switch(&o.retry_failed), "run again the runs that failed before")(
-      "progress", po::bool_switch(&o.progress), "progress line even if stderr is not a terminal");
+      "progress", po::bool_switch(&o.progress), "progress line even if stderr is not a terminal")(
+      "slurm", po::bool_switch(&slurm), "submit a Slurm job array (sbatch), one task per run")(
+      "partition", po::value(&o.partition), "Slurm partition (with --slurm)")(
+      "time", po::value(&o.time_limit), "Slurm time limit per run, e.g. 30:00 (with --slurm)")(
+      "array-limit", po::value(&o.array_limit), "at most K array tasks at once (with --slurm)")(
+      "task", po::value(&task), "run array task N (what the Slurm job runs)");
   po::positional_options_description pos;
-  pos.add("spec", 1);
+  pos.add("spec", 2);
   parse(d, args, pos);
-  if (spec.empty()) throw UsageError("missing sweep file (locsim sweep SPEC.json; docs/sweeps.md)");
+  if (words.size() == 2 && words[0] == "collect") {
+    o.mode = SweepOptions::Mode::Collect;
+    words.erase(words.begin());
+  } else if (words.size() == 2) {
+    throw UsageError("unexpected argument '" + words[1] + "' (locsim sweep [collect] SPEC.json)");
+  }
+  if (words.empty() || words[0] == "collect")
+    throw UsageError("missing sweep file (locsim sweep SPEC.json; docs/sweeps.md)");
+  const std::string spec = words[0];
   o.spec = spec;
+  if (slurm + (task >= 0) + (o.mode == SweepOptions::Mode::Collect) > 1)
+    throw UsageError("give one of --slurm, --task and collect");
+  if (slurm) o.mode = SweepOptions::Mode::Slurm;
+  if (task >= 0) {
+    o.mode = SweepOptions::Mode::Task;
+    o.task = static_cast<unsigned>(task);
+  }
+  if (!slurm && (!o.partition.empty() || !o.time_limit.empty() || o.array_limit))
+    throw UsageError("--partition, --time and --array-limit need --slurm");
   if (o.out.empty()) {
     const std::string stem = spec.size() > 5 && spec.compare(spec.size() - 5, 5, ".json") == 0
                                  ? spec.substr(0, spec.size() - 5)

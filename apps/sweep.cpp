@@ -196,6 +196,30 @@ void collect(const std::string& out, const SweepPlan& plan, const std::vector<Ou
   write_text_file(out + "/results.csv", csv.str());
 }
 
+// Reads every run's status, error line and statistics; returns the number that failed.
+std::size_t gather(const std::string& dir, std::vector<Outcome>& results) {
+  std::size_t failed = 0;
+  for (auto& r : results) {
+    const std::string base = dir + "/" + r.run->id;
+    const std::string status = read_file(base + ".status");
+    if (status.empty()) continue;
+    r.exit_code = std::atoi(status.c_str());
+    if (r.exit_code != 0) {
+      ++failed;
+      r.error = last_line(read_file(base + ".err"));
+      continue;
+    }
+    try {
+      flatten(nlohmann::json::parse(read_file(base + ".json")), "", r.stats);
+    } catch (const nlohmann::json::exception&) {
+      r.exit_code = -1;
+      r.error = "unreadable statistics " + base + ".json";
+      ++failed;
+    }
+  }
+  return failed;
+}
+
 std::string duration_text(double s) {
   const long t = static_cast<long>(s + 0.5);
   std::ostringstream os;
@@ -203,6 +227,64 @@ std::string duration_text(double s) {
   if (t >= 60) os << (t / 60) % 60 << "m";
   os << t % 60 << "s";
   return os.str();
+}
+
+// Starts `locsim run` for `r` (stdout to /dev/null, stderr to DIR/ID.err, statistics to
+// DIR/ID.json); its old status is removed first, so an interrupted run is run again.
+pid_t start_run(const SweepRun& r, const std::string& dir, const std::string& self) {
+  const std::string base = dir + "/" + r.id;
+  std::remove((base + ".status").c_str());
+  std::vector<std::string> args = {self, "run", "--platform", r.platform, "--workload", r.workload};
+  for (const auto& kv : r.sets) {
+    args.push_back("--set");
+    args.push_back(kv.first + "=" + kv.second);
+  }
+  for (const char* a : {"--quiet", "--stats-json"}) args.push_back(a);
+  args.push_back(base + ".json");
+  const pid_t pid = fork();
+  if (pid < 0) throw ConfigError(std::string("cannot start a run: ") + std::strerror(errno));
+  if (pid == 0) {
+    const int err = ::open((base + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    const int null = ::open("/dev/null", O_RDWR);
+    if (err >= 0) dup2(err, STDERR_FILENO);
+    if (null >= 0) {
+      dup2(null, STDOUT_FILENO);
+      dup2(null, STDIN_FILENO);
+    }
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(self.c_str(), argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int exit_code_of(int st) {
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+// Runs a command line, returns its exit code and stdout.
+int capture(const std::string& cmd, std::string& out) {
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return -1;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  return exit_code_of(pclose(f));
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string absolute(const std::string& path) {
+  if (!path.empty() && path[0] == '/') return path;
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof cwd)) throw ConfigError("cannot read the working directory");
+  return std::string(cwd) + "/" + path;
 }
 
 }  // namespace
@@ -242,6 +324,74 @@ int run_sweep(const SweepOptions& o) {
     if (!done) pending.push_back(i);
   }
 
+  using Mode = SweepOptions::Mode;
+  if (o.mode == Mode::Collect) {
+    const std::size_t failed = gather(dir, results);
+    std::size_t missing = 0;
+    for (const auto& r : results) missing += r.exit_code < 0 && r.error.empty();
+    collect(o.out, plan, results);
+    std::fprintf(stderr, "[sweep] %zu runs, %zu failed, %zu not finished; results in %s\n",
+                 plan.runs.size(), failed, missing, (o.out + "/results.csv").c_str());
+    return failed || missing ? 3 : 0;
+  }
+  const std::string tasks_file = o.out + "/slurm_tasks.txt";
+  if (o.mode == Mode::Task) {
+    // The array task's run: line `task` of the list the submission wrote.
+    std::istringstream in(read_file(tasks_file));
+    std::string id;
+    for (unsigned k = 0; std::getline(in, id) && k < o.task; ++k) {
+    }
+    const SweepRun* run = nullptr;
+    for (const auto& r : plan.runs)
+      if (r.id == id) run = &r;
+    if (!run)
+      throw ConfigError("sweep task " + std::to_string(o.task) + ": no such run in " + tasks_file +
+                        " (was the sweep file changed after submitting?)");
+    int st = 0;
+    const pid_t pid = start_run(*run, dir, o.self);
+    if (waitpid(pid, &st, 0) < 0) throw ConfigError("sweep task: lost its run");
+    const int code = exit_code_of(st);
+    write_text_file(dir + "/" + run->id + ".status", std::to_string(code) + "\n");
+    return code;
+  }
+  if (o.mode == Mode::Slurm) {
+    if (pending.empty()) {
+      std::fprintf(stderr, "[sweep] nothing to submit: all %zu runs are done\n", plan.runs.size());
+      collect(o.out, plan, results);
+      return 0;
+    }
+    std::string ids;
+    for (std::size_t i : pending) ids += plan.runs[i].id + "\n";
+    write_text_file(tasks_file, ids);
+    const std::string out_abs = absolute(o.out), spec_abs = absolute(o.spec);
+    std::ostringstream job;
+    job << "#!/bin/sh\n"
+        << "#SBATCH --job-name=locsim-sweep\n"
+        << "#SBATCH --array=0-" << pending.size() - 1
+        << (o.array_limit ? "%" + std::to_string(o.array_limit) : std::string()) << "\n"
+        << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
+        << "#SBATCH --output=" << out_abs << "/runs/slurm_%A_%a.log\n";
+    if (!o.partition.empty()) job << "#SBATCH --partition=" << o.partition << "\n";
+    if (!o.time_limit.empty()) job << "#SBATCH --time=" << o.time_limit << "\n";
+    job << "exec " << shell_quote(o.self) << " sweep " << shell_quote(spec_abs) << " -o "
+        << shell_quote(out_abs) << " --task \"$SLURM_ARRAY_TASK_ID\"\n";
+    const std::string script = o.out + "/slurm_job.sh";
+    write_text_file(script, job.str());
+    std::string sbatch_out;
+    const int rc = capture("sbatch --parsable " + shell_quote(script) + " 2>&1", sbatch_out);
+    if (rc != 0)
+      throw ConfigError("sbatch failed (exit " + std::to_string(rc) +
+                        "): " + last_line(sbatch_out));
+    const std::string job_id = last_line(sbatch_out);
+    std::printf("%s\n", job_id.c_str());
+    std::fprintf(stderr,
+                 "[sweep] submitted job array %s: %zu runs (%zu already done); gather with "
+                 "'locsim sweep collect %s -o %s'\n",
+                 job_id.c_str(), pending.size(), plan.runs.size() - pending.size(), o.spec.c_str(),
+                 o.out.c_str());
+    return 0;
+  }
+
   const bool show = o.progress || isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
   std::size_t started = 0, finished = 0, failed_now = 0;
@@ -258,33 +408,7 @@ int run_sweep(const SweepOptions& o) {
                plan.runs.size(), pending.size(), plan.runs.size() - pending.size(), o.jobs);
   while (finished < pending.size()) {
     while (started < pending.size() && running.size() < o.jobs) {
-      const SweepRun& r = plan.runs[pending[started]];
-      const std::string base = dir + "/" + r.id;
-      std::remove((base + ".status").c_str());
-      std::vector<std::string> args = {o.self,     "run",        "--platform",
-                                       r.platform, "--workload", r.workload};
-      for (const auto& kv : r.sets) {
-        args.push_back("--set");
-        args.push_back(kv.first + "=" + kv.second);
-      }
-      for (const char* a : {"--quiet", "--stats-json"}) args.push_back(a);
-      args.push_back(base + ".json");
-      const pid_t pid = fork();
-      if (pid < 0) throw ConfigError(std::string("cannot start a run: ") + std::strerror(errno));
-      if (pid == 0) {
-        const int err = ::open((base + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        const int null = ::open("/dev/null", O_RDWR);
-        if (err >= 0) dup2(err, STDERR_FILENO);
-        if (null >= 0) {
-          dup2(null, STDOUT_FILENO);
-          dup2(null, STDIN_FILENO);
-        }
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(o.self.c_str(), argv.data());
-        _exit(127);
-      }
+      const pid_t pid = start_run(plan.runs[pending[started]], dir, o.self);
       running[pid] = pending[started++];
       report();
     }
@@ -295,7 +419,7 @@ int run_sweep(const SweepOptions& o) {
     if (it == running.end()) continue;
     const std::size_t i = it->second;
     running.erase(it);
-    const int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    const int code = exit_code_of(st);
     write_text_file(dir + "/" + plan.runs[i].id + ".status", std::to_string(code) + "\n");
     ++finished;
     if (code != 0) ++failed_now;
@@ -303,25 +427,7 @@ int run_sweep(const SweepOptions& o) {
   }
   if (show) std::fprintf(stderr, "\n");
 
-  std::size_t failed = 0;
-  for (auto& r : results) {
-    const std::string base = dir + "/" + r.run->id;
-    const std::string status = read_file(base + ".status");
-    if (status.empty()) continue;
-    r.exit_code = std::atoi(status.c_str());
-    if (r.exit_code != 0) {
-      ++failed;
-      r.error = last_line(read_file(base + ".err"));
-      continue;
-    }
-    try {
-      flatten(nlohmann::json::parse(read_file(base + ".json")), "", r.stats);
-    } catch (const nlohmann::json::exception&) {
-      r.exit_code = -1;
-      r.error = "unreadable statistics " + base + ".json";
-      ++failed;
-    }
-  }
+  const std::size_t failed = gather(dir, results);
   collect(o.out, plan, results);
   const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fprintf(stderr, "[sweep] %zu runs, %zu failed, %s; results in %s/results.csv and %s\n",

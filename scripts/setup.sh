@@ -3,7 +3,7 @@
 # (--deps-only: packages only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PKGS="build-essential cmake pkg-config libsystemc-dev libboost-program-options-dev catch2 nlohmann-json3-dev liblzma-dev libmetis-dev libsqlite3-dev sqlite3 python3-matplotlib verilator"
+PKGS="build-essential cmake pkg-config libsystemc-dev libboost-program-options-dev catch2 nlohmann-json3-dev liblzma-dev libmetis-dev libsqlite3-dev sqlite3 slurm-wlm munge python3-matplotlib verilator"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
