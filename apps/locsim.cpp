@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "apps/sweep.h"
+#include "model/gpgpusim_config.h"
 #include "model/graph_partition.h"
 #include "model/locality_graph.h"
 #include "model/params.h"
@@ -73,14 +75,30 @@ const char* kUsage =
     "it.\n";
 
 struct Common {
-  std::string platform;
+  std::string platform, gpgpusim;
   std::vector<std::string> sets, configs;
+  // Filled by build_params: the GPGPU-Sim options --gpgpusim-config could not map.
+  std::vector<GpgpuSimImport::Ignored> gpgpusim_ignored;
+  std::size_t gpgpusim_mapped = 0;
 };
 
 void add_common(po::options_description& d, Common& c) {
   d.add_options()("platform,p", po::value(&c.platform), "platform name (platforms/NAME.json)")(
       "set,s", po::value(&c.sets)->composing(), "override a parameter: key=value")(
-      "config,c", po::value(&c.configs)->composing(), "JSON file of parameter values");
+      "config,c", po::value(&c.configs)->composing(), "JSON file of parameter values")(
+      "gpgpusim-config", po::value(&c.gpgpusim),
+      "GPGPU-Sim gpgpusim.config to import (docs/gpgpusim_import.md)");
+}
+
+// The options of --gpgpusim-config that were not imported, one line each, on stderr.
+void print_gpgpusim_ignored(const Common& c) {
+  if (c.gpgpusim.empty()) return;
+  std::cerr << "locsim: " << c.gpgpusim << ": " << c.gpgpusim_mapped
+            << " locsim parameters imported; " << c.gpgpusim_ignored.size()
+            << (c.gpgpusim_ignored.size() == 1 ? " option" : " options") << " ignored:\n";
+  for (const auto& i : c.gpgpusim_ignored)
+    std::cerr << "  " << c.gpgpusim << ":" << i.line << "  " << i.option << " " << i.value
+              << "  -- " << i.reason << "\n";
 }
 
 // Parses the options of a command; a stray word (a typo'd option value, a second workload name)
@@ -131,12 +149,25 @@ void parse(po::options_description& d, const std::vector<std::string>& args,
 
 // Builds the parameter set: defaults, platform file, config files, then --set (workload.* keys
 // are returned separately for the workload factory).
-void build_params(ParamRegistry& p, const Common& c, WorkloadArgs* wargs, bool need_platform) {
+void build_params(ParamRegistry& p, Common& c, WorkloadArgs* wargs, bool need_platform) {
   declare_gpu_params(p);
-  if (c.platform.empty()) {
+  if (c.platform.empty() && !c.gpgpusim.empty()) {
+    load_platform(p, "fermi");  // the base of an imported GPGPU-Sim configuration
+  } else if (c.platform.empty()) {
     if (need_platform) throw UsageError("missing --platform (known: see 'locsim list platforms')");
   } else {
     load_platform(p, c.platform);
+  }
+  if (!c.gpgpusim.empty()) {
+    std::ifstream f(c.gpgpusim);
+    if (!f) throw UsageError("cannot read GPGPU-Sim config '" + c.gpgpusim + "'");
+    std::stringstream text;
+    text << f.rdbuf();
+    GpgpuSimImport imp = import_gpgpusim_config(text.str(), c.gpgpusim);
+    for (const auto& a : imp.assignments)
+      p.set(a.key, a.value, c.gpgpusim + ":" + std::to_string(a.line));
+    c.gpgpusim_mapped = imp.assignments.size();
+    c.gpgpusim_ignored = std::move(imp.ignored);
   }
   for (const auto& f : c.configs) p.load_json_file(f);
   for (const auto& s : c.sets) {
@@ -193,6 +224,7 @@ int cmd_run(const std::vector<std::string>& args) {
   ParamRegistry p;
   WorkloadArgs wargs;
   build_params(p, c, &wargs, true);
+  if (!quiet) print_gpgpusim_ignored(c);
   if (check_data) p.set("check.data", "true", "--check-data");
   if (check_protocol) p.set("check.protocol", "true", "--check-protocol");
   GpuConfig cfg = make_gpu_config(p);
@@ -358,6 +390,7 @@ int cmd_params(const std::vector<std::string>& args) {
   parse(d, args);
   ParamRegistry p;
   build_params(p, c, nullptr, false);
+  print_gpgpusim_ignored(c);
   make_gpu_config(p);  // validate the combination too
   if (markdown) {
     std::cout << "| key | type | default | unit | description |\n|---|---|---|---|---|\n";
@@ -392,6 +425,7 @@ int cmd_elaborate(const std::vector<std::string>& args) {
   parse(d, args);
   ParamRegistry p;
   build_params(p, c, nullptr, true);
+  print_gpgpusim_ignored(c);
   GpuConfig cfg = make_gpu_config(p);
   const auto t0 = std::chrono::steady_clock::now();
   GpuPlatform gpu("gpu", cfg);

@@ -26,7 +26,7 @@ class CrossbarFabric {
     std::uint32_t latency = 1;        // cycles from last flit to output buffer
     // Flits per cycle of each input / output link; empty: 1 for all. A transfer moves at the
     // narrower of its two links (an inter-module link's port is wider than an SM's).
-    std::vector<std::uint32_t> input_width, output_width;
+    std::vector<std::uint32_t> input_width{}, output_width{};
   };
 
   explicit CrossbarFabric(const Config& c);

@@ -396,3 +396,35 @@ TEST_CASE("cli: a new user's first mistakes get a hint", "[cli][help]") {
   CHECK_THAT(words.err, Catch::Contains("unexpected argument 'fermi' (options take names"));
   CHECK(lines(words.err) == 1);
 }
+
+TEST_CASE("cli: GPGPU-Sim GTX480, TITAN X and TITAN V configurations import and run",
+          "[cli][gpgpusim]") {
+  const std::string dir = std::string(LOCSIM_SOURCE_DIR) + "/tests/data/gpgpusim/";
+  struct Case {
+    const char* file;
+    const char* platform;
+    const char* sms;
+  };
+  for (const Case& c :
+       {Case{"GTX480", "fermi", "15 (15 clusters)"}, Case{"TITANX", "pascal", "28 (28 clusters)"},
+        Case{"TITANV", "volta", "80 (40 clusters)"}}) {
+    INFO(c.file);
+    const std::string cfg = " --gpgpusim-config " + dir + c.file + ".config";
+    const Result e = locsim(std::string("elaborate --platform ") + c.platform + cfg);
+    CHECK(e.code == 0);
+    CHECK_THAT(e.out, Catch::Contains(c.sms));
+    CHECK_THAT(e.err, Catch::Contains("locsim parameters imported"));
+    // The values' source is the GPGPU-Sim file and line.
+    const Result p = locsim(std::string("params --platform ") + c.platform + cfg);
+    CHECK_THAT(p.out, Catch::Contains(std::string(c.file) + ".config:"));
+    const nlohmann::json j = run_json(std::string("run --platform ") + c.platform + cfg +
+                                      " --workload vecadd --set workload.n=4096 --check-data");
+    CHECK(j["ok"] == true);
+  }
+  // Without --platform the import starts from fermi; a missing file is a one-line error.
+  CHECK(locsim("elaborate --gpgpusim-config " + dir + "GTX480.config").code == 0);
+  const Result bad = locsim("run --platform fermi --workload vecadd --gpgpusim-config nope.cfg");
+  CHECK(bad.code == 2);
+  CHECK(lines(bad.err) == 1);
+  CHECK_THAT(bad.err, Catch::Contains("cannot read GPGPU-Sim config 'nope.cfg'"));
+}

@@ -1,0 +1,105 @@
+// Import of GPGPU-Sim configuration files (model/gpgpusim_config.h): option mapping, derived
+// sizes, ignored options with reasons, and one-line errors.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "model/gpgpusim_config.h"
+#include "model/params.h"
+
+using namespace locsim;
+
+namespace {
+std::map<std::string, std::string> mapped(const GpgpuSimImport& imp) {
+  std::map<std::string, std::string> m;
+  for (const auto& a : imp.assignments) m[a.key] = a.value;
+  return m;
+}
+std::string fixture(const char* name) {
+  std::ifstream f(std::string(LOCSIM_SOURCE_DIR) + "/tests/data/gpgpusim/" + name);
+  REQUIRE(f);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+std::string error_of(const std::string& text) {
+  try {
+    import_gpgpusim_config(text, "g.config");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("gpgpusim import: GTX480 options become fermi-like locsim parameters", "[gpgpusim]") {
+  const GpgpuSimImport imp = import_gpgpusim_config(fixture("GTX480.config"), "GTX480.config");
+  const auto m = mapped(imp);
+  CHECK(m.at("gpu.sms") == "15");
+  CHECK(m.at("gpu.sms_per_cluster") == "1");
+  CHECK(m.count("gpu.topology") == 0);  // one core per cluster: the base platform's crossbar
+  CHECK(m.at("clock.core") == "700MHz");
+  CHECK(m.at("clock.dram") == "924MHz");
+  CHECK(m.at("sm.max_threads") == "1536");
+  CHECK(m.at("sm.max_warps") == "48");
+  // dl1 N:32:128:4,L:L:m:N:H,S:64:8,8: 32 sets x 128 B x 4 ways, Fermi's hashed index.
+  CHECK(m.at("l1d.size") == "16384");
+  CHECK(m.at("l1d.sector") == "128");
+  CHECK(m.at("l1d.indexing") == "xor");
+  CHECK(m.at("l1d.mshr_entries") == "64");
+  CHECK(m.at("l1d.miss_queue") == "8");
+  // dl2 S:64:128:8 per sub-partition x 6 channels x 2 sub-partitions = 768 KiB, sectored.
+  CHECK(m.at("l2.size") == "786432");
+  CHECK(m.at("l2.ways") == "8");
+  CHECK(m.at("l2.sector") == "32");
+  // The DRAM timing string spans two lines inside its quotes.
+  CHECK(m.at("dram.tRC") == "40");
+  CHECK(m.at("dram.tCL") == "12");
+  CHECK(m.at("dram.tWTR") == "5");  // CDLR
+  CHECK(m.at("mem.banks") == "16");
+  // 4-byte chips x burst 8 x 2 chips per controller; 8 / QDR 4 = 2 command cycles.
+  CHECK(m.at("dram.atom_bytes") == "64");
+  CHECK(m.at("dram.burst_cycles") == "2");
+  // Ignored, each with its reason and line.
+  std::map<std::string, std::string> why;
+  for (const auto& i : imp.ignored) why[i.option] = i.reason;
+  CHECK(imp.ignored.size() == 6);
+  CHECK_THAT(why.at("-gpgpu_mem_addr_mapping"), Catch::Contains("mem.interleave"));
+  CHECK_THAT(why.at("-power_simulation_enabled"), Catch::Contains("power"));
+  CHECK_THAT(why.at("-gpgpu_dram_timing_opt"), Catch::Contains("bank groups"));
+  for (const auto& a : imp.assignments) CHECK(a.line > 0);
+}
+
+TEST_CASE("gpgpusim import: TITAN V's clusters, adaptive L1 and HBM", "[gpgpusim]") {
+  const GpgpuSimImport imp = import_gpgpusim_config(fixture("TITANV.config"), "TITANV.config");
+  const auto m = mapped(imp);
+  CHECK(m.at("gpu.sms") == "80");
+  CHECK(m.at("gpu.sms_per_cluster") == "2");
+  CHECK(m.at("gpu.topology") == "clustered");
+  CHECK(m.at("l2.size") == std::to_string(32 * 128 * 24 * 48));  // 4.5 MiB
+  CHECK(m.at("l1d.size") == "32768");
+  CHECK(m.at("sm.scheduler") == "lrr");
+  CHECK(m.at("dram.atom_bytes") == "32");  // 16-byte HBM channel x burst 2
+  CHECK(m.at("dram.burst_cycles") == "1");
+}
+
+TEST_CASE("gpgpusim import: malformed values are one-line errors with file:line", "[gpgpusim]") {
+  CHECK(error_of("-gpgpu_n_mem six\n") ==
+        "g.config:1: option '-gpgpu_n_mem': bad value 'six' (expected an integer >= 1)");
+  CHECK_THAT(error_of("\n-gpgpu_cache:dl1 N:32:128\n"),
+             Catch::StartsWith("g.config:2: option '-gpgpu_cache:dl1': bad value 'N:32:128'"));
+  CHECK_THAT(error_of("-gpgpu_clock_domains 700:700:700\n"),
+             Catch::Contains("<core>:<interconnect>:<L2>:<DRAM> in MHz"));
+  CHECK_THAT(error_of("-gpgpu_shader_core_pipeline 1536:64\n"),
+             Catch::Contains("a warp size of 32"));
+  CHECK_THAT(error_of("-gpgpu_scheduler fastest\n"), Catch::Contains("gto, lrr"));
+  CHECK_THAT(error_of("-gpgpu_dram_timing_opt \"nbk=16:CL\"\n"),
+             Catch::Contains("name=value fields"));
+  CHECK_THAT(error_of("-gpgpu_dram_timing_opt \"nbk=16\n"),
+             Catch::Contains("g.config:1: unterminated quoted value"));
+  CHECK_THAT(error_of("gpgpu_n_mem 6\n"), Catch::Contains("expected an option '-name'"));
+  CHECK_THAT(error_of("-gpgpu_n_mem\n"), Catch::Contains("has no value"));
+  CHECK_THAT(error_of("-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n"),
+             Catch::Contains("needs -gpgpu_n_mem"));
+}
