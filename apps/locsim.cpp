@@ -19,6 +19,7 @@
 #include "apps/sweep.h"
 #include "model/gpgpusim_config.h"
 #include "model/graph_partition.h"
+#include "model/interval_sampler.h"
 #include "model/locality_graph.h"
 #include "model/params.h"
 #include "model/paver_policy.h"
@@ -198,7 +199,8 @@ std::string fmt_rate(double v) {
 
 int cmd_run(const std::vector<std::string>& args) {
   Common c;
-  std::string workload, trace, json_out, csv_out;
+  std::string workload, trace, json_out, csv_out, samples_out;
+  std::uint64_t sample_interval = 0;
   bool check_data = false, check_protocol = false, quiet = false, progress = false,
        per_instance = false;
   po::options_description d("run options");
@@ -211,13 +213,20 @@ int cmd_run(const std::vector<std::string>& args) {
       "check-protocol", po::bool_switch(&check_protocol), "TLM protocol checkers on every link")(
       "per-instance", po::bool_switch(&per_instance), "per-module statistics in the JSON")(
       "quiet,q", po::bool_switch(&quiet), "no table, no progress")(
-      "progress", po::bool_switch(&progress), "progress line on stderr even if not a terminal");
+      "progress", po::bool_switch(&progress), "progress line on stderr even if not a terminal")(
+      "sample-interval", po::value(&sample_interval),
+      "every N core cycles, one row of interval statistics in --samples")(
+      "samples", po::value(&samples_out), "CSV file of the interval statistics");
   parse(d, args);
   if (!trace.empty() && !workload.empty()) throw UsageError("give --workload or --trace, not both");
   if (c.platform.empty() && workload.empty() && trace.empty())
     throw UsageError(
         "missing --platform NAME and --workload NAME (e.g. 'locsim run --platform fermi "
         "--workload vecadd'; 'locsim run --help')");
+  if (sample_interval && samples_out.empty())
+    throw UsageError("--sample-interval needs --samples FILE.csv");
+  if (!samples_out.empty() && !sample_interval)
+    throw UsageError("--samples needs --sample-interval N (core cycles)");
   if (workload.empty() && trace.empty())
     throw UsageError("missing --workload (see 'locsim list workloads') or --trace");
 
@@ -236,8 +245,22 @@ int cmd_run(const std::vector<std::string>& args) {
   if (!json_out.empty() && json_out == csv_out)
     throw UsageError("--stats-json and --stats-csv name the same file '" + json_out + "'");
   // Validate output paths before a long simulation.
-  for (const std::string* f : {&json_out, &csv_out})
+  for (const std::string* f : {&json_out, &csv_out, &samples_out})
     if (!f->empty()) write_text_file(*f, "");
+  if (sample_interval && (!cfg.watchdog_cycles || sample_interval % cfg.watchdog_interval))
+    throw UsageError("--sample-interval " + std::to_string(sample_interval) +
+                     ": must be a multiple of watchdog.interval (" +
+                     std::to_string(cfg.watchdog_interval) +
+                     ") with the watchdog on; samples ride on its checks so that sampling "
+                     "cannot change the simulation");
+  if (!samples_out.empty() && (samples_out == json_out || samples_out == csv_out))
+    throw UsageError("--samples names the same file as --stats-json or --stats-csv");
+  std::ofstream samples_file;
+  std::unique_ptr<IntervalSampler> sampler;
+  if (sample_interval) {
+    samples_file.open(samples_out);
+    sampler = std::make_unique<IntervalSampler>(samples_file, p.get_frequency_hz("clock.core"));
+  }
 
   const auto t0 = std::chrono::steady_clock::now();
   GpuPlatform gpu("gpu", cfg);
@@ -245,22 +268,31 @@ int cmd_run(const std::vector<std::string>& args) {
   const bool show_progress = !quiet && (progress || isatty(STDERR_FILENO));
   auto last = t0;
   bool printed = false;
-  if (show_progress)
-    gpu.set_progress(
-        [&](const GpuPlatform& g) {
-          auto now = std::chrono::steady_clock::now();
-          if (std::chrono::duration<double>(now - last).count() < 0.5 && !progress) return;
-          last = now;
-          double s = std::chrono::duration<double>(now - t0).count();
-          double wi = static_cast<double>(
-              const_cast<GpuPlatform&>(g).context().stats.total("sm", "warp_insts"));
-          std::fprintf(stderr, "\r[locsim] CTAs %u/%u | cycle %llu | %s warp-inst/s   ",
-                       g.ctas_completed(), g.ctas_total(),
-                       static_cast<unsigned long long>(g.now_cycles()),
-                       fmt_rate(s > 0 ? wi / s : 0).c_str());
-          printed = true;
-        },
-        100000);
+  Cycle last_printed = 0;
+  // One periodic callback serves both: the sampler at its interval, the progress line at most
+  // every 100,000 cycles (and every 0.5 s on a terminal).
+  if ((show_progress || sampler) &&
+      !gpu.set_progress(
+          [&](const GpuPlatform& g) {
+            if (sampler)
+              sampler->sample(const_cast<GpuPlatform&>(g).context().stats, g.now_cycles());
+            if (!show_progress || (sampler && g.now_cycles() < last_printed + 100000)) return;
+            auto now = std::chrono::steady_clock::now();
+            if (std::chrono::duration<double>(now - last).count() < 0.5 && !progress) return;
+            last = now;
+            last_printed = g.now_cycles();
+            double s = std::chrono::duration<double>(now - t0).count();
+            double wi = static_cast<double>(
+                const_cast<GpuPlatform&>(g).context().stats.total("sm", "warp_insts"));
+            std::fprintf(stderr, "\r[locsim] CTAs %u/%u | cycle %llu | %s warp-inst/s   ",
+                         g.ctas_completed(), g.ctas_total(),
+                         static_cast<unsigned long long>(g.now_cycles()),
+                         fmt_rate(s > 0 ? wi / s : 0).c_str());
+            printed = true;
+          },
+          sampler ? sample_interval : 100000) &&
+      progress)
+    std::cerr << "locsim: no progress line with the watchdog off (watchdog.limit=0)\n";
   RunOutcome o;
   try {
     o = gpu.simulate();
@@ -271,6 +303,11 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (printed) std::fprintf(stderr, "\n");
+  if (sampler) {
+    sampler->sample(gpu.context().stats, o.cycles);  // the last, partial interval
+    samples_file.flush();
+    if (!samples_file) throw UsageError("cannot write '" + samples_out + "'");
+  }
 
   RunReport r;
   r.platform = cfg.name;

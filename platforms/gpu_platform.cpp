@@ -47,10 +47,6 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
         "watchdog", ctx_, ClockDomain::from_hz(cfg.sm.clock_hz), cfg.watchdog_interval,
         cfg.watchdog_cycles, [this]() { return parts_.dispatcher->finished(); },
         [this]() { return describe_in_flight(); });
-  SC_HAS_PROCESS(GpuPlatform);
-  SC_METHOD(progress_method);
-  sensitive << progress_ev_;
-  dont_initialize();
 }
 
 GpuPlatform::~GpuPlatform() = default;
@@ -234,21 +230,22 @@ std::vector<std::string> GpuPlatform::check_quiescent() const {
   return out;
 }
 
-void GpuPlatform::set_progress(std::function<void(const GpuPlatform&)> cb,
+bool GpuPlatform::set_progress(std::function<void(const GpuPlatform&)> cb,
                                std::uint64_t period_cycles) {
-  progress_cb_ = std::move(cb);
-  progress_period_ = period_cycles;
-  if (progress_cb_ && period_cycles)
-    progress_ev_.notify(
-        cfg_.sm.clock_hz > 0
-            ? sc_core::sc_time(1e12 / cfg_.sm.clock_hz * period_cycles, sc_core::SC_PS)
-            : sc_core::SC_ZERO_TIME);
+  if (!watchdog_) return false;
+  if (!cb || !period_cycles) {
+    watchdog_->on_tick = nullptr;
+    return true;
+  }
+  const std::uint64_t every = std::max<std::uint64_t>(1, period_cycles / watchdog_->interval());
+  watchdog_->on_tick = [this, cb = std::move(cb), every, n = std::uint64_t{0}](Cycle) mutable {
+    if (n++ % every == 0 && n > 1) cb(*this);  // not at cycle 0: nothing has happened yet
+  };
+  return true;
 }
 
-void GpuPlatform::progress_method() {
-  if (parts_.dispatcher->finished() || !progress_cb_) return;
-  progress_cb_(*this);
-  progress_ev_.notify(sc_core::sc_time(1e12 / cfg_.sm.clock_hz * progress_period_, sc_core::SC_PS));
+std::uint64_t GpuPlatform::tick_interval() const {
+  return watchdog_ ? watchdog_->interval() : 0;
 }
 
 std::uint32_t GpuPlatform::ctas_total() const {

@@ -65,8 +65,12 @@ class GpuPlatform : public sc_core::sc_module {
   // End-of-run checks of a host-driven run: failures so far plus, when the platform is idle,
   // conservation (no payload in flight) and the protocol checkers' open transactions.
   std::vector<std::string> check_quiescent() const;
-  // Optional progress callback, called every `period` core cycles of simulated time.
-  void set_progress(std::function<void(const GpuPlatform&)> cb, std::uint64_t period_cycles);
+  // Optional progress callback, called every `period` core cycles (rounded down to a multiple of
+  // watchdog.interval, at least one) at the watchdog's checks. It adds no event of its own, so
+  // observing a run does not change it. False (and no callback) when the watchdog is off.
+  bool set_progress(std::function<void(const GpuPlatform&)> cb, std::uint64_t period_cycles);
+  // The watchdog's check interval in core cycles (0: watchdog off).
+  std::uint64_t tick_interval() const;
 
   std::uint32_t ctas_total() const;
   std::uint32_t ctas_completed() const;
@@ -99,7 +103,6 @@ class GpuPlatform : public sc_core::sc_module {
  private:
   void kernel_begin(std::uint32_t seq, const Kernel& k);
   void kernel_end(std::uint32_t seq, const Kernel& k);
-  void progress_method();
 
   GpuConfig cfg_;
   AddressMap address_map_;                   // before the blocks that hold references to it
@@ -111,9 +114,6 @@ class GpuPlatform : public sc_core::sc_module {
   std::unique_ptr<Watchdog> watchdog_;
   std::vector<KernelStats> kernel_stats_;
   std::uint64_t verified_words_ = 0;
-  std::function<void(const GpuPlatform&)> progress_cb_;
-  std::uint64_t progress_period_ = 0;
-  sc_core::sc_event progress_ev_;
 };
 
 }  // namespace locsim

@@ -133,6 +133,7 @@ Watchdog::Watchdog(sc_core::sc_module_name name, SimContext& ctx, const ClockDom
 
 void Watchdog::check_method() {
   if (finished_()) return;
+  if (on_tick) on_tick(clk_.now());
   if (ctx_.progress != last_progress_) {
     last_progress_ = ctx_.progress;
     stalled_ = 0;

@@ -97,6 +97,11 @@ class Watchdog : public sc_core::sc_module {
   Watchdog(sc_core::sc_module_name name, SimContext& ctx, const ClockDomain& clk,
            std::uint64_t interval_cycles, std::uint64_t limit_cycles,
            std::function<bool()> finished, std::function<std::string()> describe);
+  // Called at every check (every `interval` cycles) while the run is going: observers such as
+  // the progress line and the interval sampler ride on this existing tick, because an event of
+  // their own would reorder same-time events in the kernel's queue and so change the results.
+  std::function<void(Cycle now)> on_tick;
+  std::uint64_t interval() const { return interval_; }
   // Watches again after the run went idle (a host launched more work).
   void rearm() {
     stalled_ = 0;

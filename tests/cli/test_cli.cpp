@@ -428,3 +428,68 @@ TEST_CASE("cli: GPGPU-Sim GTX480, TITAN X and TITAN V configurations import and 
   CHECK(lines(bad.err) == 1);
   CHECK_THAT(bad.err, Catch::Contains("cannot read GPGPU-Sim config 'nope.cfg'"));
 }
+
+TEST_CASE("cli: --sample-interval writes interval rows without changing the run",
+          "[cli][samples]") {
+  const std::string base = "run --platform fermi --workload matmul --set workload.n=128";
+  const nlohmann::json plain = run_json(base, "plain");
+  const std::string csv = tmp("samples.csv");
+  const nlohmann::json sampled =
+      run_json(base + " --sample-interval 10000 --samples " + csv, "sampled");
+  // Observing does not perturb: the samples ride on the watchdog's checks.
+  CHECK(sampled["cycles"] == plain["cycles"]);
+  CHECK(sampled["l1d"]["hits"] == plain["l1d"]["hits"]);
+  CHECK(sampled["noc"]["request_latency_avg"] == plain["noc"]["request_latency_avg"]);
+  // Rows partition the run: the interval sums are the run's totals.
+  std::istringstream in(slurp(csv));
+  std::string line;
+  std::getline(in, line);
+  CHECK_THAT(line, Catch::StartsWith("cycle_start,cycle_end,warp_insts,ipc,"));
+  std::uint64_t insts = 0, last_end = 0, rows = 0;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::string a, b, c;
+    std::getline(f, a, ',');
+    std::getline(f, b, ',');
+    std::getline(f, c, ',');
+    CHECK(std::stoull(a) == last_end);
+    last_end = std::stoull(b);
+    insts += std::stoull(c);
+    ++rows;
+  }
+  CHECK(rows >= 2);
+  CHECK(last_end == sampled["cycles"].get<std::uint64_t>());
+  CHECK(insts == sampled["warp_insts"].get<std::uint64_t>());
+  // The progress line does not perturb either.
+  const std::string j = tmp("progress.json");
+  REQUIRE(locsim(base + " --progress --stats-json " + j).code == 0);
+  CHECK(nlohmann::json::parse(slurp(j))["cycles"] == plain["cycles"]);
+  // Intervals the watchdog cannot serve, and half-given options, are errors.
+  const Result odd = locsim(base + " --sample-interval 5000 --samples " + csv);
+  CHECK(odd.code == 2);
+  CHECK_THAT(odd.err, Catch::Contains("multiple of watchdog.interval (10000)"));
+  CHECK(locsim(base + " --sample-interval 10000").code == 2);
+  CHECK(locsim(base + " --samples " + csv).code == 2);
+  std::remove(csv.c_str());
+  std::remove(j.c_str());
+}
+
+TEST_CASE("cli: scripts/plot_run.py draws a run's time series and per-SM/per-channel bars",
+          "[cli][samples]") {
+  const std::string j = tmp("plot.json"), csv = tmp("plot.csv"), dir = tmp("plots");
+  REQUIRE(locsim("run --platform fermi --workload vecadd --set workload.n=65536 --quiet "
+                 "--per-instance --stats-json " +
+                 j + " --sample-interval 10000 --samples " + csv)
+              .code == 0);
+  const std::string cmd = "/usr/bin/python3 " + std::string(LOCSIM_SOURCE_DIR) +
+                          "/scripts/plot_run.py " + j + " --samples " + csv + " --out " + dir +
+                          " > /dev/null";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  for (const char* f : {"time_series.png", "per_sm.png", "per_channel.png"}) {
+    INFO(f);
+    const std::string png = slurp(dir + "/" + f);
+    REQUIRE(png.size() > 1000);
+    CHECK(png.compare(1, 3, "PNG") == 0);
+  }
+  REQUIRE(std::system(("rm -rf " + dir + " " + j + " " + csv).c_str()) == 0);
+}
