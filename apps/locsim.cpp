@@ -30,6 +30,7 @@
 #include "stimuli/accelsim/accelsim_trace.h"
 #include "stimuli/accelsim/trace_export.h"
 #include "stimuli/workload_registry.h"
+#include "tlm_components/timeline.h"
 
 namespace po = boost::program_options;
 using namespace locsim;
@@ -197,9 +198,28 @@ std::string fmt_rate(double v) {
   return os.str();
 }
 
+// Counter tracks of a timeline at a watchdog check: IPC, NoC and DRAM GB/s since the last one.
+void timeline_counters(Timeline& t, const GpuPlatform& g) {
+  static std::uint64_t last_cycle = 0, last_insts = 0, last_noc = 0, last_dram = 0;
+  const StatRegistry& s = const_cast<GpuPlatform&>(g).context().stats;
+  const std::uint64_t now = g.now_cycles();
+  if (now <= last_cycle) return;
+  const std::uint64_t insts = s.total("sm", "warp_insts"), noc = s.total("noc", "bytes"),
+                      dram = s.total("dram", "read_bytes") + s.total("dram", "write_bytes");
+  const double cycles = double(now - last_cycle), hz = g.config().sm.clock_hz;
+  const auto ps = static_cast<std::uint64_t>(double(now) * 1e12 / hz);
+  t.counter(ps, "IPC", double(insts - last_insts) / cycles);
+  t.counter(ps, "NoC GB/s", double(noc - last_noc) / (cycles / hz) / 1e9);
+  t.counter(ps, "DRAM GB/s", double(dram - last_dram) / (cycles / hz) / 1e9);
+  last_cycle = now;
+  last_insts = insts;
+  last_noc = noc;
+  last_dram = dram;
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   Common c;
-  std::string workload, trace, json_out, csv_out, samples_out;
+  std::string workload, trace, json_out, csv_out, samples_out, timeline_out, timeline_window;
   std::uint64_t sample_interval = 0;
   bool check_data = false, check_protocol = false, quiet = false, progress = false,
        per_instance = false;
@@ -216,7 +236,11 @@ int cmd_run(const std::vector<std::string>& args) {
       "progress", po::bool_switch(&progress), "progress line on stderr even if not a terminal")(
       "sample-interval", po::value(&sample_interval),
       "every N core cycles, one row of interval statistics in --samples")(
-      "samples", po::value(&samples_out), "CSV file of the interval statistics");
+      "samples", po::value(&samples_out), "CSV file of the interval statistics")(
+      "timeline", po::value(&timeline_out),
+      "Chrome trace-event JSON of every transaction's path (Perfetto; docs/timelines.md)")(
+      "timeline-window", po::value(&timeline_window),
+      "START:END core cycles of the timeline (default: the whole run)");
   parse(d, args);
   if (!trace.empty() && !workload.empty()) throw UsageError("give --workload or --trace, not both");
   if (c.platform.empty() && workload.empty() && trace.empty())
@@ -255,6 +279,32 @@ int cmd_run(const std::vector<std::string>& args) {
                      "cannot change the simulation");
   if (!samples_out.empty() && (samples_out == json_out || samples_out == csv_out))
     throw UsageError("--samples names the same file as --stats-json or --stats-csv");
+  if (!timeline_window.empty() && timeline_out.empty())
+    throw UsageError("--timeline-window needs --timeline FILE.json");
+  std::unique_ptr<Timeline> timeline;
+  if (!timeline_out.empty()) {
+    std::uint64_t a = 0, b = ~std::uint64_t{0};
+    if (!timeline_window.empty()) {
+      const auto colon = timeline_window.find(':');
+      const auto lo = colon == std::string::npos
+                          ? std::nullopt
+                          : parse_decimal_u64(timeline_window.substr(0, colon));
+      const auto hi = colon == std::string::npos
+                          ? std::nullopt
+                          : parse_decimal_u64(timeline_window.substr(colon + 1));
+      if (!lo || !hi || *hi <= *lo)
+        throw UsageError("--timeline-window '" + timeline_window +
+                         "': expected START:END core cycles with START < END");
+      const double ps = 1e12 / p.get_frequency_hz("clock.core");
+      a = static_cast<std::uint64_t>(double(*lo) * ps);
+      b = static_cast<std::uint64_t>(double(*hi) * ps);
+    }
+    if (timeline_out == json_out || timeline_out == csv_out || timeline_out == samples_out)
+      throw UsageError("--timeline names the same file as another output");
+    write_text_file(timeline_out, "");
+    timeline = std::make_unique<Timeline>(timeline_out, a, b);
+    timeline->install();
+  }
   std::ofstream samples_file;
   std::unique_ptr<IntervalSampler> sampler;
   if (sample_interval) {
@@ -271,11 +321,12 @@ int cmd_run(const std::vector<std::string>& args) {
   Cycle last_printed = 0;
   // One periodic callback serves both: the sampler at its interval, the progress line at most
   // every 100,000 cycles (and every 0.5 s on a terminal).
-  if ((show_progress || sampler) &&
+  if ((show_progress || sampler || timeline) &&
       !gpu.set_progress(
           [&](const GpuPlatform& g) {
             if (sampler)
               sampler->sample(const_cast<GpuPlatform&>(g).context().stats, g.now_cycles());
+            if (timeline) timeline_counters(*timeline, g);
             if (!show_progress || (sampler && g.now_cycles() < last_printed + 100000)) return;
             auto now = std::chrono::steady_clock::now();
             if (std::chrono::duration<double>(now - last).count() < 0.5 && !progress) return;
@@ -290,7 +341,9 @@ int cmd_run(const std::vector<std::string>& args) {
                          fmt_rate(s > 0 ? wi / s : 0).c_str());
             printed = true;
           },
-          sampler ? sample_interval : 100000) &&
+          sampler    ? sample_interval
+          : timeline ? cfg.watchdog_interval
+                     : 100000) &&
       progress)
     std::cerr << "locsim: no progress line with the watchdog off (watchdog.limit=0)\n";
   RunOutcome o;
@@ -303,6 +356,11 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (printed) std::fprintf(stderr, "\n");
+  if (timeline) {
+    if (!timeline->close()) throw UsageError("cannot write '" + timeline_out + "'");
+    if (!quiet)
+      std::cerr << "locsim: timeline " << timeline_out << ": " << timeline->slices() << " slices\n";
+  }
   if (sampler) {
     sampler->sample(gpu.context().stats, o.cycles);  // the last, partial interval
     samples_file.flush();

@@ -331,12 +331,16 @@ std::uint64_t parse_time_ps(const std::string& text) {
   return v;
 }
 
-std::optional<std::uint32_t> parse_decimal_u32(const std::string& text) {
-  if (text.empty() || text.size() > 10 || text.find_first_not_of("0123456789") != std::string::npos)
+std::optional<std::uint64_t> parse_decimal_u64(const std::string& text) {
+  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
     return std::nullopt;
-  const std::uint64_t x = std::stoull(text);
-  if (x > 0xffffffffULL) return std::nullopt;
-  return static_cast<std::uint32_t>(x);
+  return std::stoull(text);
+}
+
+std::optional<std::uint32_t> parse_decimal_u32(const std::string& text) {
+  const auto x = text.size() > 10 ? std::nullopt : parse_decimal_u64(text);
+  if (!x || *x > 0xffffffffULL) return std::nullopt;
+  return static_cast<std::uint32_t>(*x);
 }
 
 bool parse_bool(const std::string& text) {

@@ -110,6 +110,8 @@ bool parse_bool(const std::string& text);
 // Plain decimal digits (no sign, no spaces, at most 10 digits) whose value fits 32 bits; nullopt
 // otherwise. Stream parsers would read "-1" as 4294967295.
 std::optional<std::uint32_t> parse_decimal_u32(const std::string& text);
+// The same for 64-bit values (at most 19 digits).
+std::optional<std::uint64_t> parse_decimal_u64(const std::string& text);
 
 // Default texts written from a configuration struct's own default (so a default is written once):
 // 49152 -> "48KiB", 128 -> "128"; 1.4e9 -> "1.4GHz", 924e6 -> "924MHz". Each parses back to

@@ -47,6 +47,7 @@ tlm::tlm_generic_payload* PayloadPool::allocate() {
 void PayloadPool::free(tlm::tlm_generic_payload* gp) {
   Slot* s = static_cast<Slot*>(gp);
   sc_assert(s->busy);
+  if (Timeline* t = Timeline::active()) t->retired(*s->ext);
   s->busy = false;
   --in_use_;
   s->reset();  // drops auto extensions only; ours stays attached

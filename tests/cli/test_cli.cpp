@@ -1,8 +1,10 @@
 // Command-line behaviour of the real locsim binary: exit codes, one-line errors, outputs.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -492,4 +494,54 @@ TEST_CASE("cli: scripts/plot_run.py draws a run's time series and per-SM/per-cha
     CHECK(png.compare(1, 3, "PNG") == 0);
   }
   REQUIRE(std::system(("rm -rf " + dir + " " + j + " " + csv).c_str()) == 0);
+}
+
+TEST_CASE("cli: --timeline writes a Perfetto trace of every transaction's path",
+          "[cli][timeline]") {
+  const std::string base = "run --platform fermi --workload vecadd --set workload.n=8192";
+  const std::string t = tmp("timeline.json");
+  const nlohmann::json with = run_json(base + " --timeline " + t, "with");
+  const nlohmann::json without = run_json(base, "without");
+  CHECK(with["cycles"] == without["cycles"]);  // observing does not change the run
+  CHECK(with["l2"]["hits"] == without["l2"]["hits"]);
+  const nlohmann::json tr = nlohmann::json::parse(slurp(t));
+  REQUIRE(tr.is_array());
+  std::map<int, std::string> track;
+  std::map<std::uint64_t, std::vector<std::pair<double, std::string>>> path;
+  std::size_t starts = 0, finishes = 0;
+  for (const auto& e : tr) {
+    if (e["ph"] == "M" && e["name"] == "thread_name")
+      track[e["tid"].get<int>()] = e["args"]["name"].get<std::string>();
+    if (e["ph"] == "X")
+      path[e["args"]["id"].get<std::uint64_t>()].push_back(
+          {e["ts"].get<double>(), track.at(e["tid"].get<int>())});
+    starts += e["ph"] == "s";
+    finishes += e["ph"] == "f";
+  }
+  CHECK(starts == finishes);  // every transaction's arrow ends (all returned to the pool)
+  // vecadd's loads miss everywhere. A miss is a new payload: the L1's miss request crosses the
+  // NoC to the L2 and back, the L2's fill goes to DRAM and back.
+  bool l1_miss = false, l2_fill = false;
+  for (auto& kv : path) {
+    std::map<std::string, int> visits;
+    for (const auto& s : kv.second) ++visits[s.second.substr(4, 2)];
+    const std::size_t kinds = visits.size();
+    l1_miss |= visits["l1"] == 1 && visits["no"] == 2 && visits["l2"] == 1 && kinds == 3;
+    l2_fill |= visits["l2"] == 1 && visits["mc"] == 1 && kinds == 2;
+  }
+  CHECK(l1_miss);
+  CHECK(l2_fill);
+  // A window keeps only the slices overlapping it; a bad window is an error.
+  const std::string w = tmp("window.json");
+  REQUIRE(locsim(base + " --quiet --timeline " + w + " --timeline-window 100:200").code == 0);
+  const double lo = 100 / 1.4e3, hi = 200 / 1.4e3;  // microseconds at 1.4 GHz
+  for (const auto& e : nlohmann::json::parse(slurp(w)))
+    if (e["ph"] == "X") {
+      CHECK(e["ts"].get<double>() <= hi + 1e-6);
+      CHECK(e["ts"].get<double>() + e["dur"].get<double>() >= lo - 1e-6);
+    }
+  CHECK(locsim(base + " --timeline " + w + " --timeline-window 200:100").code == 2);
+  CHECK(locsim(base + " --timeline-window 1:2").code == 2);
+  std::remove(t.c_str());
+  std::remove(w.c_str());
 }
