@@ -38,6 +38,7 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   std::uint64_t issue_ps = 0;             // when the SM issued the request (latency statistics)
   const void* owner = nullptr;            // module that created the payload (routes its replies)
   std::uintptr_t owner_tag = 0;           // owner's private handle
+  std::uint64_t parent = 0;  // the payload whose miss created this one (timelines), 0: none
   // Watchdog bookkeeping: current holder and since when.
   const char* where = "pool";
   sc_core::sc_time since = sc_core::SC_ZERO_TIME;

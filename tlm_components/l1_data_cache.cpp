@@ -268,6 +268,7 @@ void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t 
   fe.requesters.push_back(e.sm);
   fe.owner = this;
   fe.issue_ps = e.issue_ps;
+  fe.parent = e.id;
   fe.at(name());
   miss_queue_.push(f);
   send_down();

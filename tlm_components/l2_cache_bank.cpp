@@ -133,6 +133,7 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
   fe.bytes = ByteMask::of_sectors(d.missing, g.sector_bytes);
   fe.owner = this;
   fe.owner_tag = kFillTag;
+  fe.parent = e.id;
   fe.at(name());
   miss_queue_.push(f);
   send_down();

@@ -69,14 +69,28 @@ void Timeline::slice(const GpuExtension& e, std::uint64_t from, std::uint64_t to
      << R"(","cat":"txn","ts":)" << us(from) << R"(,"dur":)" << us(to - from) << R"(,"args":{"id":)"
      << e.id << R"(,"sm":)" << e.sm << R"(,"warp":)" << e.warp << R"(,"cta":)" << e.cta << "}}";
   event(os.str());
-  // Flow arrow: starts in the first slice, steps through the others (bound to their slices).
-  const bool started = flowing_.count(e.id) != 0;
+  // Flow arrow: starts in the first slice of the request, steps through the others and through
+  // those of the misses it caused (bound to their slices).
+  const std::uint64_t arrow = arrow_of(e);
+  const bool started = flowing_.count(arrow) != 0;
   std::ostringstream f;
   f << R"({"ph":")" << (started ? "t" : "s") << R"(","pid":1,"tid":)" << tid
-    << R"(,"name":"txn","cat":"flow","id":)" << e.id << R"(,"ts":)" << us(from) << "}";
+    << R"(,"name":"txn","cat":"flow","id":)" << arrow << R"(,"ts":)" << us(from) << "}";
   event(f.str());
-  if (!started) flowing_.insert(e.id);
+  if (!started) flowing_.insert(arrow);
   ++slices_;
+}
+
+std::uint64_t Timeline::arrow_of(const GpuExtension& e) {
+  auto it = arrow_.find(e.id);
+  if (it != arrow_.end()) return it->second;
+  std::uint64_t a = e.id;
+  if (e.parent) {
+    auto p = arrow_.find(e.parent);
+    a = p != arrow_.end() ? p->second : e.parent;
+  }
+  arrow_.emplace(e.id, a);
+  return a;
 }
 
 void Timeline::moved(const GpuExtension& e, const char* to) {
@@ -87,7 +101,10 @@ void Timeline::moved(const GpuExtension& e, const char* to) {
 void Timeline::retired(const GpuExtension& e) {
   const std::uint64_t now = ps_of(sc_core::sc_time_stamp());
   slice(e, ps_of(e.since), now);
-  if (flowing_.erase(e.id) && now >= start_ps_ && now <= end_ps_) {
+  const std::uint64_t arrow = arrow_of(e);
+  arrow_.erase(e.id);
+  // The arrow ends when the request that started it returns (its misses return before it).
+  if (arrow == e.id && flowing_.erase(arrow) && now >= start_ps_ && now <= end_ps_) {
     std::ostringstream f;
     f << R"({"ph":"f","bp":"e","pid":1,"tid":)" << track(e.where)
       << R"(,"name":"txn","cat":"flow","id":)" << e.id << R"(,"ts":)" << us(now) << "}";

@@ -49,7 +49,11 @@ class Timeline {
   bool first_ = true, closed_ = false;
   std::uint64_t slices_ = 0;
   std::unordered_map<std::string, std::uint32_t> tracks_;
-  std::unordered_set<std::uint64_t> flowing_;  // transactions whose flow arrow has started
+  // A miss payload's arrow continues its parent's: payload -> the id of the arrow it is on,
+  // for the payloads in flight.
+  std::uint64_t arrow_of(const GpuExtension& e);
+  std::unordered_map<std::uint64_t, std::uint64_t> arrow_;
+  std::unordered_set<std::uint64_t> flowing_;  // arrows that have started
 };
 
 }  // namespace locsim

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -531,6 +532,16 @@ TEST_CASE("cli: --timeline writes a Perfetto trace of every transaction's path",
   }
   CHECK(l1_miss);
   CHECK(l2_fill);
+  // The arrows follow a request into the misses it caused: some arrow crosses SM, L1, NoC, L2
+  // and DRAM tracks.
+  std::map<std::uint64_t, std::set<std::string>> arrow_tracks;
+  for (const auto& e : tr)
+    if (e["cat"] == "flow")
+      arrow_tracks[e["id"].get<std::uint64_t>()].insert(track.at(e["tid"].get<int>()).substr(4, 2));
+  bool end_to_end = false;
+  for (const auto& kv : arrow_tracks)
+    end_to_end |= kv.second == std::set<std::string>{"sm", "l1", "no", "l2", "mc"};
+  CHECK(end_to_end);
   // A window keeps only the slices overlapping it; a bad window is an error.
   const std::string w = tmp("window.json");
   REQUIRE(locsim(base + " --quiet --timeline " + w + " --timeline-window 100:200").code == 0);
