@@ -152,6 +152,7 @@ void collect(const std::string& out, const SweepPlan& plan, const std::vector<Ou
   for (const auto& r : results)
     for (const auto& kv : r.stats) stat_names.insert(kv.first);
   std::vector<std::string> columns = {"id", "platform", "workload"};
+  if (plan.has_gpgpusim_configs) columns.push_back("gpgpusim_config");
   for (const auto& k : plan.parameter_keys) columns.push_back(k);
   columns.push_back("exit_code");
   columns.push_back("error");
@@ -175,6 +176,7 @@ void collect(const std::string& out, const SweepPlan& plan, const std::vector<Ou
   for (const auto& r : results) {
     std::vector<std::pair<bool, std::string>> row = {
         {false, r.run->id}, {false, r.run->platform}, {false, r.run->workload}};
+    if (plan.has_gpgpusim_configs) row.push_back({false, r.run->gpgpusim_config});
     for (const auto& k : plan.parameter_keys) {
       std::string v;
       for (const auto& kv : r.run->sets)
@@ -235,6 +237,10 @@ pid_t start_run(const SweepRun& r, const std::string& dir, const std::string& se
   const std::string base = dir + "/" + r.id;
   std::remove((base + ".status").c_str());
   std::vector<std::string> args = {self, "run", "--platform", r.platform, "--workload", r.workload};
+  if (!r.gpgpusim_config.empty()) {
+    args.push_back("--gpgpusim-config");
+    args.push_back(r.gpgpusim_config);
+  }
   for (const auto& kv : r.sets) {
     args.push_back("--set");
     args.push_back(kv.first + "=" + kv.second);
@@ -303,6 +309,7 @@ int run_sweep(const SweepOptions& o) {
   if (o.dry_run) {
     for (const auto& r : plan.runs) {
       std::cout << r.id << "  run --platform " << r.platform << " --workload " << r.workload;
+      if (!r.gpgpusim_config.empty()) std::cout << " --gpgpusim-config " << r.gpgpusim_config;
       for (const auto& kv : r.sets) std::cout << " --set " << kv.first << "=" << kv.second;
       std::cout << "\n";
     }

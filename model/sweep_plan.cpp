@@ -73,11 +73,24 @@ std::string sweep_value_text(const nlohmann::json& v, const std::string& where) 
 
 SweepPlan expand_sweep(const nlohmann::json& spec, const std::string& source) {
   if (!spec.is_object()) fail(source, "expected a JSON object");
-  static const std::set<std::string> known = {"platforms", "workloads", "set", "grid", "points"};
+  static const std::set<std::string> known = {"platforms", "workloads",        "set",
+                                              "grid",      "gpgpusim_configs", "points"};
   for (auto it = spec.begin(); it != spec.end(); ++it)
     if (!known.count(it.key()))
-      fail(source,
-           "unknown key '" + it.key() + "' (known: platforms, workloads, set, grid, points)");
+      fail(source, "unknown key '" + it.key() +
+                       "' (known: platforms, workloads, gpgpusim_configs, set, grid, points)");
+  std::vector<std::string> gpgpusim = {""};
+  if (spec.contains("gpgpusim_configs")) {
+    const auto& g = spec["gpgpusim_configs"];
+    if (!g.is_array() || g.empty())
+      fail(source, "'gpgpusim_configs': expected a non-empty list of file names");
+    gpgpusim.clear();
+    for (const auto& f : g) {
+      if (!f.is_string() || f.get<std::string>().empty())
+        fail(source, "'gpgpusim_configs': expected file names");
+      gpgpusim.push_back(f.get<std::string>());
+    }
+  }
 
   if (!spec.contains("platforms") || !spec["platforms"].is_array() || spec["platforms"].empty())
     fail(source, "'platforms': expected a non-empty list of platform names");
@@ -146,26 +159,31 @@ SweepPlan expand_sweep(const nlohmann::json& spec, const std::string& source) {
   SweepPlan plan;
   std::set<std::string> keys, ids;
   for (const auto& platform : platforms)
-    for (const auto& w : workloads)
-      for (const auto& c : combos) {
-        Assignments a = common;
-        merge(a, w.second, source, "workload '" + w.first + "' set");
-        merge(a, c, source, "grid/points");
-        SweepRun r;
-        r.platform = platform;
-        r.workload = w.first;
-        std::string canon = platform + '\0' + w.first;
-        for (const auto& kv : a) {
-          r.sets.push_back(kv);
-          keys.insert(kv.first);
-          canon += '\0' + kv.first + '=' + kv.second;
+    for (const auto& gs : gpgpusim)
+      for (const auto& w : workloads)
+        for (const auto& c : combos) {
+          Assignments a = common;
+          merge(a, w.second, source, "workload '" + w.first + "' set");
+          merge(a, c, source, "grid/points");
+          SweepRun r;
+          r.platform = platform;
+          r.workload = w.first;
+          r.gpgpusim_config = gs;
+          // Without a GPGPU-Sim file the id is what it was before the key existed.
+          std::string canon =
+              platform + '\0' + w.first + (gs.empty() ? "" : '\0' + ("gpgpusim=" + gs));
+          for (const auto& kv : a) {
+            r.sets.push_back(kv);
+            keys.insert(kv.first);
+            canon += '\0' + kv.first + '=' + kv.second;
+          }
+          r.id = platform + "-" + w.first + "-" + hash8(canon);
+          if (!ids.insert(r.id).second)
+            fail(source, "run " + r.id + " is listed twice (repeated point or workload)");
+          plan.runs.push_back(std::move(r));
         }
-        r.id = platform + "-" + w.first + "-" + hash8(canon);
-        if (!ids.insert(r.id).second)
-          fail(source, "run " + r.id + " is listed twice (repeated point or workload)");
-        plan.runs.push_back(std::move(r));
-      }
   plan.parameter_keys.assign(keys.begin(), keys.end());
+  plan.has_gpgpusim_configs = !gpgpusim.front().empty();
   return plan;
 }
 

@@ -16,15 +16,18 @@ struct SweepRun {
   std::string workload;
   // --set assignments (workload.* included), sorted by key: the run's parameters.
   std::vector<std::pair<std::string, std::string>> sets;
+  std::string gpgpusim_config;  // --gpgpusim-config FILE, empty: none
 };
 
 struct SweepPlan {
   std::vector<SweepRun> runs;
   std::vector<std::string> parameter_keys;  // every key some run sets, sorted (result columns)
+  bool has_gpgpusim_configs = false;        // some run imports a GPGPU-Sim file
 };
 
 // Expands a sweep file. Keys: "platforms" (names, required), "workloads" (required: objects with
-// "name" and an optional "set" object), "set" (assignments for every run), "grid" (key -> list of
+// "name" and an optional "set" object), "gpgpusim_configs" (GPGPU-Sim files, each imported onto
+// every platform: one more dimension), "set" (assignments for every run), "grid" (key -> list of
 // values: the cross product) and "points" (a list of assignment objects: explicit
 // combinations). With both, every point is combined with every grid combination; with neither,
 // each platform x workload runs once. A workload may be given as its bare name. Values are

@@ -90,3 +90,23 @@ TEST_CASE("sweep cli: runs a grid in parallel, records a failure, resumes, fills
   CHECK_THAT(bad.err, Catch::Contains("cannot read sweep file"));
   REQUIRE(std::system(("rm -rf " + out + " " + spec).c_str()) == 0);
 }
+
+TEST_CASE("sweep cli: GPGPU-Sim configurations as a sweep dimension", "[cli][sweep]") {
+  const std::string spec = tmp("gs.json"), out = tmp("gs.out");
+  const std::string dir = std::string(LOCSIM_SOURCE_DIR) + "/tests/data/gpgpusim/";
+  {
+    std::ofstream f(spec);
+    f << R"({"platforms": ["fermi"], "workloads": [{"name": "vecadd", "set": {"workload.n": 2048}}],
+             "gpgpusim_configs": [")"
+      << dir << R"(GTX480.config", ")" << dir << R"(TITANX.config"]})";
+  }
+  const Result r = locsim("sweep " + spec + " -j 2 -o " + out);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const std::string csv = slurp(out + "/results.csv");
+  CHECK_THAT(csv, Catch::StartsWith("id,platform,workload,gpgpusim_config,workload.n,"));
+  CHECK_THAT(csv, Catch::Contains("GTX480.config"));
+  CHECK_THAT(csv, Catch::Contains("TITANX.config"));
+  CHECK(lines(csv) == 3);
+  REQUIRE(std::system(("rm -rf " + out + " " + spec).c_str()) == 0);
+}

@@ -64,7 +64,8 @@ TEST_CASE("sweep plan: malformed files are one-line errors naming the key", "[sw
     return std::string("no error");
   };
   CHECK(err(R"({"platforms": ["fermi"], "workloads": ["vecadd"], "gird": {}})") ==
-        "sweep 'bad.json': unknown key 'gird' (known: platforms, workloads, set, grid, points)");
+        "sweep 'bad.json': unknown key 'gird' (known: platforms, workloads, gpgpusim_configs, "
+        "set, grid, points)");
   CHECK_THAT(err(R"({"workloads": ["vecadd"]})"), Catch::Contains("'platforms'"));
   CHECK_THAT(err(R"({"platforms": ["fermi"], "workloads": []})"), Catch::Contains("'workloads'"));
   CHECK_THAT(err(R"({"platforms": ["fermi"], "workloads": ["vecadd"], "grid": {"l1d.size": []}})"),
@@ -82,4 +83,34 @@ TEST_CASE("sweep plan: malformed files are one-line errors naming the key", "[sw
              Catch::Contains("is listed twice"));
   CHECK_THAT(err(R"({"platforms": ["../x"], "workloads": ["vecadd"]})"),
              Catch::Contains("'platforms': expected names"));
+}
+
+TEST_CASE("sweep plan: GPGPU-Sim files are one more dimension", "[sweep]") {
+  const SweepPlan p = expand_sweep(json::parse(R"({"platforms": ["fermi"], "workloads": ["vecadd"],
+                      "gpgpusim_configs": ["a.config", "b.config"],
+                      "grid": {"l2.ways": [8, 16]}})"),
+                                   "g");
+  REQUIRE(p.runs.size() == 4);
+  CHECK(p.has_gpgpusim_configs);
+  CHECK(p.runs[0].gpgpusim_config == "a.config");
+  CHECK(p.runs[3].gpgpusim_config == "b.config");
+  CHECK(p.runs[0].id != p.runs[2].id);
+  // Without the key, ids are as before it existed.
+  const SweepPlan q = expand_sweep(
+      json::parse(R"({"platforms": ["fermi"], "workloads": ["vecadd"], "grid": {"l2.ways": [8]}})"),
+      "q");
+  CHECK_FALSE(q.has_gpgpusim_configs);
+  CHECK(q.runs[0].gpgpusim_config.empty());
+  CHECK_THAT(
+      [] {
+        try {
+          expand_sweep(json::parse(R"({"platforms": ["fermi"], "workloads": ["vecadd"],
+                                       "gpgpusim_configs": []})"),
+                       "e");
+        } catch (const ConfigError& e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      }(),
+      Catch::Contains("'gpgpusim_configs'"));
 }
