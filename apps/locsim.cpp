@@ -325,7 +325,8 @@ int cmd_run(const std::vector<std::string>& args) {
       !gpu.set_progress(
           [&](const GpuPlatform& g) {
             if (sampler)
-              sampler->sample(const_cast<GpuPlatform&>(g).context().stats, g.now_cycles());
+              sampler->sample(const_cast<GpuPlatform&>(g).context().stats, g.now_cycles(),
+                              g.held_by_block());
             if (timeline) timeline_counters(*timeline, g);
             if (!show_progress || (sampler && g.now_cycles() < last_printed + 100000)) return;
             auto now = std::chrono::steady_clock::now();

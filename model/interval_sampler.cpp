@@ -8,7 +8,8 @@ IntervalSampler::IntervalSampler(std::ostream& out, double core_hz)
 const char* IntervalSampler::header() {
   return "cycle_start,cycle_end,warp_insts,ipc,l1d_accesses,l1d_hit_rate,l2_accesses,"
          "l2_hit_rate,noc_bytes,noc_gbps,dram_bytes,dram_gbps,ctas_launched,ctas_completed,"
-         "ctas_active";
+         "ctas_active,held_sm,held_l1d,held_noc,held_l2,held_dram,held_link,held_other,"
+         "held_total";
 }
 
 IntervalSampler::Totals IntervalSampler::read(const StatRegistry& s) {
@@ -25,7 +26,28 @@ IntervalSampler::Totals IntervalSampler::read(const StatRegistry& s) {
   return t;
 }
 
-void IntervalSampler::sample(const StatRegistry& stats, Cycle now) {
+void IntervalSampler::Occupancy::add(const char* block) {
+  std::string n = block ? block : "";
+  const auto dot = n.rfind('.');
+  if (dot != std::string::npos) n = n.substr(dot + 1);
+  auto starts = [&n](const char* p) { return n.rfind(p, 0) == 0; };
+  if (starts("sm"))
+    ++sm;
+  else if (starts("l1d"))
+    ++l1d;
+  else if (starts("noc"))
+    ++noc;
+  else if (starts("l2"))
+    ++l2;
+  else if (starts("mc"))
+    ++dram;
+  else if (starts("link"))
+    ++link;
+  else
+    ++other;
+}
+
+void IntervalSampler::sample(const StatRegistry& stats, Cycle now, const Occupancy& held) {
   if (!started_) {
     out_ << header() << "\n";
     started_ = true;
@@ -47,7 +69,9 @@ void IntervalSampler::sample(const StatRegistry& stats, Cycle now) {
        << rate(t.l1_hits - prev_.l1_hits, l1) << "," << l2 << ","
        << rate(t.l2_hits - prev_.l2_hits, l2) << "," << noc << "," << gbps(noc) << "," << dram
        << "," << gbps(dram) << "," << t.launched - prev_.launched << ","
-       << t.completed - prev_.completed << "," << t.launched - t.completed << "\n";
+       << t.completed - prev_.completed << "," << t.launched - t.completed << "," << held.sm << ","
+       << held.l1d << "," << held.noc << "," << held.l2 << "," << held.dram << "," << held.link
+       << "," << held.other << "," << held.total() << "\n";
   prev_ = t;
   prev_cycle_ = now;
   ++rows_;

@@ -244,6 +244,12 @@ bool GpuPlatform::set_progress(std::function<void(const GpuPlatform&)> cb,
   return true;
 }
 
+IntervalSampler::Occupancy GpuPlatform::held_by_block() const {
+  IntervalSampler::Occupancy o;
+  for (auto* gp : ctx_.pool.live()) o.add(gpu_ext(*gp).where);
+  return o;
+}
+
 std::uint64_t GpuPlatform::tick_interval() const {
   return watchdog_ ? watchdog_->interval() : 0;
 }

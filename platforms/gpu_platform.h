@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/functional_memory.h"
+#include "model/interval_sampler.h"
 #include "model/stats.h"
 #include "platforms/gpu_params.h"
 #include "platforms/mechanism.h"
@@ -69,6 +70,8 @@ class GpuPlatform : public sc_core::sc_module {
   // watchdog.interval, at least one) at the watchdog's checks. It adds no event of its own, so
   // observing a run does not change it. False (and no callback) when the watchdog is off.
   bool set_progress(std::function<void(const GpuPlatform&)> cb, std::uint64_t period_cycles);
+  // Transactions in flight by the kind of block holding them (interval samples).
+  IntervalSampler::Occupancy held_by_block() const;
   // The watchdog's check interval in core cycles (0: watchdog off).
   std::uint64_t tick_interval() const;
 

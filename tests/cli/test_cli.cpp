@@ -462,6 +462,12 @@ TEST_CASE("cli: --sample-interval writes interval rows without changing the run"
   }
   CHECK(rows >= 2);
   CHECK(last_end == sampled["cycles"].get<std::uint64_t>());
+  // Mid-run rows see transactions held in the blocks (the last column is their total).
+  std::istringstream again(slurp(csv));
+  std::getline(again, line);
+  CHECK_THAT(line, Catch::EndsWith(",held_other,held_total"));
+  std::getline(again, line);
+  CHECK(std::stoull(line.substr(line.rfind(',') + 1)) > 0);
   CHECK(insts == sampled["warp_insts"].get<std::uint64_t>());
   // The progress line does not perturb either.
   const std::string j = tmp("progress.json");

@@ -23,7 +23,11 @@ TEST_CASE("IntervalSampler: one row per interval with deltas, rates and bandwidt
   l1h += 25;
   dr += 64000;
   la += 8;
-  smp.sample(s, 1000);
+  IntervalSampler::Occupancy held;
+  for (const char* b : {"gpu.sm0", "gpu.l1d3", "gpu.l1d3", "gpu.noc", "gpu.l2_8", "gpu.mc4",
+                        "gpu.link0_1", "gpu.icc2", "pool"})
+    held.add(b);
+  smp.sample(s, 1000, held);
   wi += 500;
   l1a += 10;
   l1h += 10;
@@ -39,6 +43,6 @@ TEST_CASE("IntervalSampler: one row per interval with deltas, rates and bandwidt
   std::getline(in, r2);
   CHECK(header == IntervalSampler::header());
   // 2000 warp instructions in 1000 cycles; 25 of 100 L1 accesses hit; 64 KB in 1 us = 64 GB/s.
-  CHECK(r1 == "0,1000,2000,2,100,0.25,0,0,0,0,64000,64,8,0,8");
-  CHECK(r2 == "1000,2000,500,0.5,10,1,0,0,0,0,0,0,0,8,0");
+  CHECK(r1 == "0,1000,2000,2,100,0.25,0,0,0,0,64000,64,8,0,8,1,2,1,1,1,1,2,9");
+  CHECK(r2 == "1000,2000,500,0.5,10,1,0,0,0,0,0,0,0,8,0,0,0,0,0,0,0,0,0");
 }
