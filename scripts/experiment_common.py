@@ -1,15 +1,15 @@
-"""Helpers shared by the paper experiment scripts (icc_experiment.py, mdb_experiment.py): run
-locsim for one configuration and read its JSON statistics, run many in parallel, keep every run
-in a CSV, and draw grouped bar charts."""
+"""Helpers shared by the paper experiment scripts (icc_experiment.py, mdb_experiment.py, ...): run
+locsim for one configuration and read its JSON statistics, run many as one `locsim sweep`
+(docs/sweeps.md), keep every run in a CSV, and draw grouped bar charts."""
 import argparse
 import csv
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor, as_completed
 
 ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
 
@@ -21,6 +21,8 @@ def arg_parser(doc, default_out):
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--workloads", default="", help="comma-separated paper abbreviations")
     ap.add_argument("--from-csv", default="", help="re-make tables and plots from a CSV of runs")
+    ap.add_argument("--sweep-dir", default="",
+                    help="keep the underlying locsim sweep here (resumable); default: temporary")
     return ap
 
 
@@ -55,8 +57,33 @@ def run_json(tag, cmd, json_option):
     return j
 
 
+class _Planned(BaseException):
+    """Raised by run_locsim while run_all collects the runs its jobs need."""
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
+# run_all's state: None (run directly), "plan" (record and stop) or a dict key -> JSON (serve
+# the results of the sweep).
+_MODE = None
+
+
+def _run_key(platform, workload, wargs, sets):
+    assign = {f"workload.{k}": str(v) for k, v in wargs.items()}
+    assign.update({k: str(v) for k, v in sets.items()})
+    return (platform, workload, tuple(sorted(assign.items())))
+
+
 def run_locsim(tag, locsim, platform, workload, wargs, sets):
-    """Runs one simulation; returns its JSON statistics or exits with the failing command."""
+    """Runs one simulation; returns its JSON statistics or exits with the failing command.
+    Inside run_all the simulation is one run of a `locsim sweep`."""
+    key = _run_key(platform, workload, wargs, sets)
+    if _MODE == "plan":
+        raise _Planned(key)
+    if isinstance(_MODE, dict) and key in _MODE:
+        return _MODE[key]
     cmd = [locsim, "run", "--platform", platform, "--workload", workload, "--quiet"]
     for k, v in wargs.items():
         cmd += ["--set", f"workload.{k}={v}"]
@@ -75,14 +102,25 @@ def run_all(tag, args, jobs, one, reuse_key=None):
     if reuse_key and getattr(args, "reuse", ""):
         old = {(r["abbr"], r["config"]): r for r in read_rows(args.reuse)}
     pending = [j for j in jobs if not (reuse_key and reuse_key(j) in old)]
-    print(f"{tag}: {len(pending)} runs on {args.jobs} host threads"
+    print(f"{tag}: {len(pending)} runs, {args.jobs} at a time"
           + (f", {len(jobs) - len(pending)} reused from {args.reuse}" if old else ""), flush=True)
-    done = {}
+    global _MODE
+    # 1. Which simulation does each job need? (its first run_locsim call)
+    done, keys = {}, {}
+    _MODE = "plan"
     try:
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = {pool.submit(one, j): i for i, j in enumerate(pending)}
-            for f in as_completed(futures):
-                done[futures[f]] = f.result()
+        for i, j in enumerate(pending):
+            try:
+                done[i] = one(j)  # a job that runs no simulation is complete already
+            except _Planned as p:
+                keys[i] = p.key
+    finally:
+        _MODE = None
+    # 2. All of them as one sweep; 3. each job again, served from the sweep's results.
+    try:
+        _MODE = _sweep(tag, args, sorted(set(keys.values())))
+        for i in sorted(keys):
+            done[i] = one(pending[i])
     except BaseException:
         # Keep what finished, so that --reuse can resume instead of running it again.
         if done:
@@ -95,6 +133,8 @@ def run_all(tag, args, jobs, one, reuse_key=None):
                 w.writerows(rows)
             print(f"{tag}: {len(rows)} finished runs kept in {part}", file=sys.stderr)
         raise
+    finally:
+        _MODE = None
     ran = iter([done[i] for i in range(len(pending))])
     rows = [old[reuse_key(j)] if reuse_key and reuse_key(j) in old else next(ran) for j in jobs]
     os.makedirs(args.out, exist_ok=True)
@@ -103,6 +143,63 @@ def run_all(tag, args, jobs, one, reuse_key=None):
         w.writeheader()
         w.writerows(rows)
     return rows
+
+
+def _sweep(tag, args, keys):
+    """Runs the simulations `keys` ((platform, workload, assignments)) as one `locsim sweep` and
+    returns key -> JSON statistics. The sweep directory is kept under --sweep-dir (resumable)
+    or is temporary."""
+    if not keys:
+        return {}
+    # One sweep file per platform: every run is a workload entry with all its assignments.
+    by_platform = {}
+    for platform, workload, assign in keys:
+        by_platform.setdefault(platform, []).append(
+            {"name": workload, "set": dict(assign)} if assign else {"name": workload})
+    keep = getattr(args, "sweep_dir", "")
+    base = keep or tempfile.mkdtemp(prefix=tag + "_")
+    results = {}
+    try:
+        for platform, workloads in by_platform.items():
+            spec = os.path.join(base, f"{platform}.json")
+            os.makedirs(base, exist_ok=True)
+            with open(spec, "w") as f:
+                json.dump({"platforms": [platform], "workloads": workloads}, f, indent=1)
+            out = os.path.join(base, platform)
+            plan = subprocess.run([args.locsim, "sweep", spec, "--dry-run"], capture_output=True,
+                                  text=True, env=ENV)
+            if plan.returncode != 0:
+                sys.exit(f"{tag}: locsim sweep {spec} --dry-run failed: {plan.stderr.strip()}")
+            ids = {}
+            for line in plan.stdout.splitlines():
+                words = line.split()
+                if len(words) < 6 or words[1] != "run":
+                    continue
+                assign = tuple(sorted(tuple(w.split("=", 1)) for w in words[7::2]))
+                ids[(words[3], words[5], assign)] = words[0]
+            r = subprocess.run([args.locsim, "sweep", spec, "-j", str(args.jobs), "-o", out,
+                                "--retry-failed"] + (["--progress"] if sys.stderr.isatty() else []),
+                               env=ENV)
+            for key in keys:
+                if key[0] != platform:
+                    continue
+                run_id = ids.get(key)
+                status = os.path.join(out, "runs", f"{run_id}.status")
+                code = open(status).read().strip() if run_id and os.path.exists(status) else "?"
+                if code != "0":
+                    err = os.path.join(out, "runs", f"{run_id}.err")
+                    last = open(err).read().strip().splitlines()[-1:] if os.path.exists(err) else []
+                    sys.exit(f"{tag}: run {run_id} ({key[1]} on {platform}, "
+                             f"{' '.join('='.join(a) for a in key[2])}) failed ({code}): "
+                             f"{' '.join(last)}")
+                with open(os.path.join(out, "runs", f"{run_id}.json")) as f:
+                    results[key] = json.load(f)
+            if r.returncode not in (0, 3):
+                sys.exit(f"{tag}: locsim sweep {spec} failed ({r.returncode})")
+    finally:
+        if not keep:
+            shutil.rmtree(base, ignore_errors=True)
+    return results
 
 
 def read_rows(path):
