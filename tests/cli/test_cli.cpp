@@ -562,3 +562,57 @@ TEST_CASE("cli: --timeline writes a Perfetto trace of every transaction's path",
   std::remove(t.c_str());
   std::remove(w.c_str());
 }
+
+TEST_CASE("cli: imported GPGPU-Sim GPUs match locsim's platforms where the papers agree",
+          "[cli][gpgpusim]") {
+  const std::string dir = std::string(LOCSIM_SOURCE_DIR) + "/tests/data/gpgpusim/";
+  // Values of `locsim params`, sizes in bytes (16KiB -> 16384) so that both spellings compare.
+  auto values = [](const std::string& args) {
+    std::map<std::string, std::string> v;
+    std::istringstream in(locsim("params " + args).out);
+    std::string key, value;
+    while (in >> key >> value) {
+      std::string rest;
+      std::getline(in, rest);
+      for (const auto& u : {std::make_pair("KiB", 1024ull), std::make_pair("MiB", 1048576ull)})
+        if (value.size() > 3 && value.compare(value.size() - 3, 3, u.first) == 0)
+          value = std::to_string(std::stoull(value.substr(0, value.size() - 3)) * u.second);
+      v[key] = value;
+    }
+    return v;
+  };
+  const std::vector<std::string> same = {"gpu.sms",
+                                         "gpu.sms_per_cluster",
+                                         "sm.registers",
+                                         "sm.max_threads",
+                                         "sm.max_warps",
+                                         "sm.max_ctas",
+                                         "sm.schedulers",
+                                         "sm.shared_memory",
+                                         "l1d.size",
+                                         "l1d.line",
+                                         "l2.size",
+                                         "l2.line",
+                                         "l2.sector",
+                                         "mem.channels",
+                                         "mem.subpartitions_per_channel",
+                                         "mem.banks"};
+  for (const auto& pc : {std::make_pair("GTX480", "fermi"), std::make_pair("TITANX", "pascal"),
+                         std::make_pair("TITANV", "volta")}) {
+    const auto ours = values(std::string("--platform ") + pc.second);
+    const auto imported = values(std::string("--platform ") + pc.second + " --gpgpusim-config " +
+                                 dir + pc.first + ".config");
+    for (const auto& k : same) {
+      INFO(pc.first << " " << k);
+      CHECK(imported.at(k) == ours.at(k));
+    }
+  }
+  // Fermi's GDDR5 timings and DRAM clock are GPGPU-Sim's (seed 004 Table 1 uses its GTX480).
+  const auto fermi = values("--platform fermi");
+  const auto gtx = values("--platform fermi --gpgpusim-config " + dir + "GTX480.config");
+  for (const char* k : {"dram.tCL", "dram.tRCD", "dram.tRAS", "dram.tRP", "dram.tRC", "dram.tRRD",
+                        "dram.tCCD", "dram.tWR", "clock.dram", "dram.atom_bytes"}) {
+    INFO(k);
+    CHECK(gtx.at(k) == fermi.at(k));
+  }
+}
