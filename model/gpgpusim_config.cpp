@@ -142,6 +142,18 @@ class Importer {
     c.mq = uint(o, split(groups[3], ':')[0], 1);
     return c;
   }
+  // The cache parameters under `prefix` (l1d. or l2.); `size` is the whole cache's.
+  void set_cache(const Option& o, const std::string& prefix, const CacheSpec& c,
+                 std::uint64_t size) {
+    set(o, prefix + "size", size);
+    set(o, prefix + "line", c.line);
+    set(o, prefix + "ways", c.ways);
+    set(o, prefix + "sector", c.sectored ? 32 : c.line);
+    set(o, prefix + "indexing", index_of(c.index_fn));
+    set(o, prefix + "mshr_entries", c.mshr);
+    set(o, prefix + "mshr_max_merge", c.merge);
+    set(o, prefix + "miss_queue", c.mq);
+  }
   // GPGPU-Sim's set-index functions: L linear, H the Fermi XOR hash, P/X polynomial or XOR
   // hashes: all but L map to locsim's XOR index.
   static std::string index_of(char f) { return f == 'L' ? "linear" : "xor"; }
@@ -215,14 +227,7 @@ class Importer {
       set(o, "noc.flit_bytes", uint(o, v, 1));
     } else if (n == "-gpgpu_cache:dl1") {
       const CacheSpec c = cache(o);
-      set(o, "l1d.size", c.sets * c.line * c.ways);
-      set(o, "l1d.line", c.line);
-      set(o, "l1d.ways", c.ways);
-      set(o, "l1d.sector", c.sectored ? 32 : c.line);
-      set(o, "l1d.indexing", index_of(c.index_fn));
-      set(o, "l1d.mshr_entries", c.mshr);
-      set(o, "l1d.mshr_max_merge", c.merge);
-      set(o, "l1d.miss_queue", c.mq);
+      set_cache(o, "l1d.", c, c.sets * c.line * c.ways);
     } else if (n == "-gpgpu_cache:dl2") {
       l2_ = cache(o);
       l2_where_ = o;
@@ -322,14 +327,7 @@ class Importer {
                           ": option '-gpgpu_cache:dl2' needs -gpgpu_n_mem and "
                           "-gpgpu_n_sub_partition_per_mchannel (the L2 is given per "
                           "sub-partition)");
-      set(l2_where_, "l2.size", c.sets * c.line * c.ways * parts);
-      set(l2_where_, "l2.line", c.line);
-      set(l2_where_, "l2.ways", c.ways);
-      set(l2_where_, "l2.sector", c.sectored ? 32 : c.line);
-      set(l2_where_, "l2.indexing", index_of(c.index_fn));
-      set(l2_where_, "l2.mshr_entries", c.mshr);
-      set(l2_where_, "l2.mshr_max_merge", c.merge);
-      set(l2_where_, "l2.miss_queue", c.mq);
+      set_cache(l2_where_, "l2.", c, c.sets * c.line * c.ways * parts);
     }
     if (buswidth_ && burst_) {
       // Bytes of one access: bus width x burst length x chips per controller; the burst lasts

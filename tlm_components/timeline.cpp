@@ -19,19 +19,6 @@ std::string us(std::uint64_t ps) {
 std::uint64_t ps_of(const sc_core::sc_time& t) {
   return static_cast<std::uint64_t>(t.to_seconds() * 1e12 + 0.5);
 }
-const char* kind_name(AccessKind k) {
-  switch (k) {
-    case AccessKind::Load:
-      return "load";
-    case AccessKind::Store:
-      return "store";
-    case AccessKind::Atomic:
-      return "atomic";
-    case AccessKind::Prefetch:
-      return "prefetch";
-  }
-  return "access";
-}
 }  // namespace
 
 Timeline::Timeline(const std::string& path, std::uint64_t start_ps, std::uint64_t end_ps)
@@ -65,7 +52,7 @@ void Timeline::slice(const GpuExtension& e, std::uint64_t from, std::uint64_t to
   if (to < start_ps_ || from > end_ps_ || !e.where || std::string(e.where) == "pool") return;
   const std::uint32_t tid = track(e.where);
   std::ostringstream os;
-  os << R"({"ph":"X","pid":1,"tid":)" << tid << R"(,"name":")" << kind_name(e.kind) << " #" << e.id
+  os << R"({"ph":"X","pid":1,"tid":)" << tid << R"(,"name":")" << to_string(e.kind) << " #" << e.id
      << R"(","cat":"txn","ts":)" << us(from) << R"(,"dur":)" << us(to - from) << R"(,"args":{"id":)"
      << e.id << R"(,"sm":)" << e.sm << R"(,"warp":)" << e.warp << R"(,"cta":)" << e.cta << "}}";
   event(os.str());
