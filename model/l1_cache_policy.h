@@ -227,6 +227,14 @@ class L1CachePolicy {
 
   // Kernel boundary: GPUs drop (non-coherent) L1 contents between kernels.
   void invalidate_all() { tags_.invalidate_all(); }
+  // Drops `addr`'s line if it is present and not waiting for a fill; true if it was dropped
+  // (a shared L1's leftover private copy, seed 002 R5.8).
+  bool drop(Addr addr) {
+    const int way = tags_.find(addr);
+    if (way < 0 || tags_.line(tags_.set_index(addr), way).reserved) return false;
+    tags_.invalidate(addr);
+    return true;
+  }
   // Seed 000: the treatment of each data structure of the running kernel (indexed by
   // data_structure id; empty = none), and the periodic unpin (R4.3).
   void set_ds_treatment(std::vector<DsTreatment> t) { treatment_ = std::move(t); }

@@ -45,6 +45,15 @@ void add_derived(nlohmann::json& kinds) {
     const double mshr = static_cast<double>(get(kinds, level, "mshr_hits"));
     (*k)["miss_rate"] = ratio(misses, hits + misses + mshr);
   }
+  // Seed 002 R8.1 / R8.2: replication ratio (Fig. 1) and replicas per cached line (Fig. 12).
+  auto l1 = kinds.find("l1d");
+  if (l1 != kinds.end() && l1->contains("replication_misses")) {
+    (*l1)["replication_ratio"] =
+        ratio(static_cast<double>(get(kinds, "l1d", "replicated_misses")),
+              static_cast<double>(get(kinds, "l1d", "replication_misses")));
+    (*l1)["replicas"] = ratio(static_cast<double>(get(kinds, "l1d", "replica_copies")),
+                              static_cast<double>(get(kinds, "l1d", "replica_lines")));
+  }
   // Seed 000 M10 (Figs. 18, 19): NUMA access efficiency and the access distribution.
   auto n = kinds.find("numa");
   if (n != kinds.end()) {
@@ -171,6 +180,11 @@ std::string report_table(const StatRegistry& reg, const RunReport& r) {
     }
     if (kind == "l1d" || kind == "l2")
       line("miss_rate", num(kinds[kind]["miss_rate"].get<double>(), 4), "misses/load access");
+    if (kind == "l1d" && kinds[kind].contains("replication_ratio")) {
+      line("replication_ratio", num(kinds[kind]["replication_ratio"].get<double>(), 4),
+           "replicated misses/miss");
+      line("replicas", num(kinds[kind]["replicas"].get<double>(), 3), "copies/cached line");
+    }
     if (kind == "cluster")
       line("icl", num(kinds[kind]["icl"].get<double>(), 4), "redundant/read request");
   }

@@ -41,6 +41,7 @@ void declare_gpu_params(ParamRegistry& p) {
   declare_sm_params(p);
   declare_l1_params(p);
   declare_crossbar_params(p);
+  declare_mesh_params(p);
   declare_l2_params(p);
   declare_memory_params(p);
   declare_dispatcher_params(p);
@@ -106,6 +107,7 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
 
   c.dispatcher = dispatcher_config_from_params(p);
   c.mcm = mcm_config_from_params(p);
+  c.mesh = mesh_config_from_params(p);
   c.dispatcher.topology = GpuTopology{c.num_sms, c.sms_per_cluster, c.mcm.modules};
   c.dispatcher.resources = c.sm.resources;
 

@@ -13,6 +13,7 @@
 #include "tlm_components/l1_data_cache.h"
 #include "tlm_components/l2_cache_bank.h"
 #include "tlm_components/memory_controller.h"
+#include "tlm_components/mesh_noc.h"
 #include "tlm_components/streaming_multiprocessor.h"
 
 namespace locsim {
@@ -28,6 +29,7 @@ struct GpuConfig {
   SmConfig sm;  // per-SM fields (id, cluster) filled per instance
   L1Config l1;
   CrossbarConfig noc;
+  MeshNocConfig mesh;  // the mesh topology's network (noc.mesh_*, noc.router/link_latency)
   L2Config l2;
   MemoryControllerConfig mc;  // channel filled per instance
   DispatcherConfig dispatcher;

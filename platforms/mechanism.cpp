@@ -4,6 +4,7 @@
 #include "platforms/mechanisms/ldesc_mechanism.h"
 #include "platforms/mechanisms/mdb_mechanism.h"
 #include "platforms/mechanisms/numa_mechanism.h"
+#include "platforms/mechanisms/shared_l1_mechanism.h"
 
 namespace locsim {
 
@@ -14,6 +15,7 @@ const std::vector<MechanismInfo>& mechanism_registry() {
       mdb_mechanism_info(),
       ldesc_mechanism_info(),
       numa_mechanism_info(),
+      shared_l1_mechanism_info(),
   };
   return table;
 }

@@ -31,6 +31,13 @@ class Mechanism {
   virtual bool fronts_cluster_ports() const { return false; }
   // 3. Binds SM `sm`'s L1 downstream socket (only called when fronts_cluster_ports()).
   virtual void wire_l1(PlatformBuild&, std::uint32_t /*sm*/) {}
+  // 3b. True if this mechanism puts a unit between each SM and its L1; the builder then calls
+  //     wire_sm(b, sm) instead of binding the SM to the L1 (seed 002's shared-L1 port).
+  virtual bool fronts_l1s() const { return false; }
+  virtual void wire_sm(PlatformBuild&, std::uint32_t /*sm*/) {}
+  // Initiator and target bindings per core the mechanism adds to the platform's interconnect,
+  // after the L1s' (`in`) and the L2 sub-partitions' (`out`) bindings, in core order.
+  virtual std::uint32_t noc_bindings_per_core() const { return 0; }
   // 4. Binds the mechanism's own units to the interconnect (after every L1 is wired).
   virtual void wire_units(PlatformBuild&) {}
   // 5. After all wiring: observers on existing blocks, statistics.

@@ -58,6 +58,10 @@ class PlatformBuild {
   const std::string top_name;  // hierarchical name of the platform (statistics instances)
   // The zone decoder registered on the address map (mcm topology only, else nullptr).
   NumaAddressMapper* numa = nullptr;
+  // Mesh topology only (empty / 0 elsewhere): the node of each core and of each L2
+  // sub-partition, and the mesh's width (node (x, y) = (id mod cols, id div cols)).
+  std::vector<std::uint32_t> core_nodes, subpartition_nodes;
+  std::uint32_t mesh_cols = 0;
 
   // Binds initiator to target, through a base-protocol checker named check_<what> when
   // check.protocol is on.

@@ -4,6 +4,7 @@
 #include "platforms/topologies/clustered_topology.h"
 #include "platforms/topologies/crossbar_topology.h"
 #include "platforms/topologies/mcm_topology.h"
+#include "platforms/topologies/mesh_topology.h"
 
 namespace locsim {
 
@@ -23,6 +24,10 @@ const std::vector<TopologyInfo>& topology_registry() {
        "crossbar, L2 sub-partitions and memory channels, joined by a ring of inter-module links "
        "(seed 000 §5)",
        [] { return std::unique_ptr<TopologyBuilder>(new McmTopology()); }},
+      {"mesh",
+       "SMs and memory partitions on the nodes of a 2-D mesh with separate request and reply "
+       "networks and virtual channels (seed 002's shared-L1 GPU)",
+       [] { return std::unique_ptr<TopologyBuilder>(new MeshTopology()); }},
   };
   return table;
 }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "tlm_components/packet_size.h"
 #include "tlm_components/route_extension.h"
 
 namespace locsim {
@@ -85,29 +86,6 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
   dont_initialize();
 }
 
-std::uint32_t Crossbar::request_flits(const Payload& gp) const {
-  const GpuExtension& e = const_cast<GpuExtension&>(gpu_ext(const_cast<Payload&>(gp)));
-  std::uint32_t bytes = cfg_.header_bytes;
-  if (e.kind == AccessKind::Store || e.kind == AccessKind::Atomic) bytes += e.bytes.count();
-  return ceil_div(bytes, cfg_.flit_bytes);
-}
-
-std::uint32_t Crossbar::reply_flits(const Payload& gp) const {
-  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
-  std::uint32_t bytes = cfg_.header_bytes;
-  if (e.kind == AccessKind::Load || e.kind == AccessKind::Prefetch) {
-    bytes += static_cast<std::uint32_t>(gp.get_data_length());
-    // Sector-granular fills carry only the sectors asked for.
-    const unsigned sectors = static_cast<unsigned>(__builtin_popcount(e.sector_mask));
-    if (sectors)
-      bytes = cfg_.header_bytes +
-              std::min<std::uint32_t>(gp.get_data_length(), sectors * kTransferSectorBytes);
-  } else if (e.kind == AccessKind::Atomic) {
-    bytes += e.bytes.count();
-  }
-  return ceil_div(bytes, cfg_.flit_bytes);
-}
-
 void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {
   if (icl_.empty()) return;
   const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
@@ -132,7 +110,7 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
     return false;
   }
   port_accept_[p] = now;
-  const std::uint32_t flits = request_flits(gp);
+  const std::uint32_t flits = noc_request_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
   if (cfg_.observe) cfg_.observe(src, gp);
   const std::uint32_t dst = target_of(gp.get_address());
   req_.inject(p, dst, flits, &gp);
@@ -160,7 +138,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   reply_accept_[tgt] = now;
   GpuExtension& e = gpu_ext(gp);
   const std::uint32_t p = route_ext(gp).top() / cfg_.bindings_per_port;
-  const std::uint32_t flits = reply_flits(gp);
+  const std::uint32_t flits = noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
   rep_.inject(tgt, p, flits, &gp);
   ++replies_;
   rep_flits_ += flits;

@@ -69,8 +69,6 @@ class Crossbar : public Interconnect {
   Cycle noc_cycles() const override { return clk_.now(); }
 
  private:
-  std::uint32_t request_flits(const Payload& gp) const;
-  std::uint32_t reply_flits(const Payload& gp) const;
   void observe_locality(std::uint32_t port, const Payload& gp, Cycle now);
   bool on_request(std::uint32_t src, Payload& gp, Cycle now);
   bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now);

@@ -39,6 +39,10 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   const void* owner = nullptr;            // module that created the payload (routes its replies)
   std::uintptr_t owner_tag = 0;           // owner's private handle
   std::uint64_t parent = 0;  // the payload whose miss created this one (timelines), 0: none
+  // Routing chosen by the sender instead of the address: the `out` binding of the interconnect
+  // the request enters next (a shared L1's home core, seed 002 §3.2); -1: the address decides.
+  // The interconnect clears it when it accepts the request.
+  std::int32_t noc_target = -1;
   // Watchdog bookkeeping: current holder and since when.
   const char* where = "pool";
   sc_core::sc_time since = sc_core::SC_ZERO_TIME;

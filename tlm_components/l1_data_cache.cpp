@@ -129,6 +129,13 @@ void L1DataCache::invalidate_all() {
   pf_unused_.clear();
 }
 
+void L1DataCache::drop_line(Addr addr) {
+  const Addr line = policy_.tags().line_addr(addr);
+  if (!policy_.drop(line)) return;
+  ++evictions_;
+  if (ldesc_) line_evicted(line);
+}
+
 void L1DataCache::line_evicted(Addr line) {
   if (pf_unused_.erase(line)) ++*ldesc_->pf_evicted_unused;
 }
@@ -196,6 +203,10 @@ int L1DataCache::process(Payload& gp, Cycle now) {
     if (ldesc_) line_evicted(d.evicted_line);
   }
   e.at(name());
+  if (on_load_outcome && e.kind == AccessKind::Load &&
+      (d.outcome == L1Outcome::Hit || d.outcome == L1Outcome::MshrMerge ||
+       d.outcome == L1Outcome::Miss || d.outcome == L1Outcome::SectorMiss))
+    on_load_outcome(d.line, d.outcome, gp);
   switch (d.outcome) {
     case L1Outcome::WriteThrough:
       ++(e.kind == AccessKind::Atomic ? atomics_ : stores_);
@@ -295,6 +306,7 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
     const unsigned lb = g.line_bytes;
     const std::vector<Payload*> waiting = policy_.fill(line, e.bytes.sector_mask(g.sector_bytes));
     ++fills_;
+    if (on_fill) on_fill(line);
     std::uint8_t* d = line_data(line);
     if (d) copy_masked(d, gp.get_data_ptr(), e.bytes, lb);
     if (ldesc_) {

@@ -70,6 +70,13 @@ class L1DataCache : public CacheShell {
   // Observers of the load stream and of reservation failures (bypassing parameter generators).
   std::function<void(Addr line, const GpuExtension&)> on_load_access;
   std::function<void(std::uint64_t cycles)> on_reservation_fail;
+  // Seed 002 (shared L1): the outcome of every load the L1 looks up (Hit, MshrMerge, Miss or
+  // SectorMiss; bypasses are not lookups), and every fill it receives from below.
+  std::function<void(Addr line, L1Outcome, const Payload&)> on_load_outcome;
+  std::function<void(Addr line)> on_fill;
+  // Drops a present line that no fill is pending for (a shared L1's leftover private copy,
+  // seed 002 R5.8); counted as an eviction.
+  void drop_line(Addr addr);
 
  private:
   int process(Payload& gp, Cycle now) override;

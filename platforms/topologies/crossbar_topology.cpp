@@ -66,7 +66,8 @@ void CrossbarTopology::make_memory_partitions(PlatformBuild& b) {
         std::make_unique<MemoryController>(n.c_str(), mc, b.address_map, b.ctx, b.backing));
     for (std::uint32_t s = 0; s < subs; ++s) {
       n = "l2_" + std::to_string(c * subs + s);
-      b.parts.l2s.push_back(std::make_unique<L2CacheBank>(n.c_str(), b.cfg.l2, b.ctx, &b.address_map));
+      b.parts.l2s.push_back(
+          std::make_unique<L2CacheBank>(n.c_str(), b.cfg.l2, b.ctx, &b.address_map));
     }
   }
 }
@@ -79,8 +80,14 @@ void CrossbarTopology::wire(PlatformBuild& b, Mechanism* front) {
   PlatformParts& p = b.parts;
   // Binding order is port order: the crossbar's initiators in SM order (or the fronting units in
   // cluster order), its targets in sub-partition order, each controller's sources likewise.
+  Mechanism* l1_front = nullptr;
+  for (const auto& m : b.mechanisms)
+    if (m->fronts_l1s()) l1_front = m.get();
   for (std::uint32_t i = 0; i < b.cfg.num_sms; ++i) {
-    b.link(p.sms[i]->mem, p.l1s[i]->cpu, "sm" + std::to_string(i) + "_l1d");
+    if (l1_front)
+      l1_front->wire_sm(b, i);
+    else
+      b.link(p.sms[i]->mem, p.l1s[i]->cpu, "sm" + std::to_string(i) + "_l1d");
     if (front)
       front->wire_l1(b, i);
     else
