@@ -4,9 +4,12 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
+#include "model/butterfly_fabric.h"
 #include "model/params.h"
 #include "platforms/platform_build.h"
+#include "tlm_components/butterfly.h"
 #include "tlm_components/ideal_network.h"
 
 namespace locsim {
@@ -29,8 +32,9 @@ void declare_shared_l1_params(ParamRegistry& p) {
             {"mod", "tag-lsb-fold"});
   p.declare("shared_l1.network", T::Enum, "noc", "",
             "core-to-core path of remote requests: the platform's network (noc, needs "
-            "gpu.topology=mesh) or a zero-cost network (ideal)",
-            {"noc", "ideal"});
+            "gpu.topology=mesh), a zero-cost network (ideal) or a k-ary n-fly butterfly beside "
+            "the memory network (butterfly, §5.5; Min(H,L2) off)",
+            {"noc", "ideal", "butterfly"});
   p.declare("shared_l1.remote_queue", T::UInt, std::to_string(d.remote_queue), "requests",
             "depth of each core's remote In-queue and Out-queue (spec I-2)");
   p.declare("shared_l1.oracle", T::Bool, d.oracle ? "true" : "false", "",
@@ -63,7 +67,12 @@ std::shared_ptr<const MechanismConfig> configure_shared_l1(const ParamRegistry& 
   s.oracle = p.get_bool("shared_l1.oracle");
   if (s.organization == L1Organization::Private && !s.oracle) return nullptr;
   s.home = parse_home_fold(p.get_string("shared_l1.home"));
-  s.network = p.get_string("shared_l1.network") == "ideal" ? CoreNetwork::Ideal : CoreNetwork::Noc;
+  const std::string net = p.get_string("shared_l1.network");
+  s.network = net == "ideal"       ? CoreNetwork::Ideal
+              : net == "butterfly" ? CoreNetwork::Butterfly
+                                   : CoreNetwork::Noc;
+  s.noc_clock_hz = c.noc.clock_hz;
+  s.memory_partitions = c.address_map.channels;
   if (s.organization == L1Organization::Ideal) s.network = CoreNetwork::Ideal;
   s.remote_queue = p.get_u32("shared_l1.remote_queue", 1, 1u << 20);
   s.replica_interval = p.get_uint("shared_l1.replica_interval");
@@ -83,7 +92,7 @@ std::shared_ptr<const MechanismConfig> configure_shared_l1(const ParamRegistry& 
     if (s.network == CoreNetwork::Noc && c.topology != "mesh")
       throw ConfigError("key 'l1d.organization': " + std::string(to_string(s.organization)) +
                         " sends requests from core to core, which needs gpu.topology=mesh "
-                        "(or shared_l1.network=ideal); this platform's topology is '" +
+                        "(or shared_l1.network=ideal|butterfly); this platform's topology is '" +
                         c.topology + "'");
     if (c.topology == "mcm")
       throw ConfigError("key 'l1d.organization': the mcm topology has no shared-L1 wiring");
@@ -156,6 +165,14 @@ void SharedL1Mechanism::create_units(PlatformBuild& b) {
   if (cfg_.network == CoreNetwork::Ideal) {
     core_net_ = std::make_unique<IdealNetwork>("core_net", n, n, b.ctx);
     home_target_base_ = 0;
+  } else if (cfg_.network == CoreNetwork::Butterfly) {
+    ButterflyConfig bc;
+    bc.cores = n;
+    // Sized by every node of the GPU, cores and memory partitions (R7.2: 36 -> 6-ary 2-fly).
+    std::tie(bc.k, bc.n) = butterfly_for(n + cfg_.memory_partitions);
+    bc.clock_hz = cfg_.noc_clock_hz;
+    core_net_ = std::make_unique<Butterfly>("core_net", bc, b.ctx);
+    home_target_base_ = 0;
   } else {
     home_target_base_ = b.address_map.num_subpartitions();
   }
@@ -203,7 +220,7 @@ void SharedL1Mechanism::wire_sm(PlatformBuild& b, std::uint32_t i) {
 
 void SharedL1Mechanism::wire_units(PlatformBuild& b) {
   if (!has_ports()) return;
-  Interconnect& net = cfg_.network == CoreNetwork::Ideal ? *core_net_ : *b.parts.noc;
+  Interconnect& net = core_net_ ? *core_net_ : *b.parts.noc;
   // Remote requests enter after the L1s' bindings; home ports leave after the L2s' (the
   // topology sized the network with noc_bindings_per_core()).
   for (std::uint32_t i = 0; i < ports_.size(); ++i)

@@ -27,13 +27,15 @@ namespace locsim {
 
 MechanismInfo shared_l1_mechanism_info();
 
-enum class CoreNetwork { Noc, Ideal };
+enum class CoreNetwork { Noc, Ideal, Butterfly };
 
 struct SharedL1MechanismConfig {
   L1Organization organization = L1Organization::Private;
   HomeFold home = HomeFold::Mod;
   CoreNetwork network = CoreNetwork::Noc;
   std::uint32_t remote_queue = 8;
+  double noc_clock_hz = 700e6;          // the butterfly's clock (the platform's NoC clock)
+  std::uint32_t memory_partitions = 8;  // sizes the butterfly by all nodes (R7.2)
   DynamicL1Config dynamic;
   bool oracle = false;             // replication ratio, replicas, useful bytes
   Cycle replica_interval = 10000;  // core cycles between replica samples (R8.2)
@@ -71,7 +73,7 @@ class SharedL1Mechanism final : public Mechanism {
   SharedL1MechanismConfig cfg_;
   std::unique_ptr<HomeMap> home_;
   std::vector<std::unique_ptr<SharedL1Port>> ports_;
-  std::unique_ptr<Interconnect> core_net_;  // shared_l1.network=ideal
+  std::unique_ptr<Interconnect> core_net_;  // shared_l1.network=ideal|butterfly
   std::vector<DynamicL1Selector> selectors_;
   std::vector<L1DataCache*> l1s_;
   std::vector<const TagArray*> tags_;

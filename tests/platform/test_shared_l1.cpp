@@ -98,3 +98,15 @@ TEST_CASE("fermi: the ideal shared L1 also fronts a crossbar platform", "[platfo
   Run r = run_org("ideal", {}, "fermi");
   remote_conservation(r);
 }
+
+TEST_CASE(
+    "mesh platform on a crossbar: shared-chunk over a butterfly for core-to-core traffic "
+    "(§5.5)",
+    "[platform][shared_l1]") {
+  Run r =
+      run_org("shared-chunk", {{"gpu.topology", "crossbar"}, {"shared_l1.network", "butterfly"}});
+  remote_conservation(r);
+  CHECK(r.total("butterfly", "requests") == r.total("shared_l1", "remote_requests"));
+  CHECK(r.total("butterfly", "replies") == r.total("butterfly", "requests"));
+  CHECK(r.total("shared_l1", "direct_l2_requests") == 0);  // no hop distances: no Min(H,L2)
+}
