@@ -118,6 +118,17 @@ def matrix():
     run("mcm/vecadd/xor", "mcm", "vecadd", {"n": "65536"})
     for pol in ["first-touch", "ldesc-placement", "ldesc"]:
         run(f"mcm/matmul/{pol}", "mcm", "matmul", {"n": "128"}, {"numa.policy": pol})
+    # Seed 002: the mesh platform under every L1 organisation, and the butterfly variant.
+    for org in ["private", "shared", "shared-chunk", "shared++", "ideal"]:
+        run(f"mesh/matmul/{org}", "mesh", "matmul", {"n": "128"}, {"l1d.organization": org})
+    for org in ["dyneb", "dynamat"]:
+        run(f"mesh/matmul/{org}", "mesh", "matmul", {"n": "256"},
+            {"l1d.organization": org, "dyneb.sampling_accesses": "2",
+             "dyneb.execution_accesses": "64"})
+    run("mesh/bfs/shared++", "mesh", "bfs", {"nodes": "4096"}, {"l1d.organization": "shared++"})
+    run("mesh-xbar/matmul/butterfly", "mesh", "matmul", {"n": "128"},
+        {"gpu.topology": "crossbar", "l1d.organization": "shared-chunk",
+         "shared_l1.network": "butterfly"})
     # The Verilated ICC merge table (issue 17): its statistics must stay those of the TLM table.
     run("clustered/matmul/icc+cc/rtl", "clustered", "matmul", {"n": "128"},
         dict(ICC_CC, **{"icc.model": "rtl"}))
