@@ -67,18 +67,10 @@ Butterfly::Butterfly(sc_core::sc_module_name name, const ButterflyConfig& cfg, S
                                 std::to_string(cfg_.cores) + " cores");
   if (!cfg_.flit_bytes) throw std::invalid_argument(me + ": flit_bytes must be at least 1");
   for (std::uint32_t i = 0; i < cfg_.cores; ++i) {
-    in_ports_.push_back(std::make_unique<TargetPort>("in_port"));
-    in_ports_.back()->bind(
-        [this, i](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-          return in[i]->nb_transport_bw(gp, ph, d);
-        },
-        [this, i](Payload& gp) { return on_request(i, gp, clk_.now()); }, [this]() { kick(); });
-    out_ports_.push_back(std::make_unique<InitiatorPort>("out_port"));
-    out_ports_.back()->bind(
-        [this, i](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-          return out[i]->nb_transport_fw(gp, ph, d);
-        },
-        [this, i](Payload& gp) { return on_reply(i, gp, clk_.now()); }, [this]() { kick(); });
+    add_in_port([this, i](Payload& gp) { return on_request(i, gp, clk_.now()); },
+                [this]() { kick(); });
+    add_out_port([this, i](Payload& gp) { return on_reply(i, gp, clk_.now()); },
+                 [this]() { kick(); });
     const std::string path = me + ".port" + std::to_string(i);
     port_req_flits_.push_back(&ctx.stats.counter(path, "butterfly_port", "request_flits", "flits",
                                                  "request flits injected by this core"));

@@ -68,22 +68,12 @@ class Butterfly : public Interconnect {
   std::uint32_t target_of(Payload& gp) const;
   void end_of_elaboration() override;
 
-  tlm::tlm_sync_enum in_nb_transport_fw(int id, Payload& gp, tlm::tlm_phase& ph,
-                                        sc_core::sc_time& d) override {
-    return in_ports_[id]->on_fw(gp, ph, d);
-  }
-  tlm::tlm_sync_enum out_nb_transport_bw(int id, Payload& gp, tlm::tlm_phase& ph,
-                                         sc_core::sc_time& d) override {
-    return out_ports_[id]->on_bw(gp, ph, d);
-  }
   void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) override;
   unsigned int in_transport_dbg(int id, Payload& gp) override;
 
   ButterflyConfig cfg_;
   ClockDomain clk_;
   ButterflyFabric req_, rep_;  // request: core -> home core; reply: home core -> core
-  std::vector<std::unique_ptr<TargetPort>> in_ports_;
-  std::vector<std::unique_ptr<InitiatorPort>> out_ports_;
   std::vector<Cycle> in_accept_, out_accept_;        // last cycle a request / reply was accepted
   std::vector<Cycle> in_delivered_, out_delivered_;  // last cycle a reply / request was delivered
   std::unordered_map<const Payload*, Cycle> injected_;

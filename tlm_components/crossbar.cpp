@@ -47,20 +47,12 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
   if (cfg.route && cfg.targets == 0)
     throw std::invalid_argument(std::string(this->name()) + ": a routed crossbar needs targets");
   for (std::uint32_t i = 0; i < cfg.bindings; ++i) {
-    in_ports_.push_back(std::make_unique<TargetPort>("in_port"));
-    in_ports_.back()->bind(
-        [this, i](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-          return in[i]->nb_transport_bw(gp, ph, d);
-        },
-        [this, i](Payload& gp) { return on_request(i, gp, clk_.now()); }, [this]() { kick(); });
+    add_in_port([this, i](Payload& gp) { return on_request(i, gp, clk_.now()); },
+                [this]() { kick(); });
   }
   for (std::uint32_t t = 0; t < targets_; ++t) {
-    out_ports_.push_back(std::make_unique<InitiatorPort>("out_port"));
-    out_ports_.back()->bind(
-        [this, t](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-          return out[t]->nb_transport_fw(gp, ph, d);
-        },
-        [this, t](Payload& gp) { return on_reply(t, gp, clk_.now()); }, [this]() { kick(); });
+    add_out_port([this, t](Payload& gp) { return on_reply(t, gp, clk_.now()); },
+                 [this]() { kick(); });
   }
   for (std::uint32_t p = 0; p < ports_; ++p) {
     std::string path = std::string(this->name()) + ".port" + std::to_string(p);

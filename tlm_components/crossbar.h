@@ -78,14 +78,6 @@ class Crossbar : public Interconnect {
     return cfg_.route ? cfg_.route(a) : map_.subpartition(a);
   }
 
-  tlm::tlm_sync_enum in_nb_transport_fw(int id, Payload& gp, tlm::tlm_phase& ph,
-                                        sc_core::sc_time& d) override {
-    return in_ports_[id]->on_fw(gp, ph, d);
-  }
-  tlm::tlm_sync_enum out_nb_transport_bw(int id, Payload& gp, tlm::tlm_phase& ph,
-                                         sc_core::sc_time& d) override {
-    return out_ports_[id]->on_bw(gp, ph, d);
-  }
   void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) override;
   unsigned int in_transport_dbg(int id, Payload& gp) override;
 
@@ -95,8 +87,6 @@ class Crossbar : public Interconnect {
   const AddressMap& map_;
   std::uint32_t ports_, targets_;
   CrossbarFabric req_, rep_;
-  std::vector<std::unique_ptr<TargetPort>> in_ports_;
-  std::vector<std::unique_ptr<InitiatorPort>> out_ports_;
   std::vector<Cycle> port_accept_;      // last cycle each injection port accepted a request
   std::vector<Cycle> reply_accept_;     // last cycle each L2-side port accepted a reply
   std::vector<Cycle> port_delivered_;   // last cycle each response FIFO delivered

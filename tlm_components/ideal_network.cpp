@@ -19,11 +19,7 @@ IdealNetwork::IdealNetwork(sc_core::sc_module_name name, std::uint32_t sources,
       replies_(ctx.stats.counter(this->name(), "core_net", "replies", "packets",
                                  "replies carried at no cost")) {
   for (std::uint32_t i = 0; i < sources; ++i) {
-    in_ports_.push_back(std::make_unique<TargetPort>("in_port"));
-    in_ports_.back()->bind(
-        [this, i](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-          return in[i]->nb_transport_bw(gp, ph, d);
-        },
+    add_in_port(
         [this, i](Payload& gp) {
           const std::uint32_t t = target_of(gp);
           gpu_ext(gp).noc_target = -1;
@@ -37,11 +33,7 @@ IdealNetwork::IdealNetwork(sc_core::sc_module_name name, std::uint32_t sources,
         [this, i]() { deliver(i); });
   }
   for (std::uint32_t t = 0; t < targets; ++t) {
-    out_ports_.push_back(std::make_unique<InitiatorPort>("out_port"));
-    out_ports_.back()->bind(
-        [this, t](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-          return out[t]->nb_transport_fw(gp, ph, d);
-        },
+    add_out_port(
         [this](Payload& gp) {
           const std::uint32_t s = route_ext(gp).pop();
           gpu_ext(gp).at(this->name());

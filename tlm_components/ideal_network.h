@@ -27,14 +27,6 @@ class IdealNetwork : public Interconnect {
   Cycle noc_cycles() const override { return 0; }
 
  private:
-  tlm::tlm_sync_enum in_nb_transport_fw(int id, Payload& gp, tlm::tlm_phase& ph,
-                                        sc_core::sc_time& d) override {
-    return in_ports_[id]->on_fw(gp, ph, d);
-  }
-  tlm::tlm_sync_enum out_nb_transport_bw(int id, Payload& gp, tlm::tlm_phase& ph,
-                                         sc_core::sc_time& d) override {
-    return out_ports_[id]->on_bw(gp, ph, d);
-  }
   void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) override;
   unsigned int in_transport_dbg(int id, Payload& gp) override;
   std::uint32_t target_of(const Payload& gp) const;
@@ -42,8 +34,6 @@ class IdealNetwork : public Interconnect {
   void deliver(std::uint32_t s);
 
   std::uint32_t sources_, targets_;
-  std::vector<std::unique_ptr<TargetPort>> in_ports_;
-  std::vector<std::unique_ptr<InitiatorPort>> out_ports_;
   std::vector<std::deque<Payload*>> to_target_, to_source_;
   Counter &requests_, &replies_;
 };

@@ -17,8 +17,11 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 #include "model/types.h"
 #include "tlm_components/at_ports.h"
@@ -49,13 +52,43 @@ class Interconnect : public sc_core::sc_module {
     in.register_transport_dbg(this, &Interconnect::in_transport_dbg);
     out.register_nb_transport_bw(this, &Interconnect::out_nb_transport_bw);
   }
-  // Socket callbacks; `id` is the binding index of `in` or `out`.
+  // The AT endpoint of the next `in` binding: `on_request(gp)` says whether the network takes
+  // a request now (else it is held until in_ports_[i]->accept_request()), `on_response_done`
+  // runs when the binding's response channel is free again.
+  void add_in_port(TargetPort::RequestFn on_request, TargetPort::ResponseDoneFn on_response_done) {
+    const std::size_t i = in_ports_.size();
+    in_ports_.push_back(std::make_unique<TargetPort>("in_port"));
+    in_ports_.back()->bind(
+        [this, i](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+          return in[i]->nb_transport_bw(gp, ph, d);
+        },
+        std::move(on_request), std::move(on_response_done));
+  }
+  // The AT endpoint of the next `out` binding: `on_reply(gp)` says whether the network takes a
+  // reply now, `on_ready` runs when the binding's request channel is free again.
+  void add_out_port(InitiatorPort::ResponseFn on_reply, InitiatorPort::ReadyFn on_ready) {
+    const std::size_t t = out_ports_.size();
+    out_ports_.push_back(std::make_unique<InitiatorPort>("out_port"));
+    out_ports_.back()->bind(
+        [this, t](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+          return out[t]->nb_transport_fw(gp, ph, d);
+        },
+        std::move(on_reply), std::move(on_ready));
+  }
+  std::vector<std::unique_ptr<TargetPort>> in_ports_;      // one per `in` binding
+  std::vector<std::unique_ptr<InitiatorPort>> out_ports_;  // one per `out` binding
+
+  // Socket callbacks; `id` is the binding index of `in` or `out`. The phases go to the ports.
   virtual tlm::tlm_sync_enum in_nb_transport_fw(int id, Payload& gp, tlm::tlm_phase& ph,
-                                                sc_core::sc_time& d) = 0;
+                                                sc_core::sc_time& d) {
+    return in_ports_[id]->on_fw(gp, ph, d);
+  }
+  virtual tlm::tlm_sync_enum out_nb_transport_bw(int id, Payload& gp, tlm::tlm_phase& ph,
+                                                 sc_core::sc_time& d) {
+    return out_ports_[id]->on_bw(gp, ph, d);
+  }
   virtual void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) = 0;
   virtual unsigned int in_transport_dbg(int id, Payload& gp) = 0;
-  virtual tlm::tlm_sync_enum out_nb_transport_bw(int id, Payload& gp, tlm::tlm_phase& ph,
-                                                 sc_core::sc_time& d) = 0;
 };
 
 }  // namespace locsim

@@ -78,12 +78,8 @@ MeshNoc::MeshNoc(sc_core::sc_module_name name, const MeshNocConfig& cfg, const A
         me + ": the address map has " + std::to_string(map.num_subpartitions()) +
         " L2 sub-partitions but the mesh only " + std::to_string(n_out_) + " `out` bindings");
   for (std::uint32_t i = 0; i < n_in_; ++i) {
-    in_ports_.push_back(std::make_unique<TargetPort>("in_port"));
-    in_ports_.back()->bind(
-        [this, i](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-          return in[i]->nb_transport_bw(gp, ph, d);
-        },
-        [this, i](Payload& gp) { return on_request(i, gp, clk_.now()); }, [this]() { kick(); });
+    add_in_port([this, i](Payload& gp) { return on_request(i, gp, clk_.now()); },
+                [this]() { kick(); });
     const std::string path = me + ".port" + std::to_string(i);
     port_req_flits_.push_back(&ctx.stats.counter(path, "noc_port", "request_flits", "flits",
                                                  "flits injected by this mesh port"));
@@ -91,12 +87,8 @@ MeshNoc::MeshNoc(sc_core::sc_module_name name, const MeshNocConfig& cfg, const A
                                                  "flits delivered to this mesh port"));
   }
   for (std::uint32_t t = 0; t < n_out_; ++t) {
-    out_ports_.push_back(std::make_unique<InitiatorPort>("out_port"));
-    out_ports_.back()->bind(
-        [this, t](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-          return out[t]->nb_transport_fw(gp, ph, d);
-        },
-        [this, t](Payload& gp) { return on_reply(t, gp, clk_.now()); }, [this]() { kick(); });
+    add_out_port([this, t](Payload& gp) { return on_reply(t, gp, clk_.now()); },
+                 [this]() { kick(); });
   }
   // One counter per directed link and network: utilisation = flits / noc cycles.
   for (std::uint32_t n = 0; n < req_.nodes(); ++n)

@@ -60,7 +60,8 @@ TEST_CASE("MeshFabric: zero-load latency is h*(router+link) + router + flits (T1
   }
 }
 
-TEST_CASE("MeshFabric: XY routing goes along X first, then Y; links count their flits", "[mesh]") {
+TEST_CASE("MeshFabric: XY routing goes along X first then Y and links count their flits",
+          "[mesh]") {
   MeshFabric m(one_terminal_per_node(6, 6));
   CHECK(m.xy_path(0, 35) == std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 11, 17, 23, 29, 35});
   CHECK(m.xy_path(35, 0) == std::vector<std::uint32_t>{35, 34, 33, 32, 31, 30, 24, 18, 12, 6, 0});

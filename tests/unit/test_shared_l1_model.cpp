@@ -275,7 +275,8 @@ TEST_CASE("DynEB T8: phase lengths are exact and counters reset", "[shared_l1]")
   CHECK(t.local_accesses_exec_private() == 3);
 }
 
-TEST_CASE("DynEB T9: execution treats every set in the chosen mode; kernel reset", "[shared_l1]") {
+TEST_CASE("DynEB T9: execution treats every set in the chosen mode and a kernel resets it",
+          "[shared_l1]") {
   DynamicL1Selector s;
   // Sampling: even sets private, odd sets shared (R5.2).
   CHECK_FALSE(s.treat_as_shared(0));
