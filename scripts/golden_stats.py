@@ -129,6 +129,9 @@ def matrix():
     run("mesh-xbar/matmul/butterfly", "mesh", "matmul", {"n": "128"},
         {"gpu.topology": "crossbar", "l1d.organization": "shared-chunk",
          "shared_l1.network": "butterfly"})
+    run("mesh-xbar/matmul/via-l2", "mesh", "matmul", {"n": "128"},
+        {"gpu.topology": "crossbar", "l1d.organization": "shared-chunk",
+         "shared_l1.network": "via-l2"})
     # The Verilated ICC merge table (issue 17): its statistics must stay those of the TLM table.
     run("clustered/matmul/icc+cc/rtl", "clustered", "matmul", {"n": "128"},
         dict(ICC_CC, **{"icc.model": "rtl"}))

@@ -46,11 +46,11 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
                                           "NoC cycles from injection to delivery at the SM")) {
   if (cfg.route && cfg.targets == 0)
     throw std::invalid_argument(std::string(this->name()) + ": a routed crossbar needs targets");
-  for (std::uint32_t i = 0; i < cfg.bindings; ++i) {
+  for (std::uint32_t i = 0; i < cfg.bindings + cfg.core_bindings; ++i) {
     add_in_port([this, i](Payload& gp) { return on_request(i, gp, clk_.now()); },
                 [this]() { kick(); });
   }
-  for (std::uint32_t t = 0; t < targets_; ++t) {
+  for (std::uint32_t t = 0; t < targets_ + cfg.core_bindings; ++t) {
     add_out_port([this, t](Payload& gp) { return on_reply(t, gp, clk_.now()); },
                  [this]() { kick(); });
   }
@@ -71,6 +71,13 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
       icl_data_.push_back(&ctx.stats.counter(path, "cluster", "redundant_data_sharing", "requests",
                                              "reads of a word another windowed read also read"));
     }
+  }
+  if (cfg.core_bindings) {
+    slice_fwd_.resize(targets_);
+    home_fwd_.resize(cfg.core_bindings);
+    forwarded_ = &ctx.stats.counter(this->name(), "noc", "forwarded", "packets",
+                                    "core-to-core packets forwarded by an L2 slice (seed 002 "
+                                    "§5.5)");
   }
   SC_HAS_PROCESS(Crossbar);
   SC_METHOD(step_method);
@@ -96,7 +103,7 @@ void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {
 }
 
 bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
-  const std::uint32_t p = src / cfg_.bindings_per_port;
+  const std::uint32_t p = port_of(src);
   if (port_accept_[p] == now || !req_.can_inject(p) || sc_core::sc_time_stamp() != clk_.at(now)) {
     step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now ? 1 : 0)));
     return false;
@@ -108,7 +115,12 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   req_.inject(p, dst, flits, &gp);
   route_ext(gp).push(src);  // the reply's way back
   ++requests_;
-  if (gpu_ext(gp).kind == AccessKind::Load) {
+  GpuExtension& e = gpu_ext(gp);
+  if (e.noc_target >= static_cast<std::int32_t>(targets_)) {
+    // A shared L1's remote request: to its line's slice, which forwards it to the home core.
+    fwd_[&gp] = Forwarded{Leg::RequestToSlice, e.noc_target - targets_, dst};
+    e.noc_target = -1;
+  } else if (e.kind == AccessKind::Load) {
     ++read_requests_;
     observe_locality(p, gp, now);
   }
@@ -122,6 +134,27 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
 }
 
 bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
+  if (tgt >= targets_) {
+    // A home core's reply to a forwarded request: back to the slice on the request network.
+    const std::uint32_t home = tgt - targets_;
+    const std::uint32_t p = port_of(home);
+    if (port_accept_[p] == now || !req_.can_inject(p) || sc_core::sc_time_stamp() != clk_.at(now)) {
+      step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now ? 1 : 0)));
+      return false;
+    }
+    port_accept_[p] = now;
+    Forwarded& f = fwd_.at(&gp);
+    f.leg = Leg::ReplyToSlice;
+    const std::uint32_t flits = noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
+    req_.inject(p, f.slice, flits, &gp);
+    ++replies_;
+    req_flits_ += flits;
+    bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
+    *port_req_flits_[p] += flits;
+    gpu_ext(gp).at(name());
+    step_ev_.notify(clk_.until(now + 1));
+    return true;
+  }
   if (reply_accept_[tgt] == now || !rep_.can_inject(tgt) ||
       sc_core::sc_time_stamp() != clk_.at(now)) {
     step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (reply_accept_[tgt] == now ? 1 : 0)));
@@ -129,7 +162,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   }
   reply_accept_[tgt] = now;
   GpuExtension& e = gpu_ext(gp);
-  const std::uint32_t p = route_ext(gp).top() / cfg_.bindings_per_port;
+  const std::uint32_t p = port_of(route_ext(gp).top());
   const std::uint32_t flits = noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
   rep_.inject(tgt, p, flits, &gp);
   ++replies_;
@@ -168,7 +201,15 @@ void Crossbar::step_method() {
         break;
       }
     }
-    for (std::uint32_t t = 0; t < targets_; ++t) {
+    for (std::uint32_t b = cfg_.bindings; b < cfg_.bindings + cfg_.core_bindings; ++b) {
+      Payload* gp = in_ports_[b]->held_request();
+      if (!gp) continue;
+      if (on_request(b, *gp, now))
+        in_ports_[b]->accept_request();
+      else
+        waiting_inputs = true;
+    }
+    for (std::uint32_t t = 0; t < targets_ + cfg_.core_bindings; ++t) {
       Payload* gp = out_ports_[t]->held_response();
       if (!gp) continue;
       if (on_reply(t, *gp, now))
@@ -176,13 +217,26 @@ void Crossbar::step_method() {
       else
         waiting_inputs = true;
     }
+    if (cfg_.core_bindings) forward(now);
     req_.arbitrate(now);
     rep_.arbitrate(now);
   }
   // Deliveries: requests to L2 ports, replies through each port's response FIFO (1 per cycle) to
   // the binding their request entered by.
   for (std::uint32_t t = 0; t < targets_; ++t) {
-    while (req_.ready(t, now) && !out_ports_[t]->busy()) {
+    while (req_.ready(t, now)) {
+      if (!fwd_.empty()) {
+        auto f = fwd_.find(static_cast<Payload*>(req_.front(t)));
+        if (f != fwd_.end() &&
+            (f->second.leg == Leg::RequestToSlice || f->second.leg == Leg::ReplyToSlice)) {
+          // At the slice: into its forwarding buffer, towards the reply network.
+          Payload* gp = static_cast<Payload*>(req_.pop(t));
+          injected_.erase(gp);
+          slice_fwd_[t].push_back(gp);
+          continue;
+        }
+      }
+      if (out_ports_[t]->busy()) break;
       Payload* gp = static_cast<Payload*>(req_.pop(t));
       auto it = injected_.find(gp);
       req_latency_.sample(now - it->second);
@@ -193,6 +247,17 @@ void Crossbar::step_method() {
   for (std::uint32_t p = 0; p < ports_; ++p) {
     if (port_delivered_[p] == now || !rep_.ready(p, now)) continue;
     Payload* gp = static_cast<Payload*>(rep_.front(p));
+    if (!fwd_.empty()) {
+      auto f = fwd_.find(gp);
+      if (f != fwd_.end() && f->second.leg == Leg::SliceToHome) {
+        rep_.pop(p);
+        port_delivered_[p] = now;
+        home_fwd_[f->second.home].push_back(gp);
+        continue;
+      }
+      if (f != fwd_.end() && f->second.leg == Leg::SliceToRequester)
+        fwd_.erase(f);  // the last leg: delivered as any reply
+    }
     RouteExtension& route = route_ext(*gp);
     const std::uint32_t s = route.top();
     if (in_ports_[s]->response_busy()) continue;
@@ -204,11 +269,51 @@ void Crossbar::step_method() {
     injected_.erase(it);
     in_ports_[s]->respond(*gp);
   }
+  for (std::uint32_t h = 0; h < home_fwd_.size(); ++h) {
+    std::deque<Payload*>& q = home_fwd_[h];
+    while (!q.empty() && !out_ports_[targets_ + h]->busy()) {
+      Payload* gp = q.front();
+      q.pop_front();
+      fwd_.at(gp).leg = Leg::AtHome;
+      out_ports_[targets_ + h]->send(*gp);
+    }
+  }
   Cycle next = std::min(req_.next_event(now + 1), rep_.next_event(now + 1));
+  for (const auto& q : slice_fwd_)
+    if (!q.empty()) next = std::min(next, now + 1);
   for (std::uint32_t p = 0; p < ports_; ++p)
     if (rep_.ready(p, now + 1) && port_delivered_[p] == now) next = std::min(next, now + 1);
   if (waiting_inputs) next = std::min(next, now + 1);
   if (next != CrossbarFabric::kNever) step_ev_.notify(clk_.until(next));
+}
+
+void Crossbar::forward(Cycle now) {
+  // Each slice's forwarding buffer competes with the slice's L2 replies for its reply port (one
+  // packet per cycle): a forwarded packet goes when no L2 reply took the port this cycle.
+  for (std::uint32_t t = 0; t < targets_; ++t) {
+    std::deque<Payload*>& q = slice_fwd_[t];
+    if (q.empty() || reply_accept_[t] == now || !rep_.can_inject(t)) continue;
+    Payload* gp = q.front();
+    q.pop_front();
+    reply_accept_[t] = now;
+    Forwarded& f = fwd_.at(gp);
+    std::uint32_t p, flits;
+    if (f.leg == Leg::RequestToSlice) {
+      f.leg = Leg::SliceToHome;
+      p = port_of(f.home);
+      flits = noc_request_flits(*gp, cfg_.header_bytes, cfg_.flit_bytes);
+    } else {
+      f.leg = Leg::SliceToRequester;
+      p = port_of(route_ext(*gp).top());
+      flits = noc_reply_flits(*gp, cfg_.header_bytes, cfg_.flit_bytes);
+      injected_[gp] = now;  // the reply-latency sample covers the last leg
+    }
+    rep_.inject(t, p, flits, gp);
+    ++*forwarded_;
+    rep_flits_ += flits;
+    bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
+    *port_rep_flits_[p] += flits;
+  }
 }
 
 void Crossbar::in_b_transport(int, Payload& gp, sc_core::sc_time& d) {

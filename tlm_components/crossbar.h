@@ -5,6 +5,7 @@
 // names; replies to the binding the request entered by (RouteExtension), see Interconnect.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <systemc>
@@ -47,6 +48,13 @@ struct CrossbarConfig {
   // Flits per cycle of each injection port / each `out` binding; empty: 1 for all. The mcm
   // topology widens the ports of its inter-module links to the links' bandwidth.
   std::vector<std::uint32_t> port_width, target_width;
+  // Seed 002 §5.5, shared L1 through the L2 slices: `core_bindings` more `in` bindings (core
+  // c's remote requests, injected at c's port) and as many more `out` bindings (core c's home
+  // side) after the L2s'. A request naming a core (GpuExtension::noc_target >= the L2 count)
+  // crosses the request network to the L2 slice of its line, which forwards it over the reply
+  // network to that core; the core's reply returns the same way (R7.1), competing with L2
+  // replies for the slices' reply ports.
+  std::uint32_t core_bindings = 0;
 };
 
 class Crossbar : public Interconnect {
@@ -77,6 +85,11 @@ class Crossbar : public Interconnect {
   std::uint32_t target_of(Addr a) const {
     return cfg_.route ? cfg_.route(a) : map_.subpartition(a);
   }
+  // Injection port of `in` binding b (a core's remote binding shares its core's port).
+  std::uint32_t port_of(std::uint32_t b) const {
+    return (b < cfg_.bindings ? b : b - cfg_.bindings) / cfg_.bindings_per_port;
+  }
+  void forward(Cycle now);
 
   void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) override;
   unsigned int in_transport_dbg(int id, Payload& gp) override;
@@ -94,6 +107,25 @@ class Crossbar : public Interconnect {
   std::unordered_map<const Payload*, Cycle> injected_;
   Cycle last_step_ = ~Cycle{0};
   sc_core::sc_event step_ev_;
+  // Via-L2 forwarding (core_bindings > 0): the leg each forwarded packet is on, the slice
+  // forwarding it, and the unbounded buffers of the slices and of the home ports (a bound
+  // could deadlock the request-request dependency of seed 002 I-14).
+  // AtHome: delivered to the home core, which may send the same payload on to L2 (a remote
+  // store) before replying; it is then an ordinary request and reply.
+  enum class Leg : std::uint8_t {
+    RequestToSlice,
+    SliceToHome,
+    AtHome,
+    ReplyToSlice,
+    SliceToRequester
+  };
+  struct Forwarded {
+    Leg leg;
+    std::uint32_t home, slice;
+  };
+  std::unordered_map<const Payload*, Forwarded> fwd_;
+  std::vector<std::deque<Payload*>> slice_fwd_, home_fwd_;
+  Counter* forwarded_ = nullptr;
 
   Counter &requests_, &read_requests_, &replies_, &req_flits_, &rep_flits_, &bytes_;
   Distribution &req_latency_, &rep_latency_;

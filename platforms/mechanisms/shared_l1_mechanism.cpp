@@ -33,8 +33,9 @@ void declare_shared_l1_params(ParamRegistry& p) {
   p.declare("shared_l1.network", T::Enum, "noc", "",
             "core-to-core path of remote requests: the platform's network (noc, needs "
             "gpu.topology=mesh), a zero-cost network (ideal) or a k-ary n-fly butterfly beside "
-            "the memory network (butterfly, §5.5; Min(H,L2) off)",
-            {"noc", "ideal", "butterfly"});
+            "the memory network (butterfly, §5.5; Min(H,L2) off), or through the L2 slices of "
+            "a crossbar topology (via-l2, §5.5)",
+            {"noc", "ideal", "butterfly", "via-l2"});
   p.declare("shared_l1.remote_queue", T::UInt, std::to_string(d.remote_queue), "requests",
             "depth of each core's remote In-queue and Out-queue (spec I-2)");
   p.declare("shared_l1.oracle", T::Bool, d.oracle ? "true" : "false", "",
@@ -70,6 +71,7 @@ std::shared_ptr<const MechanismConfig> configure_shared_l1(const ParamRegistry& 
   const std::string net = p.get_string("shared_l1.network");
   s.network = net == "ideal"       ? CoreNetwork::Ideal
               : net == "butterfly" ? CoreNetwork::Butterfly
+              : net == "via-l2"    ? CoreNetwork::ViaL2
                                    : CoreNetwork::Noc;
   s.noc_clock_hz = c.noc.clock_hz;
   s.memory_partitions = c.address_map.channels;
@@ -94,6 +96,11 @@ std::shared_ptr<const MechanismConfig> configure_shared_l1(const ParamRegistry& 
                         " sends requests from core to core, which needs gpu.topology=mesh "
                         "(or shared_l1.network=ideal|butterfly); this platform's topology is '" +
                         c.topology + "'");
+    if (s.network == CoreNetwork::ViaL2 && c.topology != "crossbar")
+      throw ConfigError(
+          "key 'shared_l1.network': via-l2 forwards through a crossbar's L2 slices "
+          "and needs gpu.topology=crossbar (this platform's is '" +
+          c.topology + "')");
     if (c.topology == "mcm")
       throw ConfigError("key 'l1d.organization': the mcm topology has no shared-L1 wiring");
     if (c.sms_per_cluster != 1)

@@ -27,7 +27,7 @@ namespace locsim {
 
 MechanismInfo shared_l1_mechanism_info();
 
-enum class CoreNetwork { Noc, Ideal, Butterfly };
+enum class CoreNetwork { Noc, Ideal, Butterfly, ViaL2 };
 
 struct SharedL1MechanismConfig {
   L1Organization organization = L1Organization::Private;
@@ -51,7 +51,9 @@ class SharedL1Mechanism final : public Mechanism {
   bool fronts_l1s() const override { return has_ports(); }
   void wire_sm(PlatformBuild& b, std::uint32_t sm) override;
   std::uint32_t noc_bindings_per_core() const override {
-    return has_ports() && cfg_.network == CoreNetwork::Noc ? 1 : 0;
+    return has_ports() && (cfg_.network == CoreNetwork::Noc || cfg_.network == CoreNetwork::ViaL2)
+               ? 1
+               : 0;
   }
   void wire_units(PlatformBuild& b) override;
   void elaborate(PlatformBuild& b) override;

@@ -52,6 +52,8 @@ void CrossbarTopology::make_interconnect(PlatformBuild& b, const Mechanism* fron
     x.bindings = b.cfg.num_sms;
     x.bindings_per_port = b.cfg.sms_per_cluster;
   }
+  // Per-core bindings a mechanism asks for (seed 002's shared L1 through the L2 slices).
+  for (const auto& m : b.mechanisms) x.core_bindings += m->noc_bindings_per_core() * b.cfg.num_sms;
   b.parts.noc = std::make_unique<Crossbar>("noc", x, b.address_map, b.ctx);
 }
 
@@ -95,12 +97,13 @@ void CrossbarTopology::wire(PlatformBuild& b, Mechanism* front) {
     p.dispatcher->sms.bind(p.sms[i]->launch);
     p.sms[i]->done.bind(p.dispatcher->completion);
   }
-  for (const auto& m : b.mechanisms) m->wire_units(b);
   const std::uint32_t subs = b.cfg.address_map.subpartitions_per_channel;
   for (std::uint32_t t = 0; t < p.l2s.size(); ++t) {
     b.link(p.noc->out, p.l2s[t]->noc, "noc_l2_" + std::to_string(t));
     b.link(p.l2s[t]->dram, p.mcs[t / subs]->in, "l2_" + std::to_string(t) + "_mc");
   }
+  // After the L2s: a mechanism's `out` bindings follow the sub-partitions'.
+  for (const auto& m : b.mechanisms) m->wire_units(b);
 }
 
 void CrossbarTopology::build(PlatformBuild& b) const {

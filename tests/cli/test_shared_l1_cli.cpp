@@ -52,6 +52,12 @@ TEST_CASE("shared_l1: organisations that need core-to-core routes are refused on
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("l1d.organization") && Catch::Contains("gpu.topology=mesh"));
   CHECK(lines(r.err) == 1);
+  r = locsim(
+      "run --platform mesh --workload vecadd --set l1d.organization=shared "
+      "--set shared_l1.network=via-l2");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("shared_l1.network") && Catch::Contains("crossbar"));
+  CHECK(lines(r.err) == 1);
   r = locsim("run --platform mesh --workload vecadd --set l1d.organization=bogus");
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("l1d.organization"));

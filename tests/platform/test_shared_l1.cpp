@@ -110,3 +110,12 @@ TEST_CASE(
   CHECK(r.total("butterfly", "replies") == r.total("butterfly", "requests"));
   CHECK(r.total("shared_l1", "direct_l2_requests") == 0);  // no hop distances: no Min(H,L2)
 }
+
+TEST_CASE("mesh platform on a crossbar: shared-chunk forwarded through the L2 slices (§5.5)",
+          "[platform][shared_l1]") {
+  Run r = run_org("shared-chunk", {{"gpu.topology", "crossbar"}, {"shared_l1.network", "via-l2"}});
+  remote_conservation(r);
+  // Every remote request and its reply each cross a slice once.
+  CHECK(r.total("noc", "forwarded") == 2 * r.total("shared_l1", "remote_requests"));
+  CHECK(r.total("shared_l1", "direct_l2_requests") == 0);
+}
