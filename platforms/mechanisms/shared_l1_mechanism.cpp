@@ -49,6 +49,9 @@ void declare_shared_l1_params(ParamRegistry& p) {
             "R_EX: local L1 accesses of an execution phase (§4.1)");
   p.declare("dyneb.l1mr_threshold", T::Double, "0.1", "misses/access",
             "L1MRpr: stay private when the private group's miss rate is below this (§4.2)");
+  p.declare("dyneb.kernel_reset", T::Bool, d.kernel_reset ? "true" : "false", "",
+            "restart every core's sampling phase at each kernel boundary (spec I-6); off: the "
+            "phases run on across kernels, the paper stating only that L1s are flushed (§4.1)");
   p.declare("dyneb.l1mrpr", T::Bool, dy.use_l1mrpr ? "true" : "false", "",
             "apply the L1MRpr refinement (§4.2; DynEB in §5.2 always does)");
 }
@@ -84,6 +87,7 @@ std::shared_ptr<const MechanismConfig> configure_shared_l1(const ParamRegistry& 
   s.dynamic.execution_accesses = p.get_uint("dyneb.execution_accesses");
   s.dynamic.l1mr_threshold = p.get_double("dyneb.l1mr_threshold");
   s.dynamic.use_l1mrpr = p.get_bool("dyneb.l1mrpr");
+  s.kernel_reset = p.get_bool("dyneb.kernel_reset");
   s.dynamic.default_l1_hit_latency = c.l1.hit_latency;
   try {
     s.dynamic.validate();
@@ -312,7 +316,10 @@ void SharedL1Mechanism::maybe_sample_replicas() {
 }
 
 void SharedL1Mechanism::kernel_begin(std::uint32_t, const Kernel&) {
-  for (auto& s : selectors_) s.reset_for_kernel();  // L1s were flushed (I-6)
+  // The L1s were flushed. The paper says no more (§4.1 "Handling Coherence"); restarting
+  // sampling (spec I-6) keeps kernels shorter than one sampling phase in sampling for good.
+  if (cfg_.kernel_reset)
+    for (auto& s : selectors_) s.reset_for_kernel();
 }
 
 void SharedL1Mechanism::report(nlohmann::json& extra) const {

@@ -37,6 +37,7 @@ struct SharedL1MechanismConfig {
   double noc_clock_hz = 700e6;          // the butterfly's clock (the platform's NoC clock)
   std::uint32_t memory_partitions = 8;  // sizes the butterfly by all nodes (R7.2)
   DynamicL1Config dynamic;
+  bool kernel_reset = false;       // dyneb.kernel_reset: restart sampling per kernel (I-6)
   bool oracle = false;             // replication ratio, replicas, useful bytes
   Cycle replica_interval = 10000;  // core cycles between replica samples (R8.2)
 };
