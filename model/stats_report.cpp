@@ -24,6 +24,18 @@ double ratio(double a, double b) {
   return b > 0 ? a / b : 0.0;
 }
 
+// Seed 002 R8.6: reply bandwidth from home L1s and from L2 (+ memory), in 128 B line replies per
+// core cycle of the interval, when the shared-L1 statistics exist.
+void add_reply_rates(nlohmann::json& kinds, Cycle cycles) {
+  auto s = kinds.find("shared_l1");
+  if (s == kinds.end() || !s->contains("home_replies")) return;
+  const double c = static_cast<double>(cycles);
+  (*s)["l1_reply_rate"] = ratio(static_cast<double>(get(kinds, "shared_l1", "home_replies")), c);
+  (*s)["l2_reply_rate"] = ratio(static_cast<double>(get(kinds, "shared_l1", "l2_fills") +
+                                                    get(kinds, "shared_l1", "direct_l2_replies")),
+                                c);
+}
+
 // The run-level values every report shows, from per-kind totals and a cycle count.
 nlohmann::json headline(const nlohmann::json& kinds, Cycle cycles) {
   nlohmann::json j;
@@ -102,6 +114,7 @@ nlohmann::json stats_by_kind(const StatRegistry& reg, const StatSnapshot& from,
 nlohmann::json report_json(const StatRegistry& reg, const RunReport& r, bool per_instance) {
   const StatSnapshot none;
   nlohmann::json kinds = stats_by_kind(reg, none, r.end);
+  add_reply_rates(kinds, r.cycles);
   nlohmann::json j = headline(kinds, r.cycles);
   j["platform"] = r.platform;
   j["workload"] = r.workload;
@@ -119,6 +132,7 @@ nlohmann::json report_json(const StatRegistry& reg, const RunReport& r, bool per
   nlohmann::json ks = nlohmann::json::array();
   for (const auto& k : r.kernels) {
     nlohmann::json kk = stats_by_kind(reg, k.begin, k.end);
+    add_reply_rates(kk, k.cycles);
     nlohmann::json e = headline(kk, k.cycles);
     e["name"] = k.name;
     for (auto it = kk.begin(); it != kk.end(); ++it) e[it.key()] = it.value();
