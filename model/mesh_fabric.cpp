@@ -100,7 +100,6 @@ MeshFabric::MeshFabric(const Config& c)
   best_.resize(ports);
   req_vc_.resize(ports);
   req_dvc_.resize(ports);
-  req_out_.resize(ports);
 }
 
 std::uint32_t MeshFabric::neighbour(std::uint32_t node, Dir d) const {
@@ -127,6 +126,13 @@ std::vector<std::uint32_t> MeshFabric::xy_path(std::uint32_t a, std::uint32_t b)
     path.push_back(n);
   }
   return path;
+}
+
+void MeshFabric::enqueue(std::uint32_t r, InPort& ip, std::uint32_t v, std::uint32_t id) {
+  const Pkt& p = pkts_[id];
+  ip.vcs[v].q.push_back(Queued{id, p.src, p.dst});
+  ++ip.queued;
+  ++routers_[r].queued;
 }
 
 bool MeshFabric::can_inject(std::uint32_t src, std::uint32_t cls) const {
@@ -157,8 +163,10 @@ void MeshFabric::inject(std::uint32_t src, std::uint32_t dst, std::uint32_t cls,
   p.cls = cls;
   p.flits = flits ? flits : 1;
   p.ready = now + cfg_.router_latency;  // the source router's pipeline
+  p.injected = now;
   const std::uint32_t r = cfg_.terminal_node[src];
-  routers_[r].in[term_port_[src]].vcs[cls].q.push_back(id);
+  p.out = route(r, p);
+  enqueue(r, routers_[r].in[term_port_[src]], cls, id);
   ++packets_;
   flits_ += p.flits;
   ++in_flight_;
@@ -173,11 +181,65 @@ void MeshFabric::wake(std::uint32_t r, Cycle t) {
   queued_seq_[r] = seq_;
 }
 
+void MeshFabric::EventQueue::push(const Ev& e) {
+  if (e.t < base_) {
+    late_.push(e);
+  } else if (e.t - base_ < kWindow) {
+    cal_[e.t % kWindow].push_back(e);
+    ++in_cal_;
+  } else {
+    later_.push(e);
+  }
+}
+
+Cycle MeshFabric::EventQueue::first() const {
+  if (!late_.empty()) return late_.top().t;
+  if (in_cal_) {
+    if (pos_ < cal_[base_ % kWindow].size()) return base_;
+    for (Cycle t = base_ + 1;; ++t)
+      if (!cal_[t % kWindow].empty()) return t;
+  }
+  return later_.empty() ? kNever : later_.top().t;
+}
+
+void MeshFabric::EventQueue::migrate() {
+  while (!later_.empty() && later_.top().t - base_ < kWindow) {
+    cal_[later_.top().t % kWindow].push_back(later_.top());
+    ++in_cal_;
+    later_.pop();
+  }
+}
+
+bool MeshFabric::EventQueue::pop(Cycle now, Ev& e) {
+  // Events at swept cycles come before every calendar cycle.
+  if (!late_.empty() && late_.top().t <= now) {
+    e = late_.top();
+    late_.pop();
+    return true;
+  }
+  while (base_ <= now) {
+    std::vector<Ev>& b = cal_[base_ % kWindow];
+    if (pos_ < b.size()) {
+      e = b[pos_++];
+      --in_cal_;
+      return true;
+    }
+    // Cycle base_ is done (events pushed for it from now on are late).
+    b.clear();
+    pos_ = 0;
+    ++base_;
+    // Nothing in the calendar: jump over the idle cycles.
+    if (!in_cal_)
+      base_ = std::max(base_, later_.empty() ? now + 1 : std::min(now + 1, later_.top().t));
+    migrate();
+  }
+  return false;
+}
+
 void MeshFabric::advance(Cycle now) {
   now_ = std::max(now_, now);
-  while (!events_.empty() && events_.top().t <= now) {
-    const Ev e = events_.top();
-    events_.pop();
+  Ev e{};
+  while (events_.pop(now, e)) {
     if (e.router == kNone) continue;  // an ejection head became ready: the consumer's business
     // Served already at this cycle after the wake-up was queued.
     if (proc_t_[e.router] == e.t && e.seq < proc_seq_[e.router]) continue;
@@ -204,8 +266,8 @@ std::uint32_t MeshFabric::downstream_vc(std::uint32_t r, std::uint32_t o, const 
   const std::int32_t cap = static_cast<std::int32_t>(cfg_.vc_flits);
   const std::int32_t f = static_cast<std::int32_t>(p.flits);
   auto free_flits = [&](Vc& vc) {
-    while (!vc.rel.empty() && vc.rel.front().first <= t) {
-      vc.used -= vc.rel.front().second;
+    while (!vc.rel.empty() && vc.rel.front().t <= t) {
+      vc.used -= vc.rel.front().flits;
       vc.rel.pop_front();
     }
     return cap - vc.used;
@@ -213,9 +275,12 @@ std::uint32_t MeshFabric::downstream_vc(std::uint32_t r, std::uint32_t o, const 
   auto fits = [&](Vc& vc) { return f <= cap ? free_flits(vc) >= f : free_flits(vc) == cap; };
   // A flow (source, destination) with packets still queued at that port must join their VC:
   // FIFO within a VC keeps the flow in order. Otherwise the VC with the most free space.
-  for (std::uint32_t v = base; v < base + cfg_.vcs; ++v)
-    for (std::uint32_t id : ip.vcs[v].q)
-      if (pkts_[id].src == p.src && pkts_[id].dst == p.dst) return fits(ip.vcs[v]) ? v : kNone;
+  if (ip.queued)
+    for (std::uint32_t v = base; v < base + cfg_.vcs; ++v) {
+      const Ring<Queued>& q = ip.vcs[v].q;
+      for (std::uint32_t j = 0; j < q.size(); ++j)
+        if (q[j].src == p.src && q[j].dst == p.dst) return fits(ip.vcs[v]) ? v : kNone;
+    }
   std::uint32_t best = kNone;
   std::int32_t best_free = 0;
   for (std::uint32_t v = base; v < base + cfg_.vcs; ++v) {
@@ -231,33 +296,34 @@ std::uint32_t MeshFabric::downstream_vc(std::uint32_t r, std::uint32_t o, const 
 
 void MeshFabric::process(std::uint32_t r, Cycle t) {
   Router& rt = routers_[r];
+  if (!rt.queued) return;  // credit returns and idle wake-ups of an empty router
   const std::uint32_t ni = static_cast<std::uint32_t>(rt.in.size());
   const std::uint32_t no = static_cast<std::uint32_t>(rt.out.size());
   // Separable allocation, input first: every idle input offers its first eligible VC head in
   // round-robin order (ready, output idle, credits downstream) ...
   for (std::uint32_t o = 0; o < no; ++o) best_[o] = ni;
+  bool any = false;
   for (std::uint32_t i = 0; i < ni; ++i) {
     InPort& ip = rt.in[i];
-    req_out_[i] = kNone;
-    if (ip.busy > t || ip.vcs.empty()) continue;
+    if (!ip.queued || ip.busy > t) continue;
     const std::uint32_t nv = static_cast<std::uint32_t>(ip.vcs.size());
-    for (std::uint32_t k = 0; k < nv; ++k) {
-      const std::uint32_t v = (ip.rr + k) % nv;
+    for (std::uint32_t k = 0, v = ip.rr; k < nv; ++k, v = v + 1 == nv ? 0 : v + 1) {
       if (ip.vcs[v].q.empty()) continue;
-      const Pkt& p = pkts_[ip.vcs[v].q.front()];
+      const Pkt& p = pkts_[ip.vcs[v].q.front().pkt];
       if (p.ready > t) continue;
-      const std::uint32_t o = route(r, p);
+      const std::uint32_t o = p.out;
       if (rt.out[o].busy > t) continue;
       const std::uint32_t dvc = downstream_vc(r, o, p, t);
       if (dvc == kNone) continue;
-      req_out_[i] = o;
       req_vc_[i] = v;
       req_dvc_[i] = dvc;
       const std::uint32_t dist = (i + ni - rt.out[o].rr) % ni;
       if (best_[o] == ni || dist < (best_[o] + ni - rt.out[o].rr) % ni) best_[o] = i;
+      any = true;
       break;
     }
   }
+  if (!any) return;
   // ... and every output grants the requesting input closest after its round-robin pointer.
   for (std::uint32_t o = 0; o < no; ++o) {
     if (best_[o] == ni) continue;
@@ -265,18 +331,20 @@ void MeshFabric::process(std::uint32_t r, Cycle t) {
     InPort& ip = rt.in[i];
     OutPort& op = rt.out[o];
     Vc& src_vc = ip.vcs[req_vc_[i]];
-    const std::uint32_t id = src_vc.q.front();
+    const std::uint32_t id = src_vc.q.front().pkt;
     src_vc.q.pop_front();
+    --ip.queued;
+    --rt.queued;
     Pkt& p = pkts_[id];
     const Cycle done = t + p.flits;  // the tail has crossed the switch and the link
     if (ip.upstream != kNone) {
       // Credits return when the tail leaves this buffer; the upstream router may be waiting.
-      src_vc.rel.emplace_back(done, static_cast<std::int32_t>(p.flits));
+      src_vc.rel.push_back(Rel{done, static_cast<std::int32_t>(p.flits)});
       wake(ip.upstream, done);
     }
     ip.busy = op.busy = done;
-    ip.rr = (req_vc_[i] + 1) % static_cast<std::uint32_t>(ip.vcs.size());
-    op.rr = (i + 1) % ni;
+    ip.rr = req_vc_[i] + 1 == ip.vcs.size() ? 0 : req_vc_[i] + 1;
+    op.rr = i + 1 == ni ? 0 : i + 1;
     wake(r, done);
     if (op.term != kNone) {
       ejq_[op.term].push_back(Ej{done, id});
@@ -285,10 +353,12 @@ void MeshFabric::process(std::uint32_t r, Cycle t) {
       link_flits_[r * 4 + o] += p.flits;
       if (Counter* c = link_ctr_[r * 4 + o]) *c += p.flits;
       ++hop_total_;
-      Vc& dv = routers_[op.next].in[o ^ 1u].vcs[req_dvc_[i]];
-      dv.used += static_cast<std::int32_t>(p.flits);
-      dv.q.push_back(id);
+      Router& next = routers_[op.next];
+      InPort& dip = next.in[o ^ 1u];
+      dip.vcs[req_dvc_[i]].used += static_cast<std::int32_t>(p.flits);
       p.ready = t + cfg_.link_latency + cfg_.router_latency;
+      p.out = route(op.next, p);
+      enqueue(op.next, dip, req_dvc_[i], id);
       wake(op.next, p.ready);
     }
   }

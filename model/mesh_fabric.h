@@ -25,7 +25,7 @@
 // return, ejection pop), so the cost is proportional to packet-hops; an idle mesh costs nothing.
 #pragma once
 #include <cstdint>
-#include <deque>
+#include <functional>
 #include <limits>
 #include <queue>
 #include <vector>
@@ -83,12 +83,15 @@ class MeshFabric {
     return !ejq_[term].empty() && ejq_[term].front().ready <= now;
   }
   Handle front(std::uint32_t term) const { return pkts_[ejq_[term].front().pkt].h; }
+  // The cycle the head of `term`'s ejection queue was injected at.
+  Cycle front_injected(std::uint32_t term) const { return pkts_[ejq_[term].front().pkt].injected; }
   // Takes the head of `term`'s ejection queue; the freed slot counts from the last advance().
   Handle pop(std::uint32_t term);
   // Earliest cycle >= now at which anything can change (a router decision or an ejection head
   // becoming ready); kNever when nothing can until an inject() or pop().
   Cycle next_event(Cycle now) const {
-    return events_.empty() ? kNever : std::max(now, events_.top().t);
+    const Cycle t = events_.first();
+    return t == kNever ? kNever : std::max(now, t);
   }
   bool idle() const { return in_flight_ == 0; }
 
@@ -117,19 +120,60 @@ class MeshFabric {
 
  private:
   static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+  // FIFO on a power-of-two ring that doubles when full: no allocation once warmed up (the
+  // queues are bounded by the VC, injection and ejection buffers).
+  template <class T>
+  class Ring {
+   public:
+    bool empty() const { return head_ == tail_; }
+    std::uint32_t size() const { return tail_ - head_; }
+    T& front() { return buf_[head_ & mask_]; }
+    const T& front() const { return buf_[head_ & mask_]; }
+    const T& operator[](std::uint32_t i) const { return buf_[(head_ + i) & mask_]; }
+    void push_back(const T& v) {
+      if (size() == buf_.size()) grow();
+      buf_[tail_++ & mask_] = v;
+    }
+    void pop_front() { ++head_; }
+
+   private:
+    void grow() {
+      std::vector<T> b(buf_.empty() ? 4 : buf_.size() * 2);
+      for (std::uint32_t i = 0; i < size(); ++i) b[i] = (*this)[i];
+      tail_ = size();
+      head_ = 0;
+      buf_.swap(b);
+      mask_ = static_cast<std::uint32_t>(buf_.size() - 1);
+    }
+    std::vector<T> buf_;
+    std::uint32_t head_ = 0, tail_ = 0, mask_ = 0;
+  };
+
   struct Pkt {
     Handle h = nullptr;
     std::uint32_t src = 0, dst = 0, dst_node = 0, cls = 0, flits = 1;
-    Cycle ready = 0;  // earliest cycle it can leave the router it waits in
+    std::uint32_t out = 0;  // output port at the router it waits in (route() cached)
+    Cycle ready = 0;        // earliest cycle it can leave the router it waits in
+    Cycle injected = 0;
+  };
+  struct Queued {
+    std::uint32_t pkt;
+    std::uint32_t src, dst;  // its flow, copied for downstream_vc's scan
+  };
+  struct Rel {
+    Cycle t;
+    std::int32_t flits;
   };
   struct Vc {
-    std::deque<std::uint32_t> q;                     // packet ids, FIFO
-    std::int32_t used = 0;                           // flits reserved (network ports)
-    std::deque<std::pair<Cycle, std::int32_t>> rel;  // credits returning at a cycle
+    Ring<Queued> q;         // FIFO
+    std::int32_t used = 0;  // flits reserved (network ports)
+    Ring<Rel> rel;          // credits returning at a cycle
   };
   struct InPort {
-    std::vector<Vc> vcs;  // network port: classes * vcs; local port: one queue per class
-    Cycle busy = 0;       // sends one packet at a time
+    std::vector<Vc> vcs;       // network port: classes * vcs; local port: one queue per class
+    std::uint32_t queued = 0;  // packets in vcs (0: skipped by process())
+    Cycle busy = 0;            // sends one packet at a time
     std::uint32_t rr = 0;
     std::uint32_t upstream = kNone;  // router feeding this port (credit returns wake it)
   };
@@ -142,6 +186,7 @@ class MeshFabric {
   struct Router {
     std::vector<InPort> in;  // 0..3 from E/W/N/S neighbours, 4.. local terminals
     std::vector<OutPort> out;
+    std::uint32_t queued = 0;  // packets in all input ports (0: a wake-up has nothing to do)
   };
   struct Ej {
     Cycle ready;
@@ -153,6 +198,29 @@ class MeshFabric {
     std::uint32_t router;  // kNone: an ejection head becoming ready (wakes the consumer)
     bool operator>(const Ev& o) const { return t != o.t ? t > o.t : seq > o.seq; }
   };
+  // Pending events, taken in (t, seq) order: a calendar of one FIFO per cycle for the next
+  // kWindow cycles (almost every event: pushes are in seq order, so a FIFO is sorted), heaps
+  // for later cycles (after an idle gap) and for cycles already swept (a pop() at the last
+  // advance() cycle).
+  class EventQueue {
+   public:
+    static constexpr std::uint32_t kWindow = 32;  // power of two
+    void push(const Ev& e);
+    // Earliest pending cycle, kNever if none.
+    Cycle first() const;
+    // Takes the next event with t <= now into `e`; false when there is none. The calendar
+    // sweeps cycle by cycle up to now.
+    bool pop(Cycle now, Ev& e);
+
+   private:
+    void migrate();  // moves the heap's events that entered the window into the calendar
+    using Heap = std::priority_queue<Ev, std::vector<Ev>, std::greater<Ev>>;
+    std::vector<Ev> cal_[kWindow];  // cal_[t % kWindow]: events at t, base_ <= t < base_+kWindow
+    std::uint32_t pos_ = 0;         // next event of cal_[base_ % kWindow]
+    std::uint64_t in_cal_ = 0;      // events in the calendar
+    Cycle base_ = 0;
+    Heap later_, late_;  // t >= base_ + kWindow; t < base_
+  };
 
   void wake(std::uint32_t r, Cycle t);
   void process(std::uint32_t r, Cycle t);
@@ -160,14 +228,15 @@ class MeshFabric {
   // VC of the downstream input port that can take p now, or kNone.
   std::uint32_t downstream_vc(std::uint32_t r, std::uint32_t o, const Pkt& p, Cycle t);
   std::uint32_t alloc_pkt();
+  void enqueue(std::uint32_t r, InPort& ip, std::uint32_t v, std::uint32_t id);
 
   Config cfg_;
   std::vector<Router> routers_;
   std::vector<std::uint32_t> term_port_;  // local port index of each terminal at its router
-  std::vector<std::deque<Ej>> ejq_;       // delivered and in-flight packets per terminal
+  std::vector<Ring<Ej>> ejq_;             // delivered and in-flight packets per terminal
   std::vector<Pkt> pkts_;
   std::vector<std::uint32_t> free_pkts_;
-  std::priority_queue<Ev, std::vector<Ev>, std::greater<Ev>> events_;
+  EventQueue events_;
   std::uint64_t seq_ = 0;
   std::vector<Cycle> queued_t_, proc_t_;
   std::vector<std::uint64_t> queued_seq_, proc_seq_;
@@ -177,7 +246,7 @@ class MeshFabric {
   std::uint64_t packets_ = 0, flits_ = 0, delivered_ = 0, hop_total_ = 0, in_flight_ = 0;
   // Scratch of process(): per output, the requesting input closest after its round-robin
   // pointer, and per input the VC and downstream VC it requests with.
-  std::vector<std::uint32_t> best_, req_vc_, req_dvc_, req_out_;
+  std::vector<std::uint32_t> best_, req_vc_, req_dvc_;
 };
 
 }  // namespace locsim

@@ -167,7 +167,6 @@ bool MeshNoc::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   link_flits_ += static_cast<std::uint64_t>(flits) * hops;
   hops_.sample(hops);
   *port_req_flits_[src] += flits;
-  injected_[&gp] = now;
   e.at(name());
   if (!in_step_) step_ev_.notify(clk_.until(req_.next_event(now)));
   return true;
@@ -196,7 +195,6 @@ bool MeshNoc::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   link_flits_ += static_cast<std::uint64_t>(flits) * hops;
   hops_.sample(hops);
   *port_rep_flits_[dst] += flits;
-  injected_[&gp] = now;
   e.at(name());
   if (!in_step_) step_ev_.notify(clk_.until(rep_.next_event(now)));
   return true;
@@ -238,25 +236,21 @@ void MeshNoc::step_method() {
   for (std::uint32_t t = 0; t < n_out_; ++t) {
     const std::uint32_t term = n_in_ + t;
     if (out_delivered_[t] != now && req_.ready(term, now) && !out_ports_[t]->busy()) {
+      req_latency_.sample(now - req_.front_injected(term));
       Payload* gp = static_cast<Payload*>(req_.pop(term));
       out_delivered_[t] = now;
-      auto it = injected_.find(gp);
-      req_latency_.sample(now - it->second);
-      injected_.erase(it);
       out_ports_[t]->send(*gp);
     }
     if (out_delivered_[t] == now && req_.ready(term, now + 1)) next = now + 1;
   }
   for (std::uint32_t s = 0; s < n_in_; ++s) {
     if (in_delivered_[s] != now && rep_.ready(s, now) && !in_ports_[s]->response_busy()) {
+      rep_latency_.sample(now - rep_.front_injected(s));
       Payload* gp = static_cast<Payload*>(rep_.pop(s));
       RouteExtension& route = route_ext(*gp);
       sc_assert(route.top() == s);
       route.pop();
       in_delivered_[s] = now;
-      auto it = injected_.find(gp);
-      rep_latency_.sample(now - it->second);
-      injected_.erase(it);
       in_ports_[s]->respond(*gp);
     }
     if (in_delivered_[s] == now && rep_.ready(s, now + 1)) next = now + 1;

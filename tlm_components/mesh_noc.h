@@ -14,7 +14,6 @@
 #include <memory>
 #include <systemc>
 #include <tlm>
-#include <unordered_map>
 #include <vector>
 
 #include "model/address_map.h"
@@ -93,7 +92,6 @@ class MeshNoc : public Interconnect {
   MeshFabric req_, rep_;  // terminals: `in` bindings 0..n_in_-1, then `out` bindings
   std::vector<Cycle> in_accept_, out_accept_;        // last cycle a request / reply was accepted
   std::vector<Cycle> in_delivered_, out_delivered_;  // last cycle a reply / request was delivered
-  std::unordered_map<const Payload*, Cycle> injected_;
   Cycle last_step_ = ~Cycle{0};
   bool in_step_ = false;  // accepting held requests: the step end schedules the next step
   bool retry_ = false;    // a request/reply refused during the step: retry next cycle
