@@ -89,11 +89,13 @@ std::shared_ptr<const MechanismConfig> configure_shared_l1(const ParamRegistry& 
   s.dynamic.use_l1mrpr = p.get_bool("dyneb.l1mrpr");
   s.kernel_reset = p.get_bool("dyneb.kernel_reset");
   s.dynamic.default_l1_hit_latency = c.l1.hit_latency;
-  try {
-    s.dynamic.validate();
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(std::string("keys 'dyneb.*': ") + e.what());
-  }
+  if (!s.dynamic.sampling_accesses)
+    throw ConfigError("key 'dyneb.sampling_accesses': must be at least 1");
+  if (!s.dynamic.execution_accesses)
+    throw ConfigError("key 'dyneb.execution_accesses': must be at least 1");
+  if (!(s.dynamic.l1mr_threshold >= 0.0 && s.dynamic.l1mr_threshold <= 1.0))
+    throw ConfigError("key 'dyneb.l1mr_threshold': must be a miss rate in [0, 1]");
+  s.dynamic.validate();  // nothing left for it to refuse
   if (s.organization != L1Organization::Private) {
     if (s.network == CoreNetwork::Noc && c.topology != "mesh")
       throw ConfigError("key 'l1d.organization': " + std::string(to_string(s.organization)) +

@@ -63,7 +63,14 @@ TEST_CASE("shared_l1: organisations that need core-to-core routes are refused on
   CHECK_THAT(r.err, Catch::Contains("l1d.organization"));
   r = locsim("run --platform mesh --workload vecadd --set dyneb.l1mr_threshold=2");
   CHECK(r.code == 2);
-  CHECK_THAT(r.err, Catch::Contains("dyneb"));
+  CHECK_THAT(r.err, Catch::Contains("dyneb.l1mr_threshold"));
+  r = locsim("run --platform mesh --workload vecadd --set dyneb.sampling_accesses=0");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("dyneb.sampling_accesses"));
+  r = locsim("run --platform mesh --workload vecadd --set noc.mesh_mc_nodes=3,3,7,10,12,23,25,28");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("noc.mesh_mc_nodes"));
+  CHECK(lines(r.err) == 1);
   r = locsim("run --platform mesh --workload vecadd --set noc.mesh_rows=4");
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("noc.mesh_rows"));
