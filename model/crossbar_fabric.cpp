@@ -9,12 +9,15 @@ CrossbarFabric::CrossbarFabric(const Config& c)
     : cfg_(c),
       inq_(c.inputs),
       outq_(c.outputs),
+      busy_in_(c.inputs),
+      busy_out_(c.outputs),
+      contested_(c.outputs),
       in_free_(c.inputs, 0),
       out_free_(c.outputs, 0),
       rr_(c.outputs, 0),
       in_busy_total_(c.inputs, 0),
       out_busy_total_(c.outputs, 0),
-      best_dist_(c.outputs, 0),
+      best_dist_(c.outputs, c.inputs),
       in_width_(c.input_width.empty() ? std::vector<std::uint32_t>(c.inputs, 1) : c.input_width),
       out_width_(c.output_width.empty() ? std::vector<std::uint32_t>(c.outputs, 1)
                                         : c.output_width) {
@@ -28,68 +31,69 @@ CrossbarFabric::CrossbarFabric(const Config& c)
     if (!w) throw std::invalid_argument("crossbar link width must be >= 1 flit per cycle");
 }
 
-void CrossbarFabric::inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h) {
-  inq_[in].push_back(InPkt{out, flits ? flits : 1u, h});
+void CrossbarFabric::inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h,
+                            Cycle injected) {
+  inq_[in].push_back(InPkt{out, flits ? flits : 1u, h, injected});
+  busy_in_.set(in);
 }
 
 void CrossbarFabric::arbitrate(Cycle now) {
   const std::uint32_t n = cfg_.inputs;
-  // One pass over the inputs: each input's head competes for one output, so the winner of an
-  // output is the competing input closest after the output's round-robin pointer. A granted
-  // input is busy for the packet's flits and so cannot win a second output in the same cycle.
-  std::fill(best_dist_.begin(), best_dist_.end(), n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (inq_[i].empty() || in_free_[i] > now) continue;
+  // One pass over the non-empty inputs: each input's head competes for one output, so the
+  // winner of an output is the competing input closest after the output's round-robin pointer.
+  // A granted input is busy for the packet's flits and so cannot win a second output in the
+  // same cycle.
+  busy_in_.for_each([&](std::uint32_t i) {
+    if (in_free_[i] > now) return;
     const std::uint32_t o = inq_[i].front().out;
-    if (out_free_[o] > now || outq_[o].size() >= cfg_.output_buffer) continue;
+    if (out_free_[o] > now || outq_[o].size() >= cfg_.output_buffer) return;
     const std::uint32_t dist = (i + n - rr_[o]) % n;
     if (dist < best_dist_[o]) best_dist_[o] = dist;
-  }
-  for (std::uint32_t o = 0; o < cfg_.outputs; ++o) {
-    if (best_dist_[o] == n) continue;
+    contested_.set(o);
+  });
+  contested_.for_each([&](std::uint32_t o) {
     const std::uint32_t i = (rr_[o] + best_dist_[o]) % n;
+    best_dist_[o] = n;  // reset for the next cycle
     InPkt p = inq_[i].front();
     inq_[i].pop_front();
+    if (inq_[i].empty()) busy_in_.reset(i);
     const std::uint32_t width = std::min(in_width_[i], out_width_[o]);
     const Cycle cycles = (p.flits + width - 1) / width;
     in_free_[i] = out_free_[o] = now + cycles;
     in_busy_total_[i] += cycles;
     out_busy_total_[o] += cycles;
-    outq_[o].push_back(OutPkt{now + cycles + cfg_.latency, p.h});
+    outq_[o].push_back(OutPkt{now + cycles + cfg_.latency, p.h, p.injected});
+    busy_out_.set(o);
     ++transfers_;
     flits_ += p.flits;
     rr_[o] = (i + 1) % n;
-  }
+  });
+  contested_.clear();
 }
 
 CrossbarFabric::Handle CrossbarFabric::pop(std::uint32_t out) {
   Handle h = outq_[out].front().h;
   outq_[out].pop_front();
+  if (outq_[out].empty()) busy_out_.reset(out);
   return h;
 }
 
 Cycle CrossbarFabric::next_event(Cycle now) const {
   Cycle best = kNever;
   // An output whose head is already ready waits for its consumer (which calls pop()), so only
-  // heads that become ready in the future are events.
-  for (std::uint32_t o = 0; o < cfg_.outputs; ++o)
-    if (!outq_[o].empty() && outq_[o].front().ready >= now)
-      best = std::min(best, outq_[o].front().ready);
-  for (std::uint32_t i = 0; i < cfg_.inputs; ++i) {
-    if (inq_[i].empty()) continue;
+  // heads that become ready in the future are events. Nothing is earlier than now.
+  busy_out_.for_each_until([&](std::uint32_t o) {
+    if (outq_[o].front().ready >= now) best = std::min(best, outq_[o].front().ready);
+    return best == now;
+  });
+  if (best == now) return best;
+  busy_in_.for_each_until([&](std::uint32_t i) {
     std::uint32_t o = inq_[i].front().out;
-    if (outq_[o].size() >= cfg_.output_buffer) continue;  // waits for a pop
+    if (outq_[o].size() >= cfg_.output_buffer) return false;  // waits for a pop
     best = std::min(best, std::max({now, in_free_[i], out_free_[o]}));
-  }
+    return best == now;
+  });
   return best;
-}
-
-bool CrossbarFabric::idle() const {
-  for (auto& q : inq_)
-    if (!q.empty()) return false;
-  for (auto& q : outq_)
-    if (!q.empty()) return false;
-  return true;
 }
 
 }  // namespace locsim

@@ -4,8 +4,8 @@
 // reaches the output buffer `latency` cycles after its last flit. Used twice per NoC: request and
 // reply networks.
 #pragma once
+#include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <vector>
 
@@ -33,20 +33,28 @@ class CrossbarFabric {
   const Config& config() const { return cfg_; }
 
   bool can_inject(std::uint32_t in) const { return inq_[in].size() < cfg_.input_buffer; }
-  // Precondition: can_inject(in), flits >= 1.
-  void inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h);
+  // Precondition: can_inject(in), flits >= 1. `injected` is kept with the packet for the
+  // consumer (front_injected), e.g. to sample its latency without a map lookup.
+  void inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h,
+              Cycle injected = 0);
   // Grants and starts transfers for cycle `now`.
   void arbitrate(Cycle now);
   bool ready(std::uint32_t out, Cycle now) const {
     return !outq_[out].empty() && outq_[out].front().ready <= now;
   }
   Handle front(std::uint32_t out) const { return outq_[out].front().h; }
+  Cycle front_injected(std::uint32_t out) const { return outq_[out].front().injected; }
   Handle pop(std::uint32_t out);
+  // Calls f(out) for each output with a queued packet, in increasing order; f may pop().
+  template <class F>
+  void for_each_nonempty_output(F&& f) const {
+    busy_out_.for_each(f);
+  }
   // Earliest cycle >= now at which arbitrate() could start a transfer or an output head becomes
   // ready; kNever when nothing can happen until an inject() or pop(). Heads that were already
   // ready before `now` are the consumer's business (it is blocked and will pop later).
   Cycle next_event(Cycle now) const;
-  bool idle() const;
+  bool idle() const { return busy_in_.none() && busy_out_.none(); }
 
   std::uint64_t transfers() const { return transfers_; }
   std::uint64_t flits() const { return flits_; }
@@ -54,17 +62,79 @@ class CrossbarFabric {
   std::uint64_t input_busy_cycles(std::uint32_t in) const { return in_busy_total_[in]; }
 
  private:
+  // FIFO on a power-of-two ring that doubles when full: no allocation once warmed up (the
+  // queues are bounded by the input and output buffers).
+  template <class T>
+  class Ring {
+   public:
+    bool empty() const { return head_ == tail_; }
+    std::uint32_t size() const { return tail_ - head_; }
+    const T& front() const { return buf_[head_ & mask_]; }
+    void push_back(const T& v) {
+      if (size() == buf_.size()) grow();
+      buf_[tail_++ & mask_] = v;
+    }
+    void pop_front() { ++head_; }
+
+   private:
+    void grow() {
+      std::vector<T> b(buf_.empty() ? 4 : buf_.size() * 2);
+      for (std::uint32_t i = 0; i < size(); ++i) b[i] = buf_[(head_ + i) & mask_];
+      tail_ = size();
+      head_ = 0;
+      buf_.swap(b);
+      mask_ = static_cast<std::uint32_t>(buf_.size() - 1);
+    }
+    std::vector<T> buf_;
+    std::uint32_t head_ = 0, tail_ = 0, mask_ = 0;
+  };
+  // Set of small integers visited in increasing order: the inputs / outputs with queued
+  // packets, so that arbitration and next_event skip the empty ones.
+  class Bits {
+   public:
+    explicit Bits(std::uint32_t n) : w_((n + 63) / 64, 0) {}
+    void set(std::uint32_t i) { w_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+    void reset(std::uint32_t i) { w_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+    bool none() const {
+      for (auto w : w_)
+        if (w) return false;
+      return true;
+    }
+    // f may change the set; each word is read once, before its members are visited.
+    template <class F>
+    void for_each(F&& f) const {
+      for (std::size_t k = 0; k < w_.size(); ++k)
+        for (std::uint64_t m = w_[k]; m; m &= m - 1)
+          f(static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m))));
+    }
+    // As for_each, stopping after the first member for which f returns true.
+    template <class F>
+    void for_each_until(F&& f) const {
+      for (std::size_t k = 0; k < w_.size(); ++k)
+        for (std::uint64_t m = w_[k]; m; m &= m - 1)
+          if (f(static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m)))))
+            return;
+    }
+    void clear() { std::fill(w_.begin(), w_.end(), 0); }
+
+   private:
+    std::vector<std::uint64_t> w_;
+  };
   struct InPkt {
     std::uint32_t out, flits;
     Handle h;
+    Cycle injected;
   };
   struct OutPkt {
     Cycle ready;
     Handle h;
+    Cycle injected;
   };
   Config cfg_;
-  std::vector<std::deque<InPkt>> inq_;
-  std::vector<std::deque<OutPkt>> outq_;
+  std::vector<Ring<InPkt>> inq_;
+  std::vector<Ring<OutPkt>> outq_;
+  Bits busy_in_, busy_out_;  // non-empty input / output FIFOs
+  Bits contested_;           // scratch of arbitrate(): outputs some input head competes for
   std::vector<Cycle> in_free_, out_free_;
   std::vector<std::uint32_t> rr_;
   std::vector<std::uint64_t> in_busy_total_, out_busy_total_;

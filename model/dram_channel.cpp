@@ -27,6 +27,9 @@ void DramChannelModel::enqueue(const DramRequest& r) {
     throw std::out_of_range("DRAM request for bank " + std::to_string(r.bank) + " of " +
                             std::to_string(banks_.size()));
   queue_.push_back(r);
+  Bank& b = banks_[r.bank];
+  ++b.queued;
+  if (b.open && b.row == r.row) ++(r.is_write ? b.hit_wr : b.hit_rd);
 }
 
 // Earliest legal cycle for the command request r needs next, given the state now.
@@ -44,30 +47,51 @@ Cycle DramChannelModel::ready_cycle(const DramRequest& r, DramCommandType& type)
   return std::max(b.next_act, next_act_any_);
 }
 
-void DramChannelModel::mark_open_row_hits() const {
-  // One pass: which banks have a queued request to their open row (FR-FCFS keeps those open).
-  hit_pending_.assign(banks_.size(), 0);
-  for (const DramRequest& o : queue_)
-    if (banks_[o.bank].open && banks_[o.bank].row == o.row) hit_pending_[o.bank] = 1;
+Cycle DramChannelModel::bank_next(const Bank& b, Cycle now) const {
+  Cycle c = kNever;
+  if (!b.open) {
+    c = std::max(b.next_act, next_act_any_);
+  } else if (b.hit_pending()) {
+    // FR-FCFS does not close a row that queued requests still hit.
+    if (b.hit_rd) c = std::max(b.next_rd, next_rd_any_);
+    if (b.hit_wr) c = std::min(c, std::max(b.next_wr, next_wr_any_));
+  } else {
+    c = b.next_pre;
+  }
+  return std::max(c, now);
 }
 
 Cycle DramChannelModel::next_command_cycle(Cycle now) const {
+  // The minimum over the queued requests of their next command's cycle, taken per bank (all
+  // requests of a bank that need the same command share its ready cycle).
   Cycle best = kNever;
-  mark_open_row_hits();
-  for (const DramRequest& r : queue_) {
-    DramCommandType t;
-    Cycle c = ready_cycle(r, t);
-    // FR-FCFS does not close a row that queued requests still hit.
-    if (t == DramCommandType::Precharge && hit_pending_[r.bank]) continue;
-    best = std::min(best, std::max(c, now));
+  for (const Bank& b : banks_) {
+    if (!b.queued) continue;
+    best = std::min(best, bank_next(b, now));
     if (best == now) break;  // cannot get earlier
   }
   return best;
 }
 
 bool DramChannelModel::issue(Cycle now, DramCommand& cmd) {
+  // Which kinds of command some bank can issue now (per-bank counts): the queue scans below
+  // (which pick the oldest request) run only when they will find one.
+  bool hit_ready = false, other_ready = false;
+  for (const Bank& b : banks_) {
+    if (!b.queued) continue;
+    if (b.open && b.hit_pending()) {
+      if ((b.hit_rd && std::max(b.next_rd, next_rd_any_) <= now) ||
+          (b.hit_wr && std::max(b.next_wr, next_wr_any_) <= now)) {
+        hit_ready = true;
+        break;
+      }
+    } else if (bank_next(b, now) <= now) {
+      other_ready = true;
+    }
+  }
+  if (!hit_ready && !other_ready) return false;
   // First ready: the oldest row hit whose column command is legal now.
-  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+  for (auto it = queue_.begin(); hit_ready && it != queue_.end(); ++it) {
     DramCommandType t;
     if (ready_cycle(*it, t) > now) continue;
     if (t != DramCommandType::Read && t != DramCommandType::Write) continue;
@@ -90,21 +114,18 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd) {
     }
     if (cmd.row_hit) ++row_hits_;
     b.accessed_since_act = true;
+    --b.queued;
+    --(t == DramCommandType::Write ? b.hit_wr : b.hit_rd);
     queue_.erase(it);
     return true;
   }
   // Otherwise the oldest request gets the ACT or PRE it needs, if legal now.
-  bool checked_hits = false;
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
     DramCommandType t;
     if (ready_cycle(*it, t) > now) continue;
     Bank& b = banks_[it->bank];
     if (t == DramCommandType::Precharge) {
-      if (!checked_hits) {
-        mark_open_row_hits();
-        checked_hits = true;
-      }
-      if (hit_pending_[it->bank]) continue;
+      if (b.hit_pending()) continue;
       b.open = false;
       b.next_act = std::max(b.next_act, now + t_.tRP);
       ++precharges_;
@@ -119,6 +140,9 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd) {
       b.next_pre = now + t_.tRAS;
       b.next_rd = b.next_wr = now + t_.tRCD;
       next_act_any_ = now + t_.tRRD;
+      // The requests of this bank that hit the row just opened (a bank was closed: none did).
+      for (const DramRequest& o : queue_)
+        if (o.bank == it->bank && o.row == b.row) ++(o.is_write ? b.hit_wr : b.hit_rd);
       ++activates_;
       cmd = DramCommand{t, it->bank, it->row, now, 0, false, 0};
       return true;

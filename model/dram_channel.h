@@ -75,11 +75,17 @@ class DramChannelModel {
     std::uint32_t row = 0;
     Cycle next_act = 0, next_pre = 0, next_rd = 0, next_wr = 0;
     bool accessed_since_act = false;
+    // Kept up to date on every enqueue / command so that the scheduler's questions are answered
+    // per bank instead of by rescanning the queue: queued requests of this bank, and those of
+    // them that hit the open row (0 while closed), reads and writes.
+    std::uint32_t queued = 0, hit_rd = 0, hit_wr = 0;
+    bool hit_pending() const { return hit_rd + hit_wr != 0; }
   };
   // Earliest cycle the command needed next by request r can issue (given current state).
   Cycle ready_cycle(const DramRequest& r, DramCommandType& type) const;
-  void mark_open_row_hits() const;
-  mutable std::vector<std::uint8_t> hit_pending_;  // scratch of mark_open_row_hits()
+  // Earliest cycle >= now at which bank b (with queued requests) can issue a command FR-FCFS
+  // allows: a column command of a row hit, else PRE (only with no hit pending) or ACT.
+  Cycle bank_next(const Bank& b, Cycle now) const;
   DramTiming t_;
   std::vector<Bank> banks_;
   std::deque<DramRequest> queue_;

@@ -112,7 +112,7 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t flits = noc_request_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
   if (cfg_.observe) cfg_.observe(src, gp);
   const std::uint32_t dst = target_of(gp.get_address());
-  req_.inject(p, dst, flits, &gp);
+  req_.inject(p, dst, flits, &gp, now);
   route_ext(gp).push(src);  // the reply's way back
   ++requests_;
   GpuExtension& e = gpu_ext(gp);
@@ -127,7 +127,6 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   req_flits_ += flits;
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_req_flits_[p] += flits;
-  injected_[&gp] = now;
   gpu_ext(gp).at(name());
   step_ev_.notify(clk_.until(now + 1));
   return true;
@@ -146,7 +145,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     Forwarded& f = fwd_.at(&gp);
     f.leg = Leg::ReplyToSlice;
     const std::uint32_t flits = noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
-    req_.inject(p, f.slice, flits, &gp);
+    req_.inject(p, f.slice, flits, &gp, now);
     ++replies_;
     req_flits_ += flits;
     bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
@@ -164,12 +163,11 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   const std::uint32_t p = port_of(route_ext(gp).top());
   const std::uint32_t flits = noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
-  rep_.inject(tgt, p, flits, &gp);
+  rep_.inject(tgt, p, flits, &gp, now);
   ++replies_;
   rep_flits_ += flits;
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_rep_flits_[p] += flits;
-  injected_[&gp] = now;
   e.at(name());
   step_ev_.notify(clk_.until(now + 1));
   return true;
@@ -182,6 +180,24 @@ void Crossbar::step_method() {
     return;
   }
   bool waiting_inputs = false;
+  // This activation's notifications of step_ev_, to skip the later ones SystemC would ignore:
+  // one is ignored when a notification at the same time or earlier is pending, and pending ones
+  // only ever move earlier. (Another process's notification is never assumed.)
+  bool delta_notified = false, next_notified = false;
+  // A held packet its port cannot take this cycle: the retry on_request / on_reply would
+  // schedule (called at this edge: the next cycle if the port took one this cycle, else the next
+  // delta cycle), without their checks.
+  auto blocked = [&](bool accepted_this_cycle) {
+    waiting_inputs = true;
+    if (delta_notified) return;
+    if (!accepted_this_cycle) {
+      step_ev_.notify(sc_core::SC_ZERO_TIME);
+      delta_notified = true;
+    } else if (!next_notified) {
+      step_ev_.notify(clk_.period());  // == clk_.until(now + 1) at this edge
+      next_notified = true;
+    }
+  };
   if (now != last_step_) {
     last_step_ = now;
     // Requests held at injection ports (round-robin among the bindings of a port).
@@ -192,7 +208,9 @@ void Crossbar::step_method() {
         std::uint32_t s = first + (port_rr_[p] + k) % n;
         Payload* gp = in_ports_[s]->held_request();
         if (!gp) continue;
-        if (on_request(s, *gp, now)) {
+        if (port_blocked(p, now)) {
+          blocked(port_accept_[p] == now);
+        } else if (on_request(s, *gp, now)) {
           port_rr_[p] = (s - first + 1) % n;
           in_ports_[s]->accept_request();
         } else {
@@ -204,7 +222,10 @@ void Crossbar::step_method() {
     for (std::uint32_t b = cfg_.bindings; b < cfg_.bindings + cfg_.core_bindings; ++b) {
       Payload* gp = in_ports_[b]->held_request();
       if (!gp) continue;
-      if (on_request(b, *gp, now))
+      const std::uint32_t p = port_of(b);
+      if (port_blocked(p, now))
+        blocked(port_accept_[p] == now);
+      else if (on_request(b, *gp, now))
         in_ports_[b]->accept_request();
       else
         waiting_inputs = true;
@@ -212,7 +233,9 @@ void Crossbar::step_method() {
     for (std::uint32_t t = 0; t < targets_ + cfg_.core_bindings; ++t) {
       Payload* gp = out_ports_[t]->held_response();
       if (!gp) continue;
-      if (on_reply(t, *gp, now))
+      if (t < targets_ && (reply_accept_[t] == now || !rep_.can_inject(t)))
+        blocked(reply_accept_[t] == now);
+      else if (on_reply(t, *gp, now))
         out_ports_[t]->accept_response();
       else
         waiting_inputs = true;
@@ -222,53 +245,30 @@ void Crossbar::step_method() {
     rep_.arbitrate(now);
   }
   // Deliveries: requests to L2 ports, replies through each port's response FIFO (1 per cycle) to
-  // the binding their request entered by.
-  for (std::uint32_t t = 0; t < targets_; ++t) {
+  // the binding their request entered by. Only outputs holding packets are visited (in order).
+  req_.for_each_nonempty_output([&](std::uint32_t t) {
     while (req_.ready(t, now)) {
       if (!fwd_.empty()) {
         auto f = fwd_.find(static_cast<Payload*>(req_.front(t)));
         if (f != fwd_.end() &&
             (f->second.leg == Leg::RequestToSlice || f->second.leg == Leg::ReplyToSlice)) {
           // At the slice: into its forwarding buffer, towards the reply network.
-          Payload* gp = static_cast<Payload*>(req_.pop(t));
-          injected_.erase(gp);
-          slice_fwd_[t].push_back(gp);
+          slice_fwd_[t].push_back(static_cast<Payload*>(req_.pop(t)));
           continue;
         }
       }
       if (out_ports_[t]->busy()) break;
-      Payload* gp = static_cast<Payload*>(req_.pop(t));
-      auto it = injected_.find(gp);
-      req_latency_.sample(now - it->second);
-      injected_.erase(it);
-      out_ports_[t]->send(*gp);
+      req_latency_.sample(now - req_.front_injected(t));
+      out_ports_[t]->send(*static_cast<Payload*>(req_.pop(t)));
     }
-  }
-  for (std::uint32_t p = 0; p < ports_; ++p) {
-    if (port_delivered_[p] == now || !rep_.ready(p, now)) continue;
-    Payload* gp = static_cast<Payload*>(rep_.front(p));
-    if (!fwd_.empty()) {
-      auto f = fwd_.find(gp);
-      if (f != fwd_.end() && f->second.leg == Leg::SliceToHome) {
-        rep_.pop(p);
-        port_delivered_[p] = now;
-        home_fwd_[f->second.home].push_back(gp);
-        continue;
-      }
-      if (f != fwd_.end() && f->second.leg == Leg::SliceToRequester)
-        fwd_.erase(f);  // the last leg: delivered as any reply
-    }
-    RouteExtension& route = route_ext(*gp);
-    const std::uint32_t s = route.top();
-    if (in_ports_[s]->response_busy()) continue;
-    route.pop();
-    rep_.pop(p);
-    port_delivered_[p] = now;
-    auto it = injected_.find(gp);
-    rep_latency_.sample(now - it->second);
-    injected_.erase(it);
-    in_ports_[s]->respond(*gp);
-  }
+  });
+  // A port that delivered this cycle and has the next reply ready next cycle needs a step then
+  // (nothing below pops or fills the reply network's outputs, so it is decided here).
+  bool port_next_cycle = false;
+  rep_.for_each_nonempty_output([&](std::uint32_t p) {
+    if (port_delivered_[p] != now && rep_.ready(p, now)) deliver_reply(p, now);
+    if (port_delivered_[p] == now && rep_.ready(p, now + 1)) port_next_cycle = true;
+  });
   for (std::uint32_t h = 0; h < home_fwd_.size(); ++h) {
     std::deque<Payload*>& q = home_fwd_[h];
     while (!q.empty() && !out_ports_[targets_ + h]->busy()) {
@@ -278,13 +278,37 @@ void Crossbar::step_method() {
       out_ports_[targets_ + h]->send(*gp);
     }
   }
-  Cycle next = std::min(req_.next_event(now + 1), rep_.next_event(now + 1));
+  // The next step: now + 1 if something waits for it, else the fabrics' next event (never
+  // earlier than now + 1, so they need not be asked in the first case).
+  bool soon = waiting_inputs || port_next_cycle;
   for (const auto& q : slice_fwd_)
-    if (!q.empty()) next = std::min(next, now + 1);
-  for (std::uint32_t p = 0; p < ports_; ++p)
-    if (rep_.ready(p, now + 1) && port_delivered_[p] == now) next = std::min(next, now + 1);
-  if (waiting_inputs) next = std::min(next, now + 1);
-  if (next != CrossbarFabric::kNever) step_ev_.notify(clk_.until(next));
+    if (!q.empty()) soon = true;
+  const Cycle next = soon ? now + 1 : std::min(req_.next_event(now + 1), rep_.next_event(now + 1));
+  if (next != CrossbarFabric::kNever && !delta_notified && !next_notified)
+    step_ev_.notify(clk_.until(next));
+}
+
+void Crossbar::deliver_reply(std::uint32_t p, Cycle now) {
+  Payload* gp = static_cast<Payload*>(rep_.front(p));
+  if (!fwd_.empty()) {
+    auto f = fwd_.find(gp);
+    if (f != fwd_.end() && f->second.leg == Leg::SliceToHome) {
+      rep_.pop(p);
+      port_delivered_[p] = now;
+      home_fwd_[f->second.home].push_back(gp);
+      return;
+    }
+    if (f != fwd_.end() && f->second.leg == Leg::SliceToRequester)
+      fwd_.erase(f);  // the last leg: delivered as any reply
+  }
+  RouteExtension& route = route_ext(*gp);
+  const std::uint32_t s = route.top();
+  if (in_ports_[s]->response_busy()) return;
+  route.pop();
+  rep_latency_.sample(now - rep_.front_injected(p));
+  rep_.pop(p);
+  port_delivered_[p] = now;
+  in_ports_[s]->respond(*gp);
 }
 
 void Crossbar::forward(Cycle now) {
@@ -306,9 +330,9 @@ void Crossbar::forward(Cycle now) {
       f.leg = Leg::SliceToRequester;
       p = port_of(route_ext(*gp).top());
       flits = noc_reply_flits(*gp, cfg_.header_bytes, cfg_.flit_bytes);
-      injected_[gp] = now;  // the reply-latency sample covers the last leg
     }
-    rep_.inject(t, p, flits, gp);
+    // Injected now: the reply-latency sample (of the last leg) covers only this leg.
+    rep_.inject(t, p, flits, gp, now);
     ++*forwarded_;
     rep_flits_ += flits;
     bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;

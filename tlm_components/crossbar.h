@@ -90,6 +90,13 @@ class Crossbar : public Interconnect {
     return (b < cfg_.bindings ? b : b - cfg_.bindings) / cfg_.bindings_per_port;
   }
   void forward(Cycle now);
+  // Whether injection port p cannot take a request at cycle now (at its edge): it took one
+  // this cycle or its FIFO is full; on_request refuses then.
+  bool port_blocked(std::uint32_t p, Cycle now) const {
+    return port_accept_[p] == now || !req_.can_inject(p);
+  }
+  // Delivers the ready head of the reply network's output p to its binding if it can.
+  void deliver_reply(std::uint32_t p, Cycle now);
 
   void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) override;
   unsigned int in_transport_dbg(int id, Payload& gp) override;
@@ -104,7 +111,6 @@ class Crossbar : public Interconnect {
   std::vector<Cycle> reply_accept_;     // last cycle each L2-side port accepted a reply
   std::vector<Cycle> port_delivered_;   // last cycle each response FIFO delivered
   std::vector<std::uint32_t> port_rr_;  // round-robin among the bindings of a port
-  std::unordered_map<const Payload*, Cycle> injected_;
   Cycle last_step_ = ~Cycle{0};
   sc_core::sc_event step_ev_;
   // Via-L2 forwarding (core_bindings > 0): the leg each forwarded packet is on, the slice

@@ -59,7 +59,16 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   if (dram_.queued() + n > cfg_.queue) return false;  // schedule_method retries after issuing
 
   const Cycle now = clk_.next_edge_cycle();
-  const std::uint64_t id = next_id_++;
+  // A free slot of pending_ names the request (ids only link DRAM commands and completions
+  // back to it; nothing is ordered by them).
+  std::uint32_t id;
+  if (free_.empty()) {
+    id = static_cast<std::uint32_t>(pending_.size());
+    pending_.emplace_back();
+  } else {
+    id = free_.back();
+    free_.pop_back();
+  }
   const bool wr = gp.is_write();
   pending_[id] = Pending{&gp, src, n, now};
   for (unsigned a = 0; atom_mask >> a; ++a) {
@@ -104,14 +113,15 @@ void MemoryController::schedule_method() {
           ++atoms_;
           if (cmd.row_hit) ++row_hits_;
           bus_cycles_ += cfg_.timing.burst_cycles;
-          Pending& p = pending_.at(cmd.request_id);
+          Pending& p = pending_[cmd.request_id];
           if (--p.atoms_left == 0) done_.push(cmd.data_done, cmd.request_id);
           break;
         }
       }
-      // Queue space may have freed: let held requests in.
+      // Queue space may have freed: let held requests in (on_request refuses at once while the
+      // queue is full, so it is not asked then).
       for (auto& port : ports_)
-        if (port->held_request() &&
+        if (port->held_request() && dram_.can_accept() &&
             on_request(static_cast<std::uint32_t>(&port - &ports_[0]), *port->held_request()))
           port->accept_request();
     }
@@ -126,17 +136,17 @@ void MemoryController::schedule_method() {
 
 void MemoryController::respond_ready(Cycle now) {
   while (done_.ready(now)) {
-    std::uint64_t id = done_.pop();
-    ready_[pending_.at(id).source].push_back(id);
+    std::uint32_t id = done_.pop();
+    ready_[pending_[id].source].push_back(id);
   }
   for (std::uint32_t s = 0; s < cfg_.sources; ++s) {
     auto& q = ready_[s];
     while (!q.empty() && !ports_[s]->response_busy()) {
-      auto it = pending_.find(q.front());
+      const std::uint32_t id = q.front();
       q.erase(q.begin());
-      Payload* gp = it->second.gp;
-      latency_.sample(now - it->second.arrival);
-      pending_.erase(it);
+      Payload* gp = pending_[id].gp;
+      latency_.sample(now - pending_[id].arrival);
+      free_.push_back(id);
       GpuExtension& e = gpu_ext(*gp);
       if (backing_ && gp->is_read())
         backing_->read(gp->get_address(), gp->get_data_ptr(), cfg_.line_bytes);

@@ -9,7 +9,6 @@
 #include <memory>
 #include <systemc>
 #include <tlm>
-#include <unordered_map>
 #include <vector>
 
 #include "model/address_map.h"
@@ -66,10 +65,10 @@ class MemoryController : public sc_core::sc_module {
   const AddressMap& map_;
   DramChannelModel dram_;
   std::vector<std::unique_ptr<TargetPort>> ports_;
-  std::unordered_map<std::uint64_t, Pending> pending_;
-  std::uint64_t next_id_ = 0;
-  TimedQueue<std::uint64_t> done_;                 // request ids whose data is complete
-  std::vector<std::vector<std::uint64_t>> ready_;  // per source, waiting for the response channel
+  std::vector<Pending> pending_;     // accepted requests, indexed by id (a reused slot)
+  std::vector<std::uint32_t> free_;  // ids of free slots of pending_
+  TimedQueue<std::uint32_t> done_;   // request ids whose data is complete
+  std::vector<std::vector<std::uint32_t>> ready_;  // per source, waiting for the response channel
   Cycle last_cmd_ = ~Cycle{0};
   sc_core::sc_event ev_;
 
