@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "model/ring_buffer.h"
 #include "model/types.h"
 
 namespace locsim {
@@ -62,32 +63,8 @@ class CrossbarFabric {
   std::uint64_t input_busy_cycles(std::uint32_t in) const { return in_busy_total_[in]; }
 
  private:
-  // FIFO on a power-of-two ring that doubles when full: no allocation once warmed up (the
-  // queues are bounded by the input and output buffers).
   template <class T>
-  class Ring {
-   public:
-    bool empty() const { return head_ == tail_; }
-    std::uint32_t size() const { return tail_ - head_; }
-    const T& front() const { return buf_[head_ & mask_]; }
-    void push_back(const T& v) {
-      if (size() == buf_.size()) grow();
-      buf_[tail_++ & mask_] = v;
-    }
-    void pop_front() { ++head_; }
-
-   private:
-    void grow() {
-      std::vector<T> b(buf_.empty() ? 4 : buf_.size() * 2);
-      for (std::uint32_t i = 0; i < size(); ++i) b[i] = buf_[(head_ + i) & mask_];
-      tail_ = size();
-      head_ = 0;
-      buf_.swap(b);
-      mask_ = static_cast<std::uint32_t>(buf_.size() - 1);
-    }
-    std::vector<T> buf_;
-    std::uint32_t head_ = 0, tail_ = 0, mask_ = 0;
-  };
+  using Ring = RingBuffer<T>;  // no allocation once warmed up
   // Set of small integers visited in increasing order: the inputs / outputs with queued
   // packets, so that arbitration and next_event skip the empty ones.
   class Bits {

@@ -30,6 +30,7 @@
 #include <queue>
 #include <vector>
 
+#include "model/ring_buffer.h"
 #include "model/stats.h"
 #include "model/types.h"
 
@@ -121,34 +122,8 @@ class MeshFabric {
  private:
   static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
-  // FIFO on a power-of-two ring that doubles when full: no allocation once warmed up (the
-  // queues are bounded by the VC, injection and ejection buffers).
   template <class T>
-  class Ring {
-   public:
-    bool empty() const { return head_ == tail_; }
-    std::uint32_t size() const { return tail_ - head_; }
-    T& front() { return buf_[head_ & mask_]; }
-    const T& front() const { return buf_[head_ & mask_]; }
-    const T& operator[](std::uint32_t i) const { return buf_[(head_ + i) & mask_]; }
-    void push_back(const T& v) {
-      if (size() == buf_.size()) grow();
-      buf_[tail_++ & mask_] = v;
-    }
-    void pop_front() { ++head_; }
-
-   private:
-    void grow() {
-      std::vector<T> b(buf_.empty() ? 4 : buf_.size() * 2);
-      for (std::uint32_t i = 0; i < size(); ++i) b[i] = (*this)[i];
-      tail_ = size();
-      head_ = 0;
-      buf_.swap(b);
-      mask_ = static_cast<std::uint32_t>(buf_.size() - 1);
-    }
-    std::vector<T> buf_;
-    std::uint32_t head_ = 0, tail_ = 0, mask_ = 0;
-  };
+  using Ring = RingBuffer<T>;  // no allocation once warmed up
 
   struct Pkt {
     Handle h = nullptr;
