@@ -13,7 +13,7 @@
 namespace locsim {
 
 void RoundRobinPolicy::begin_kernel(const KernelLaunch& launch) {
-  // next_sm_ carries over from the previous kernel, as in GPGPU-Sim.
+  if (!carry_over_) next_sm_ = 0;
   num_ctas_ = launch.num_ctas();
   next_cta_ = 0;
 }
@@ -326,8 +326,16 @@ std::string join(const std::vector<std::string>& v) {
 const std::vector<CtaPolicyInfo>& cta_policy_registry() {
   static const std::vector<CtaPolicyInfo> table = [] {
     std::vector<CtaPolicyInfo> t;
-    t.push_back(entry<RoundRobinPolicy>(
-        "rr", {}, "GPGPU-Sim's round-robin over SMs, continuing across kernels"));
+    CtaPolicyInfo rr;
+    rr.name = "rr";
+    rr.description = "round-robin over SMs, from SM 0 at every kernel";
+    rr.params = {{"carry_over", "false",
+                  "true: the pointer continues from the previous kernel (GPGPU-Sim's "
+                  "behaviour) instead of restarting at SM 0"}};
+    rr.make = [](const CtaPolicyArgs& a) -> std::unique_ptr<CtaSchedulingPolicy> {
+      return std::make_unique<RoundRobinPolicy>(parse_bool("rr", "carry_over", a.at("carry_over")));
+    };
+    t.push_back(std::move(rr));
     t.push_back(entry<TwoLevelRoundRobinPolicy>(
         "two-level-rr", {}, "round-robin across clusters, then within them (seed 001 §2.3)"));
     t.push_back(entry<GlobalRoundRobinPolicy>(

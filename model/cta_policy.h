@@ -68,16 +68,20 @@ class CtaSchedulingPolicy {
   virtual double analysis_seconds() const { return 0; }
 };
 
-// GPGPU-Sim's default: SMs are visited round-robin starting after the SM that received the previous
-// CTA; each visit launches one CTA (CTAs in linear order), repeated while CTAs and slots remain.
+// Round-robin over SMs: each visit launches one CTA (CTAs in linear order) and the next visit
+// starts after the SM that received the previous CTA, repeated while CTAs and slots remain. Every
+// kernel starts at SM 0, so a kernel's placement does not depend on how many CTAs the kernels
+// before it had; `carry_over` keeps GPGPU-Sim's pointer, which continues from the previous kernel.
 class RoundRobinPolicy final : public CtaSchedulingPolicy {
  public:
+  explicit RoundRobinPolicy(bool carry_over = false) : carry_over_(carry_over) {}
   const char* name() const override { return "rr"; }
   void begin_kernel(const KernelLaunch& launch) override;
   void select(const std::vector<SmView>& sms, std::vector<CtaAssignment>& out) override;
   std::uint32_t remaining() const override { return num_ctas_ - next_cta_; }
 
  private:
+  bool carry_over_ = false;
   std::uint32_t num_ctas_ = 0;
   std::uint32_t next_cta_ = 0;
   std::uint32_t next_sm_ = 0;

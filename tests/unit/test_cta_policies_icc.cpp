@@ -277,7 +277,7 @@ TEST_CASE("cta policies: names, alias, factory errors, kernel restart", "[cta_po
     CHECK(select(*p, {2, 2, 2, 2}).empty());
   }
 
-  // A new kernel restarts at the first SM (unlike "rr", whose pointer carries over).
+  // A new kernel restarts at the first SM (as "rr" does unless carry_over=true).
   auto p = make_cta_policy("two-level-rr");
   begin(*p, 3, 2, topo(2, 2));
   CHECK(select(*p, {2, 2, 2, 2}) == A{{0, 0}, {2, 1}, {1, 2}});

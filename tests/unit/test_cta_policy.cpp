@@ -100,8 +100,7 @@ TEST_CASE("RoundRobinPolicy: output is appended, SM ids come from the view", "[c
   CHECK(q.remaining() == 0);
 }
 
-TEST_CASE("RoundRobinPolicy: a new kernel resumes after the SM that got the previous CTA",
-          "[cta]") {
+TEST_CASE("RoundRobinPolicy: every kernel starts at SM 0 (issue 15 item 6)", "[cta]") {
   RoundRobinPolicy p;
   begin(p, 2, 1, topo(4));
   A out;
@@ -111,7 +110,21 @@ TEST_CASE("RoundRobinPolicy: a new kernel resumes after the SM that got the prev
   CHECK(p.remaining() == 3);
   out.clear();
   p.select(view({1, 1, 1, 1}), out);
-  CHECK(out == A{{2, 0}, {3, 1}, {0, 2}});  // CTA ids restart at 0
+  CHECK(out == A{{0, 0}, {1, 1}, {2, 2}});  // not {2, 0}, {3, 1}, {0, 2}
+}
+
+TEST_CASE("RoundRobinPolicy carry_over: a new kernel resumes after the SM of the previous CTA",
+          "[cta]") {
+  auto p = make_cta_policy("rr", {{"carry_over", "true"}});
+  begin(*p, 2, 1, topo(4));
+  A out;
+  p->select(view({1, 1, 1, 1}), out);
+  CHECK(out == A{{0, 0}, {1, 1}});
+  begin(*p, 3, 1, topo(4));
+  out.clear();
+  p->select(view({1, 1, 1, 1}), out);
+  CHECK(out == A{{2, 0}, {3, 1}, {0, 2}});  // CTA ids restart at 0, SMs do not (GPGPU-Sim)
+  CHECK_THROWS_WITH(make_cta_policy("rr", {{"carry_over", "maybe"}}), Contains("carry_over"));
 }
 
 TEST_CASE("make_cta_policy: by name, unknown names list the known ones", "[cta]") {
@@ -207,7 +220,7 @@ TEST_CASE("cta policy registry: one table for names, aliases, parameters and the
                     Contains("unknown parameter 'pairs'") && Contains("single_when_pool_has_one"));
   CHECK_THROWS_WITH(make_cta_policy("distributed-block", {{"single_when_pool_has_one", "yes"}}),
                     Contains("bad value 'yes'"));
-  CHECK_THROWS_WITH(make_cta_policy("rr", {{"x", "1"}}), Contains("known: none"));
+  CHECK_THROWS_WITH(make_cta_policy("bcs", {{"x", "1"}}), Contains("known: none"));
 }
 
 TEST_CASE("KernelLaunch: the kernel, occupancy, topology and a lazy access-set provider", "[cta]") {
