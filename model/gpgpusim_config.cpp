@@ -1,6 +1,7 @@
 #include "model/gpgpusim_config.h"
 
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -186,6 +187,7 @@ class Importer {
           used = 0;
         }
         if (used != f[i].size() || !(mhz > 0)) bad(o, "<core>:<interconnect>:<L2>:<DRAM> in MHz");
+        mhz_[i] = mhz;
         std::ostringstream s;
         s << mhz << "MHz";
         set(o, keys[i], s.str());
@@ -266,6 +268,12 @@ class Importer {
       per_ctrlr_ = uint(o, v, 1);
     } else if (n == "-dram_data_command_freq_ratio") {
       ratio_ = uint(o, v, 1);
+    } else if (n == "-gpgpu_l2_rop_latency") {
+      rop_ = uint(o, v);
+      rop_where_ = o;
+    } else if (n == "-dram_latency") {
+      dram_latency_ = uint(o, v);
+      dram_latency_where_ = o;
     } else {
       ignore(o, reason_for(n));
     }
@@ -305,9 +313,6 @@ class Importer {
         n == "-gpgpu_memory_partition_indexing" || starts("-dram_bnk"))
       return "address mapping: locsim interleaves channels by mem.interleave (mem.channel_hash, "
              "mem.bank_xor), not a bit string";
-    if (n == "-gpgpu_l2_rop_latency" || n == "-dram_latency")
-      return "fixed pipeline delays: locsim's l2.latency is the L2 hit latency, DRAM timing comes "
-             "from dram.t*";
     return "not modelled by locsim";
   }
 
@@ -336,6 +341,17 @@ class Importer {
       set(dram_where_, "dram.atom_bytes", *buswidth_ * *burst_ * chips);
       set(dram_where_, "dram.burst_cycles", std::max<std::uint64_t>(1, *burst_ / ratio));
     }
+    // GPGPU-Sim counts both delays in core cycles (gpu_sim_cycle); locsim's are in L2 and DRAM
+    // cycles. Without -gpgpu_clock_domains the domains are taken as equal.
+    auto convert = [&](std::uint64_t core_cycles, int domain) {
+      const double r = mhz_[0] > 0 && mhz_[domain] > 0 ? mhz_[domain] / mhz_[0] : 1.0;
+      return static_cast<std::uint64_t>(std::llround(static_cast<double>(core_cycles) * r));
+    };
+    if (rop_) set(rop_where_, "l2.rop_latency", convert(*rop_, 2));
+    if (dram_latency_) {
+      set(dram_latency_where_, "dram.controller_latency", convert(*dram_latency_, 3));
+      set(dram_latency_where_, "dram.phy_latency", std::uint64_t{0});
+    }
   }
 
   std::string file_;
@@ -343,7 +359,9 @@ class Importer {
   std::optional<std::uint64_t> clusters_, per_cluster_, channels_, subs_;
   std::optional<std::uint64_t> buswidth_, burst_, per_ctrlr_, ratio_;
   std::optional<CacheSpec> l2_;
-  Option where_{}, l2_where_{}, dram_where_{};
+  std::optional<std::uint64_t> rop_, dram_latency_;
+  double mhz_[4] = {0, 0, 0, 0};  // -gpgpu_clock_domains: core, interconnect, L2, DRAM
+  Option where_{}, l2_where_{}, dram_where_{}, rop_where_{}, dram_latency_where_{};
 };
 
 }  // namespace

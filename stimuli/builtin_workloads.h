@@ -18,5 +18,6 @@ std::vector<WorkloadInfo> parboil_workloads();    // stimuli/parboil/: Parboil
 WorkloadInfo histogram_workload();  // stimuli/cuda_by_example/: 256-bin histogram, global atomics
 WorkloadInfo laplace_workload();    // stimuli/gpgpu_sim/: GPGPU-Sim's ISPASS-2009 LPS
 WorkloadInfo storegpu_workload();   // stimuli/gpgpu_sim/: GPGPU-Sim's ISPASS-2009 STO
+WorkloadInfo latency_chain_workload();  // stimuli/micro/: dependent-load latency microbenchmark
 
 }  // namespace locsim

@@ -11,7 +11,8 @@ namespace locsim {
 namespace {
 
 std::vector<WorkloadInfo> builtin_workload_list() {
-  std::vector<WorkloadInfo> v = {histogram_workload(), laplace_workload(), storegpu_workload()};
+  std::vector<WorkloadInfo> v = {histogram_workload(), laplace_workload(), storegpu_workload(),
+                                 latency_chain_workload()};
   for (auto suite : {polybench_workloads, rodinia_workloads, cuda_sdk_workloads, parboil_workloads})
     for (WorkloadInfo& w : suite()) v.push_back(std::move(w));
   return v;

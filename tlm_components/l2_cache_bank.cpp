@@ -1,5 +1,6 @@
 #include "tlm_components/l2_cache_bank.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace locsim {
@@ -31,6 +32,14 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
       fills_(L2_STAT("fills", "lines", "fills received from DRAM"))
 #undef L2_STAT
 {
+  SC_HAS_PROCESS(L2CacheBank);
+  SC_METHOD(down_method);
+  sensitive << down_ev_;
+  dont_initialize();
+}
+
+void L2CacheBank::down_method() {
+  send_down();
 }
 
 std::uint8_t* L2CacheBank::line_data(Addr line) {
@@ -67,7 +76,7 @@ void L2CacheBank::perform(Payload& gp, Addr line) {
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data) {
+void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data, Cycle ready) {
   if (!ev.valid) return;
   ++evictions_;
   if (!ev.dirty_sectors) return;
@@ -82,7 +91,7 @@ void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data) {
   we.owner_tag = kWritebackTag;
   we.at(name());
   if (data) std::memcpy(wb->get_data_ptr(), data, g.line_bytes);
-  miss_queue_.push(wb);
+  push_down(wb, ready);
 }
 
 int L2CacheBank::process(Payload& gp, Cycle now) {
@@ -95,14 +104,18 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
   if (e.kind == AccessKind::Store) ++stores_;
   if (e.kind == AccessKind::Atomic) ++atomics_;
   e.at(name());
+  // The decision is taken at acceptance; its effects follow the pipeline: a miss reaches the miss
+  // queue after the ROP and tag stages, a hit's data after the data stage.
+  const Cycle tagged = now + cfg_.rop_latency + cfg_.tag_latency;
   switch (d.outcome) {
     case L2Outcome::MshrMerge:
       ++mshr_hits_;
+      merged_at_[&gp] = now;
       return 0;
     case L2Outcome::Hit:
       ++hits_;
       perform(gp, d.line);
-      respond_at(now + cfg_.latency, gp);
+      respond_at(tagged + cfg_.data_latency, gp);
       return 0;
     default:
       break;
@@ -115,11 +128,11 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
       const std::uint8_t* vd = data_.frame(policy_.tags(), d.set, d.way);
       victim.assign(vd, vd + g.line_bytes);
     }
-    write_back(d.victim, victim.empty() ? nullptr : victim.data());
+    write_back(d.victim, victim.empty() ? nullptr : victim.data(), tagged);
   }
   if (d.outcome == L2Outcome::StoreAllocate) {
     perform(gp, d.line);
-    respond_at(now + cfg_.latency, gp);
+    respond_at(tagged + cfg_.data_latency, gp);
     send_down();
     return 0;
   }
@@ -135,17 +148,25 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
   fe.owner_tag = kFillTag;
   fe.parent = e.id;
   fe.at(name());
-  miss_queue_.push(f);
+  push_down(f, tagged);
   send_down();
   return 0;
 }
 
 void L2CacheBank::send_down() {
+  const Cycle now = clk_.now();
+  while (!pipe_.empty() && pipe_.front().ready <= now && !miss_queue_.full()) {
+    miss_queue_.push(pipe_.front().gp);
+    pipe_.pop_front();
+  }
   bool popped = false;
   while (!down_.busy() && !miss_queue_.empty()) {
     down_.send(*miss_queue_.pop());
     popped = true;
   }
+  // A head still in the pipeline needs a wake-up; one blocked by a full miss queue moves when
+  // the link below frees (which calls send_down).
+  if (!pipe_.empty() && pipe_.front().ready > now) down_ev_.notify(clk_.until(pipe_.front().ready));
   if (popped) retry_at(clk_.next_edge_cycle() + 1);
 }
 
@@ -160,12 +181,20 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
   const CacheGeometry& g = policy_.tags().geometry();
   ++fills_;
   if (std::uint8_t* d = line_data(line)) copy_masked(d, gp.get_data_ptr(), e.bytes, g.line_bytes);
-  Cycle when = now + 1;
+  // The fill is written to the data array and the waiting requests read from it.
+  const Cycle when = now + cfg_.data_latency;
+  const Cycle pipeline = cfg_.hit_latency();
   for (Payload* r : policy_.fill(line, e.sector_mask)) {
     if (gpu_ext(*r).kind == AccessKind::Store) policy_.store_covers(line, gpu_ext(*r).bytes);
     perform(*r, line);
     gpu_ext(*r).at(name());
-    queue_response(when, *r);
+    Cycle t = when;
+    auto m = merged_at_.find(r);
+    if (m != merged_at_.end()) {
+      t = std::max(t, m->second + pipeline);
+      merged_at_.erase(m);
+    }
+    queue_response(t, *r);
   }
   gp.release();
   wake_responses();
@@ -200,7 +229,7 @@ void L2CacheBank::b_transport(Payload& gp, sc_core::sc_time& d) {
   // Loosely-timed functional access: coherent with this bank's contents, hit latency annotated.
   transport_dbg(gp);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
-  d += clk_.period() * static_cast<double>(cfg_.latency);
+  d += clk_.period() * static_cast<double>(cfg_.hit_latency());
 }
 
 }  // namespace locsim

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <systemc>
 #include <tlm>
@@ -30,7 +31,15 @@ struct L2Config {
   std::uint32_t mshr_entries = 32;
   std::uint32_t mshr_max_merge = 8;
   std::uint32_t miss_queue = 8;  // fills + write-backs waiting for the memory controller
-  std::uint32_t latency = 40;    // cycles from acceptance to the response of a hit
+  // The sub-partition's pipeline, in L2 cycles (docs/architecture.md, "L2 and DRAM latency").
+  // Every request passes the ROP input queue and the tag lookup; a hit then reads the data array,
+  // a miss leaves for DRAM after the tag lookup and its fill is written to and read from the data
+  // array on the way back. GTX480 values: GPGPU-Sim's -gpgpu_l2_rop_latency 120 (its 700 MHz
+  // core cycles = this L2 clock); the tag/data split is locsim's assumption.
+  std::uint32_t rop_latency = 120;
+  std::uint32_t tag_latency = 4;
+  std::uint32_t data_latency = 8;
+  std::uint32_t hit_latency() const { return rop_latency + tag_latency + data_latency; }
   double clock_hz = 700e6;
   // Sets indexed on the sub-partition-local address (what a banked L2 does); false indexes on the
   // global address, which leaves all but a few sets of each bank unused (the pre-fix behaviour,
@@ -59,13 +68,28 @@ class L2CacheBank : public CacheShell {
   // Applies a load/store/atomic to a line whose needed sectors are valid.
   void perform(Payload& gp, Addr line);
   std::uint8_t* line_data(Addr line);
-  void write_back(const Eviction& ev, const std::uint8_t* data);
+  void write_back(const Eviction& ev, const std::uint8_t* data, Cycle ready);
+  struct Queued {
+    Payload* gp;
+    Cycle ready;
+  };
+  // A fill or write-back for the memory controller: it enters the miss queue from cycle `ready`
+  // on (after the ROP and tag stages of the access that caused it).
+  void push_down(Payload* gp, Cycle ready) { pipe_.push_back(Queued{gp, ready}); }
+  void down_method();
 
   L2Config cfg_;
   SimContext& ctx_;
   std::unique_ptr<L2BankIndex> index_;  // bank-local set indexing (before policy_: it uses it)
   L2CachePolicy<Payload*> policy_;      // the decisions (model/l2_cache_policy.h)
+  // Fills and write-backs still in the ROP/tag stages, in acceptance (hence `ready`) order;
+  // bounded by the MSHR entries (one fill per primary miss, at most one write-back with it).
+  std::deque<Queued> pipe_;
   BoundedQueue<Payload*> miss_queue_;
+  sc_core::sc_event down_ev_;  // the head of pipe_ becomes ready
+  // Accepted cycle of requests merged into an in-flight fill: their response cannot leave
+  // before their own pass through the pipeline (a fill can return within it).
+  std::unordered_map<const Payload*, Cycle> merged_at_;
   LineDataArray data_;  // only in data-integrity mode
 
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &rf_, &writebacks_, &evictions_, &stores_,

@@ -19,8 +19,14 @@ void declare_l2_params(ParamRegistry& p) {
             "requests merged per L2 MSHR entry");
   p.declare("l2.miss_queue", T::UInt, std::to_string(d.miss_queue), "entries",
             "fills and write-backs queued for DRAM");
-  p.declare("l2.latency", T::UInt, std::to_string(d.latency), "cycles",
-            "L2 hit latency (L2 cycles)");
+  // The hit latency is rop + tag + data; a miss pays rop + tag before DRAM and data after it.
+  p.declare("l2.rop_latency", T::UInt, std::to_string(d.rop_latency), "L2 cycles",
+            "ROP/input queue every request passes before the tag lookup (GPGPU-Sim's "
+            "-gpgpu_l2_rop_latency, converted to L2 cycles)");
+  p.declare("l2.tag_latency", T::UInt, std::to_string(d.tag_latency), "L2 cycles",
+            "tag lookup, paid by hits and misses (a miss leaves for DRAM after it)");
+  p.declare("l2.data_latency", T::UInt, std::to_string(d.data_latency), "L2 cycles",
+            "data-array access of a hit, and of a fill on its way back to the requester");
   p.declare("l2.set_index", T::Enum, d.bank_local_index ? "bank" : "global", "",
             "address the L2 sets are indexed with: bank = the sub-partition-local address "
             "(channel and sub-partition bits removed), global = the full address (leaves most "
@@ -40,7 +46,9 @@ L2Config l2_config_from_params(const ParamRegistry& p, std::uint64_t subpartitio
   c.mshr_entries = p.get_u32("l2.mshr_entries", 1);
   c.mshr_max_merge = p.get_u32("l2.mshr_max_merge", 1);
   c.miss_queue = p.get_u32("l2.miss_queue", 2);
-  c.latency = p.get_u32("l2.latency", 1);
+  c.rop_latency = p.get_u32("l2.rop_latency");
+  c.tag_latency = p.get_u32("l2.tag_latency", 1);
+  c.data_latency = p.get_u32("l2.data_latency", 1);
   c.clock_hz = p.get_frequency_hz("clock.l2");
   c.bank_local_index = p.get_string("l2.set_index") == "bank";
   return c;

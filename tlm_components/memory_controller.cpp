@@ -28,7 +28,8 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
       bus_cycles_(MC_STAT("data_bus_cycles", "DRAM cycles", "cycles the data bus carried data")),
 #undef MC_STAT
       latency_(ctx.stats.distribution(this->name(), "dram", "latency", "DRAM cycles",
-                                      "cycles from acceptance to the last data beat")) {
+                                      "cycles from acceptance to the response (controller "
+                                      "latency, DRAM timing and PHY latency)")) {
   in.register_nb_transport_fw(this, &MemoryController::nb_fw);
   in.register_b_transport(this, &MemoryController::b_transport);
   in.register_transport_dbg(this, &MemoryController::transport_dbg);
@@ -56,7 +57,13 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     if ((e.sector_mask >> s) & 1u) atom_mask |= 1u << (s / sectors_per_atom);
   if (!atom_mask) atom_mask = 1;
   const std::uint32_t n = static_cast<std::uint32_t>(__builtin_popcount(atom_mask));
-  if (dram_.queued() + n > cfg_.queue) return false;  // schedule_method retries after issuing
+  // Without a front-end delay the atoms go straight into the scheduler queue; the front end is a
+  // pipeline that takes up to one atom per DRAM cycle (a peak the data bus cannot exceed), so it
+  // holds at most controller_latency atoms. schedule_method retries a refused request.
+  const bool direct = cfg_.controller_latency == 0;
+  if (direct ? dram_.queued() + n > cfg_.queue
+             : front_.size() + n > std::max<std::size_t>(cfg_.controller_latency, n))
+    return false;
 
   const Cycle now = clk_.next_edge_cycle();
   // A free slot of pending_ names the request (ids only link DRAM commands and completions
@@ -74,7 +81,12 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   for (unsigned a = 0; atom_mask >> a; ++a) {
     if (!((atom_mask >> a) & 1u)) continue;
     DramCoord c = map_.decode(gp.get_address() + a * cfg_.atom_bytes);
-    dram_.enqueue(DramRequest{id, c.bank, c.row, c.column, wr, now});
+    const Cycle ready = now + cfg_.controller_latency;
+    const DramRequest r{id, c.bank, c.row, c.column, wr, ready};
+    if (direct)
+      dram_.enqueue(r);
+    else
+      front_.emplace_back(ready, r);
   }
   if (wr) {
     ++writes_;
@@ -97,6 +109,12 @@ void MemoryController::schedule_method() {
     ev_.notify(clk_.until(now + 1));
     return;
   }
+  bool freed = false;  // front-end space freed: held requests may enter
+  while (!front_.empty() && front_.front().first <= now && dram_.can_accept()) {
+    dram_.enqueue(front_.front().second);
+    front_.pop_front();
+    freed = true;
+  }
   if (now != last_cmd_) {
     last_cmd_ = now;
     DramCommand cmd;
@@ -114,20 +132,25 @@ void MemoryController::schedule_method() {
           if (cmd.row_hit) ++row_hits_;
           bus_cycles_ += cfg_.timing.burst_cycles;
           Pending& p = pending_[cmd.request_id];
-          if (--p.atoms_left == 0) done_.push(cmd.data_done, cmd.request_id);
+          if (--p.atoms_left == 0) done_.push(cmd.data_done + cfg_.phy_latency, cmd.request_id);
           break;
         }
       }
-      // Queue space may have freed: let held requests in (on_request refuses at once while the
-      // queue is full, so it is not asked then).
-      for (auto& port : ports_)
-        if (port->held_request() && dram_.can_accept() &&
-            on_request(static_cast<std::uint32_t>(&port - &ports_[0]), *port->held_request()))
-          port->accept_request();
+      if (cmd.type == DramCommandType::Read || cmd.type == DramCommandType::Write) freed = true;
     }
+  }
+  if (freed) {
+    // Queue space may have freed: let held requests in (on_request refuses at once if not).
+    for (auto& port : ports_)
+      if (port->held_request() &&
+          on_request(static_cast<std::uint32_t>(&port - &ports_[0]), *port->held_request()))
+        port->accept_request();
   }
   respond_ready(now);
   Cycle next = dram_.next_command_cycle(now + 1);
+  // A front-end head blocked by a full scheduler queue moves when a column command frees a slot.
+  if (!front_.empty() && dram_.can_accept())
+    next = std::min(next, std::max(front_.front().first, now + 1));
   if (!done_.empty()) next = std::min(next, std::max(done_.next_cycle(), now + 1));
   for (auto& r : ready_)
     if (!r.empty()) next = std::min(next, now + 1);
@@ -160,7 +183,8 @@ void MemoryController::respond_ready(Cycle now) {
 void MemoryController::b_transport(int id, Payload& gp, sc_core::sc_time& d) {
   transport_dbg(id, gp);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
-  d += clk_.period() * static_cast<double>(cfg_.timing.tRCD + cfg_.timing.tCL);
+  d += clk_.period() * static_cast<double>(cfg_.controller_latency + cfg_.timing.tRCD +
+                                           cfg_.timing.tCL + cfg_.phy_latency);
 }
 
 unsigned int MemoryController::transport_dbg(int, Payload& gp) {

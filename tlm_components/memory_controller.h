@@ -6,9 +6,11 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <systemc>
 #include <tlm>
+#include <utility>
 #include <vector>
 
 #include "model/address_map.h"
@@ -30,7 +32,12 @@ struct MemoryControllerConfig {
   std::uint32_t atom_bytes = 64;  // bytes per column access (burst)
   std::uint32_t line_bytes = 128;
   std::uint32_t sector_bytes = 32;
-  double clock_hz = 924e6;  // DRAM command clock
+  // Fixed delays in DRAM command cycles (docs/architecture.md, "L2 and DRAM latency"). GTX480:
+  // GPGPU-Sim's -dram_latency 100 (700 MHz core cycles) = 132 cycles at 924 MHz, all of it in
+  // front of the scheduler as in GPGPU-Sim; no separate PHY delay.
+  std::uint32_t controller_latency = 132;  // acceptance -> visible to the scheduler
+  std::uint32_t phy_latency = 0;           // last data beat on the bus -> response
+  double clock_hz = 924e6;                 // DRAM command clock
 };
 
 class MemoryController : public sc_core::sc_module {
@@ -68,6 +75,8 @@ class MemoryController : public sc_core::sc_module {
   std::vector<Pending> pending_;     // accepted requests, indexed by id (a reused slot)
   std::vector<std::uint32_t> free_;  // ids of free slots of pending_
   TimedQueue<std::uint32_t> done_;   // request ids whose data is complete
+  // Atoms in the controller's front end, in acceptance (hence ready) order.
+  std::deque<std::pair<Cycle, DramRequest>> front_;
   std::vector<std::vector<std::uint32_t>> ready_;  // per source, waiting for the response channel
   Cycle last_cmd_ = ~Cycle{0};
   sc_core::sc_event ev_;

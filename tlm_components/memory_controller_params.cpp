@@ -58,6 +58,11 @@ void declare_memory_params(ParamRegistry& p) {
             "bytes per column access (burst)");
   p.declare("dram.queue", T::UInt, std::to_string(d.queue), "accesses",
             "scheduler queue per channel");
+  p.declare("dram.controller_latency", T::UInt, std::to_string(d.controller_latency), "DRAM cycles",
+            "memory-controller front end: acceptance to the scheduler queue (GPGPU-Sim's "
+            "-dram_latency, converted to DRAM cycles)");
+  p.declare("dram.phy_latency", T::UInt, std::to_string(d.phy_latency), "DRAM cycles",
+            "PHY and return path: last data beat on the bus to the response");
   p.declare("clock.dram", T::Frequency, frequency_text(d.clock_hz), "Hz", "DRAM command clock");
 }
 
@@ -90,6 +95,8 @@ MemoryControllerConfig memory_controller_config_from_params(const ParamRegistry&
     throw ConfigError(std::string("keys 'dram.*': ") + e.what());
   }
   c.queue = p.get_u32("dram.queue", 4);
+  c.controller_latency = p.get_u32("dram.controller_latency");
+  c.phy_latency = p.get_u32("dram.phy_latency");
   c.atom_bytes = p.get_bytes_u32("dram.atom_bytes");
   if (!is_pow2(c.atom_bytes) || c.atom_bytes < l2.sector_bytes || c.atom_bytes > l2.line_bytes)
     throw ConfigError(

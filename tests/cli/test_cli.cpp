@@ -25,6 +25,25 @@ TEST_CASE("cli: unknown config key is a one-line error with exit 2", "[cli]") {
   CHECK(lines(r.err) == 1);
 }
 
+TEST_CASE("cli: an L2 pipeline stage of 0 cycles is a one-line error naming the key", "[cli]") {
+  // The tag lookup and the data array take at least a cycle (a hit answers at the earliest the
+  // cycle after it is accepted); the ROP queue may be 0.
+  for (const char* key : {"l2.tag_latency", "l2.data_latency"}) {
+    Result r = locsim(kSmall + " --set " + key + "=0");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains(key));
+    CHECK(lines(r.err) == 1);
+  }
+  CHECK(locsim(kSmall + " --set l2.rop_latency=0 --set dram.controller_latency=0").code == 0);
+}
+
+TEST_CASE("cli: latency_chain rejects an unknown level in one line", "[cli]") {
+  Result r = locsim("run --platform fermi --workload latency_chain --set workload.level=l3");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("'level'"));
+  CHECK(lines(r.err) == 1);
+}
+
 TEST_CASE("cli: ill-typed value names the key", "[cli]") {
   Result r = locsim(kSmall + " --set l1d.size=lots");
   CHECK(r.code == 2);

@@ -38,7 +38,9 @@ TEST_CASE("Parameter defaults are the configuration structs' defaults", "[params
   CHECK(c.l2.geometry.sets == l2.geometry.sets);
   CHECK(c.l2.geometry.ways == l2.geometry.ways);
   CHECK(c.l2.geometry.sector_bytes == l2.geometry.sector_bytes);
-  CHECK(c.l2.latency == l2.latency);  // once 20 in the module and 40 in the table
+  CHECK(c.l2.rop_latency == l2.rop_latency);
+  CHECK(c.l2.tag_latency == l2.tag_latency);
+  CHECK(c.l2.data_latency == l2.data_latency);
   CHECK(c.l2.clock_hz == l2.clock_hz);
 
   const CrossbarConfig x;
@@ -51,6 +53,8 @@ TEST_CASE("Parameter defaults are the configuration structs' defaults", "[params
   const DramTiming t;
   CHECK(c.mc.atom_bytes == mc.atom_bytes);
   CHECK(c.mc.queue == mc.queue);
+  CHECK(c.mc.controller_latency == mc.controller_latency);
+  CHECK(c.mc.phy_latency == mc.phy_latency);
   CHECK(c.mc.clock_hz == mc.clock_hz);
   CHECK(c.mc.timing.tCL == t.tCL);
   CHECK(c.mc.timing.tRC == t.tRC);

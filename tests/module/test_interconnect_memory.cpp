@@ -189,3 +189,31 @@ TEST_CASE("Memory controller: row hits are served without new activates, data ro
   CHECK(w == initial_word(base + 128 + 4));
   CHECK(chk.open_transactions() == 0);
 }
+
+TEST_CASE("Memory controller: a read pays the front end, ACT + RD and the PHY, one 32 B atom",
+          "[module][dram]") {
+  SimContext ctx;
+  MemoryControllerConfig cfg;
+  cfg.sources = 1;
+  cfg.clock_hz = 1e9;  // 1 ns DRAM cycles
+  cfg.atom_bytes = 32;
+  cfg.timing.burst_cycles = 1;
+  cfg.timing.tCCD = 1;
+  cfg.controller_latency = 30;
+  cfg.phy_latency = 7;
+  const AddressMap dec(map_config(1, 1));
+  MemoryController mc("mc0", cfg, dec, ctx, nullptr);
+  TestInitiator l2("l2");
+  ProtocolChecker chk("chk");
+  l2.socket.bind(chk.target);
+  chk.initiator.bind(mc.in);
+  l2.push(make_load(ctx, 0x0, 32));  // one 32 B sector, as an L2 sector miss asks
+  sc_core::sc_start(sc_time(500, SC_NS));
+  REQUIRE(l2.responses.size() == 1);
+  // Accepted at 0: the scheduler sees it at 30 (front end), ACT at 30, RD at 30 + tRCD, data on
+  // the bus tCL later for one burst cycle, then the PHY: 30 + 12 + 12 + 1 + 7 = 62 ns.
+  CHECK(l2.response_times[0] == sc_time(62, SC_NS));
+  CHECK(ctx.stats.total("dram", "read_bytes") == 32);  // no over-fetch
+  CHECK(ctx.stats.total("dram", "column_accesses") == 1);
+  CHECK(chk.open_transactions() == 0);
+}

@@ -113,7 +113,11 @@ L2Config small_l2(std::uint32_t sets = 2, std::uint32_t ways = 2) {
   c.mshr_entries = 4;
   c.mshr_max_merge = 4;
   c.miss_queue = 4;
-  c.latency = 20;
+  // Hit latency 20 = ROP 4 + tag 6 + data 10; a miss goes to DRAM 10 cycles after acceptance and
+  // its fill answers 10 cycles after it returns.
+  c.rop_latency = 4;
+  c.tag_latency = 6;
+  c.data_latency = 10;
   c.clock_hz = 1e9;  // 1 ns cycles keep the arithmetic readable
   return c;
 }
@@ -160,24 +164,25 @@ struct L2Bench {
 
 }  // namespace
 
-TEST_CASE("L2: a miss fetches from DRAM, a hit answers after l2.latency", "[module][l2]") {
+TEST_CASE("L2: a miss fetches from DRAM after the tag lookup, a hit answers after the pipeline",
+          "[module][l2]") {
   L2Bench b(small_l2());
   const Addr a = 0x1000;
   b.noc.push(make_load(b.ctx, a));
   sc_core::sc_start(sc_time(200, SC_NS));
-  // Accepted at cycle 0, fill requested at once (0 ns), back at 100 ns; the bank answers the
-  // waiting load on the next cycle: 101 ns.
+  // Accepted at cycle 0, fill requested after ROP + tag (10 ns), back at 110 ns; the load reads
+  // the filled data array: answered 10 cycles later, at 120 ns (= hit latency + DRAM).
   REQUIRE(b.tap.recs.size() == 1);
-  CHECK(b.tap.recs[0].t == sc_time(0, SC_NS));
+  CHECK(b.tap.recs[0].t == sc_time(10, SC_NS));
   CHECK(b.tap.recs[0].cmd == tlm::TLM_READ_COMMAND);
   CHECK(b.tap.recs[0].addr == a);
   CHECK(b.tap.recs[0].sectors == 0xfu);
   REQUIRE(b.noc.responses.size() == 1);
-  CHECK(b.noc.response_times[0] == sc_time(101, SC_NS));
+  CHECK(b.noc.response_times[0] == sc_time(120, SC_NS));
 
   b.noc.push(make_load(b.ctx, a));
   sc_core::sc_start(sc_time(200, SC_NS));
-  // Accepted at 200 ns; a hit answers latency = 20 cycles later.
+  // Accepted at 200 ns; a hit answers ROP + tag + data = 20 cycles later.
   REQUIRE(b.noc.responses.size() == 2);
   CHECK(b.noc.response_times[1] == sc_time(220, SC_NS));
   CHECK(b.tap.recs.size() == 1);
@@ -203,9 +208,10 @@ TEST_CASE("L2: two loads to one line merge into one MSHR entry and one DRAM fill
   sc_core::sc_start(sc_time(300, SC_NS));
   REQUIRE(b.noc.responses.size() == 2);
   // One request per cycle: the first is accepted at cycle 0, the second at cycle 1 (merged).
-  // The fill is back at 100 ns and the merged requests leave one per cycle: 101 and 102 ns.
-  CHECK(b.noc.response_times[0] == sc_time(101, SC_NS));
-  CHECK(b.noc.response_times[1] == sc_time(102, SC_NS));
+  // The fill leaves at 10 ns, is back at 110 ns and the merged requests leave one per cycle
+  // after the data stage: 120 and 121 ns.
+  CHECK(b.noc.response_times[0] == sc_time(120, SC_NS));
+  CHECK(b.noc.response_times[1] == sc_time(121, SC_NS));
   CHECK(b.tap.recs.size() == 1);
   CHECK(b.memory.addresses.size() == 1);
   CHECK(b.stat("accesses") == 2);
@@ -213,6 +219,23 @@ TEST_CASE("L2: two loads to one line merge into one MSHR entry and one DRAM fill
   CHECK(b.stat("mshr_hits") == 1);
   CHECK(b.stat("fills") == 1);
   CHECK(word_at(b.noc.responses[1], 64) == initial_word(a + 64));
+  b.quiescent();
+}
+
+TEST_CASE("L2: a request merged late into a fill still passes the whole pipeline", "[module][l2]") {
+  L2Bench b(small_l2());
+  const Addr a = 0x2800;
+  b.noc.push(make_load(b.ctx, a));
+  sc_core::sc_start(sc_time(105, SC_NS));
+  // The fill left at 10 ns and returns at 110 ns; a load accepted at 105 ns merges into it but
+  // cannot be answered before its own ROP + tag + data stages: 125 ns, not 121.
+  b.noc.push(make_load(b.ctx, a));
+  sc_core::sc_start(sc_time(200, SC_NS));
+  REQUIRE(b.noc.responses.size() == 2);
+  CHECK(b.stat("mshr_hits") == 1);
+  CHECK(b.noc.response_times[0] == sc_time(120, SC_NS));
+  CHECK(b.noc.response_times[1] == sc_time(125, SC_NS));
+  CHECK(b.tap.recs.size() == 1);
   b.quiescent();
 }
 
@@ -236,10 +259,11 @@ TEST_CASE("L2: sector misses fetch only the missing 32 B sectors", "[module][l2]
   CHECK(b.tap.recs[2].sectors == 0xcu);
   CHECK(b.tap.recs[2].bytes == range(64, 64));
   for (const auto& r : b.tap.recs) CHECK(r.addr == a);
-  // Each sector miss: accepted at k*200 ns, fill back 100 ns later, answer the cycle after.
-  CHECK(b.noc.response_times[0] == sc_time(101, SC_NS));
-  CHECK(b.noc.response_times[1] == sc_time(301, SC_NS));
-  CHECK(b.noc.response_times[2] == sc_time(501, SC_NS));
+  // Each sector miss: accepted at k*200 ns, fill leaves 10 ns later and is back 100 ns after
+  // that, answered after the data stage (10 ns).
+  CHECK(b.noc.response_times[0] == sc_time(120, SC_NS));
+  CHECK(b.noc.response_times[1] == sc_time(320, SC_NS));
+  CHECK(b.noc.response_times[2] == sc_time(520, SC_NS));
   CHECK(b.noc.response_times[3] == sc_time(620, SC_NS));
   CHECK(b.stat("misses") == 3);
   CHECK(b.stat("hits") == 1);
@@ -260,24 +284,24 @@ TEST_CASE("L2: a dirty victim is written back before the new line is fetched", "
   sc_core::sc_start(sc_time(400, SC_NS));
   REQUIRE(b.noc.responses.size() == 3);
   // Requests are accepted at cycles 0, 1, 2 (one per cycle). The store answers after the hit
-  // latency (20 ns); the loads' fills leave at 1 and 2 ns, are back 100 ns later, and each load
-  // is answered the cycle after its fill: 102 and 103 ns.
+  // latency (20 ns); the loads' fills leave after ROP + tag at 11 and 12 ns, are back 100 ns
+  // later, and each load is answered after the data stage: 121 and 122 ns.
   CHECK(b.noc.response_times[0] == sc_time(20, SC_NS));
-  CHECK(b.noc.response_times[1] == sc_time(102, SC_NS));
-  CHECK(b.noc.response_times[2] == sc_time(103, SC_NS));
+  CHECK(b.noc.response_times[1] == sc_time(121, SC_NS));
+  CHECK(b.noc.response_times[2] == sc_time(122, SC_NS));
   REQUIRE(b.tap.recs.size() == 3);
   CHECK(b.tap.recs[0].cmd == tlm::TLM_READ_COMMAND);
   CHECK(b.tap.recs[0].addr == c);
-  CHECK(b.tap.recs[0].t == sc_time(1, SC_NS));
+  CHECK(b.tap.recs[0].t == sc_time(11, SC_NS));
   // The write-back leaves before the fill for d, in the same cycle.
   CHECK(b.tap.recs[1].cmd == tlm::TLM_WRITE_COMMAND);
   CHECK(b.tap.recs[1].addr == a);
   CHECK(b.tap.recs[1].sectors == 0xfu);
   CHECK(b.tap.recs[1].bytes == range(0, 128));
-  CHECK(b.tap.recs[1].t == sc_time(2, SC_NS));
+  CHECK(b.tap.recs[1].t == sc_time(12, SC_NS));
   CHECK(b.tap.recs[2].cmd == tlm::TLM_READ_COMMAND);
   CHECK(b.tap.recs[2].addr == d);
-  CHECK(b.tap.recs[2].t == sc_time(2, SC_NS));
+  CHECK(b.tap.recs[2].t == sc_time(12, SC_NS));
   CHECK(b.stat("writebacks") == 1);
   CHECK(b.stat("evictions") == 1);
   CHECK(b.stat("stores") == 1);
@@ -327,7 +351,7 @@ TEST_CASE("L2: stores covering whole sectors allocate without fetching, partial 
   s03.set_range(96, 32);
   CHECK(b.tap.recs[0].bytes == s03);
   REQUIRE(b.noc.responses.size() == 3);
-  CHECK(b.noc.response_times[2] == sc_time(301, SC_NS));
+  CHECK(b.noc.response_times[2] == sc_time(320, SC_NS));
   CHECK(word_at(b.noc.responses[2], 0) == initial_word(c));
   CHECK(word_at(b.noc.responses[2], 40) == pattern(c + 40));  // fill did not clobber the store
   CHECK(word_at(b.noc.responses[2], 100) == initial_word(c + 100));
@@ -339,7 +363,7 @@ TEST_CASE("L2: stores covering whole sectors allocate without fetching, partial 
   CHECK(b.tap.recs[1].addr == d);
   CHECK(b.tap.recs[1].sectors == 0x1u);
   REQUIRE(b.noc.responses.size() == 4);
-  CHECK(b.noc.response_times[3] == sc_time(501, SC_NS));
+  CHECK(b.noc.response_times[3] == sc_time(520, SC_NS));
   b.noc.push(load_range(b.ctx, d, 0, 32));  // hit (at 600 ns)
   sc_core::sc_start(sc_time(100, SC_NS));
   REQUIRE(b.noc.responses.size() == 5);
@@ -369,7 +393,7 @@ TEST_CASE("L2: atomics are performed at the L2, return old values and reach memo
   REQUIRE(b.tap.recs.size() == 1);
   CHECK(b.tap.recs[0].cmd == tlm::TLM_READ_COMMAND);  // the line is fetched first
   CHECK(b.tap.recs[0].sectors == 0x1u);
-  CHECK(b.noc.response_times[0] == sc_time(101, SC_NS));
+  CHECK(b.noc.response_times[0] == sc_time(120, SC_NS));
   CHECK(word_at(b.noc.responses[0], 8) == initial_word(a + 8));    // old value
   CHECK(word_at(b.noc.responses[0], 20) == initial_word(a + 20));  // old value
   CHECK(b.dbg_word(a + 8) == initial_word(a + 8) + 3);
@@ -474,18 +498,19 @@ TEST_CASE("L2: a full MSHR table holds the next miss and counts the stalled cycl
   b.noc.push(make_load(b.ctx, a));
   b.noc.push(make_load(b.ctx, c));
   sc_core::sc_start(sc_time(400, SC_NS));
-  // a is accepted at cycle 0 and takes the only MSHR entry. c is first tried at cycle 1 and
-  // refused (MSHR full, END_REQ withheld) until a's fill frees the entry at 100 ns; it is retried
-  // and accepted at 101, so 101 - 1 = 100 cycles are counted as reservation failures. c's fill
-  // leaves at 101 ns, is back at 201 ns, and c is answered at 202 ns.
+  // a is accepted at cycle 0 and takes the only MSHR entry; its fill leaves at 10 ns. c is
+  // first tried at cycle 1 and refused (MSHR full, END_REQ withheld) until a's fill frees the
+  // entry at 110 ns; it is retried and accepted at 111, so 111 - 1 = 110 cycles are counted as
+  // reservation failures. a is answered at 120 ns; c's fill leaves at 121 ns, is back at 221 ns,
+  // and c is answered at 231 ns.
   REQUIRE(b.tap.recs.size() == 2);
-  CHECK(b.tap.recs[0].t == sc_time(0, SC_NS));
+  CHECK(b.tap.recs[0].t == sc_time(10, SC_NS));
   CHECK(b.tap.recs[1].addr == c);
-  CHECK(b.tap.recs[1].t == sc_time(101, SC_NS));
+  CHECK(b.tap.recs[1].t == sc_time(121, SC_NS));
   REQUIRE(b.noc.responses.size() == 2);
-  CHECK(b.noc.response_times[0] == sc_time(101, SC_NS));
-  CHECK(b.noc.response_times[1] == sc_time(202, SC_NS));
-  CHECK(b.stat("reservation_fails") == 100);
+  CHECK(b.noc.response_times[0] == sc_time(120, SC_NS));
+  CHECK(b.noc.response_times[1] == sc_time(231, SC_NS));
+  CHECK(b.stat("reservation_fails") == 110);
   CHECK(b.stat("misses") == 2);
   b.quiescent();
 }
@@ -504,7 +529,7 @@ TEST_CASE("L2: a full-sector store merged into a pending fill makes its sector v
   sc_core::sc_start(sc_time(200, SC_NS));
   REQUIRE(b.noc.responses.size() == 2);
   CHECK(b.stat("mshr_hits") == 1);
-  CHECK(b.noc.response_times[1] == sc_time(102, SC_NS));
+  CHECK(b.noc.response_times[1] == sc_time(121, SC_NS));
   CHECK(b.dbg_word(e + 32) == pattern(e + 32));  // got DRAM's initial_word(e + 32)
 
   b.noc.push(load_range(b.ctx, e, 32, 32));  // at 200 ns: should hit on the stored sector

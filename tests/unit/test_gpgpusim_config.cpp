@@ -64,7 +64,7 @@ TEST_CASE("gpgpusim import: GTX480 options become fermi-like locsim parameters",
   // Ignored, each with its reason and line.
   std::map<std::string, std::string> why;
   for (const auto& i : imp.ignored) why[i.option] = i.reason;
-  CHECK(imp.ignored.size() == 6);
+  CHECK(imp.ignored.size() == 4);  // the ROP and DRAM latencies are mapped now
   CHECK_THAT(why.at("-gpgpu_mem_addr_mapping"), Catch::Contains("mem.interleave"));
   CHECK_THAT(why.at("-power_simulation_enabled"), Catch::Contains("power"));
   CHECK_THAT(why.at("-gpgpu_dram_timing_opt"), Catch::Contains("bank groups"));
@@ -102,4 +102,30 @@ TEST_CASE("gpgpusim import: malformed values are one-line errors with file:line"
   CHECK_THAT(error_of("-gpgpu_n_mem\n"), Catch::Contains("has no value"));
   CHECK_THAT(error_of("-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n"),
              Catch::Contains("needs -gpgpu_n_mem"));
+}
+
+TEST_CASE("gpgpusim import: ROP and DRAM latencies convert from core cycles to L2 and DRAM cycles",
+          "[gpgpusim]") {
+  // GPGPU-Sim counts -gpgpu_l2_rop_latency and -dram_latency in core cycles (gpu_sim_cycle).
+  auto m = mapped(import_gpgpusim_config(fixture("GTX480.config"), "GTX480.config"));
+  CHECK(m.at("l2.rop_latency") == "120");           // L2 at the 700 MHz core clock
+  CHECK(m.at("dram.controller_latency") == "132");  // 100 x 924 / 700
+  CHECK(m.at("dram.phy_latency") == "0");
+  // Accel-Sim's TITAN V values (-gpgpu_l2_rop_latency 160, -dram_latency 100 at 1200 MHz).
+  m = mapped(import_gpgpusim_config(
+      "-gpgpu_clock_domains 1200.0:1200.0:1200.0:850.0\n-gpgpu_l2_rop_latency 160\n"
+      "-dram_latency 100\n",
+      "g.config"));
+  CHECK(m.at("l2.rop_latency") == "160");
+  CHECK(m.at("dram.controller_latency") == "71");  // 100 x 850 / 1200
+  m = mapped(import_gpgpusim_config(
+      "-gpgpu_clock_domains 1000.0:1000.0:500.0:2000.0\n-gpgpu_l2_rop_latency 10\n"
+      "-dram_latency 7\n",
+      "g.config"));
+  CHECK(m.at("l2.rop_latency") == "5");
+  CHECK(m.at("dram.controller_latency") == "14");
+  // Without clock domains the cycles are taken as they are.
+  m = mapped(import_gpgpusim_config("-gpgpu_l2_rop_latency 10\n", "g.config"));
+  CHECK(m.at("l2.rop_latency") == "10");
+  CHECK(error_of("-dram_latency x\n").find("-dram_latency") != std::string::npos);
 }
