@@ -15,7 +15,13 @@ namespace {
 nlohmann::json run(const std::string& args) {
   return run_json("run --platform clustered " + args);
 }
-const std::string kMm = "--workload matmul --set workload.n=128 --check-data";
+// Issue 15's calibrated latencies (L2 hit ~267, DRAM ~493 core cycles on clustered) keep every
+// shared line's first request outstanding while the cluster's other SMs ask for it (the SM blocks
+// a warp at each load): the merge table then takes all the sharing and the coalesced cache none
+// (cc_hits 0). These comparisons pin the earlier, short memory path (an L2 hit of 40 L2 cycles, no
+// controller delay), the regime they were written for; to be revisited with the SM scoreboard.
+const std::string kShortMemory = " --set l2.rop_latency=28 --set dram.controller_latency=0";
+const std::string kMm = "--workload matmul --set workload.n=128 --check-data" + kShortMemory;
 const std::string kVec = "--workload vecadd --set workload.n=65536 --check-data";
 const std::string kIcc = " --set icc.enabled=true";
 const std::string kCc = " --set icc.coalesced_cache=true";
