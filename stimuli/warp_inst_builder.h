@@ -1,5 +1,18 @@
 // Helpers that fill a WarpInst completely (the SM reuses one WarpInst per warp, so every field is
 // written, and lanes outside the active mask get address 0 for deterministic streams).
+//
+// Load dependencies (the SM's scoreboard, model/scoreboard.h). The built-in workloads declare
+// which instruction consumes each load by one rule: a global load (emit_load) waits for nothing,
+// every other instruction except a barrier (compute, store, atomic, shared access, exit) waits
+// until all of the warp's outstanding loads have returned. So consecutive loads overlap and the
+// first non-load instruction after them consumes them all, as a SASS instruction waiting on one
+// dependency barrier that several loads set (Volta/Turing control codes). A load whose address or
+// predicate comes from an earlier load (an indirect access: a[b[i]], CSR column indices, graph
+// edges, a value tested in an `if`) must say so with emit_dependent_load, which waits like a
+// consumer; otherwise it would be issued before the value it needs has arrived. A barrier does not
+// wait for loads (GPGPU-Sim: BAR checks no scoreboard; the instruction after it does). The
+// registers fields stay empty: built-in instructions name no registers (the trace exporter
+// assigns real ones, stimuli/accelsim/trace_export.cpp).
 #pragma once
 #include <cstdint>
 
@@ -24,6 +37,8 @@ inline void emit_compute(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std
   in.size = 4;
   in.data_structure = kNoDataStructure;
   in.addr.fill(0);
+  in.n_dst = in.n_src = 0;
+  in.wait_all_loads = true;  // consumes every load issued since the previous consumer
 }
 
 // A memory instruction (Load/Store/Atomic/SharedLoad/SharedStore); addr(lane) -> Addr is called
@@ -39,6 +54,8 @@ void emit_memory(WarpInst& in, WarpOp op, std::uint32_t pc, std::uint32_t mask,
   in.size = size;
   in.data_structure = data_structure;
   for (unsigned l = 0; l < in.addr.size(); ++l) in.addr[l] = ((mask >> l) & 1u) ? addr(l) : 0;
+  in.n_dst = in.n_src = 0;
+  in.wait_all_loads = op != WarpOp::Load;  // see the rule at the top
 }
 
 template <class AddrFn>
@@ -50,6 +67,14 @@ template <class AddrFn>
 void emit_store(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std::uint16_t ds, AddrFn&& addr,
                 std::uint8_t size = 4) {
   emit_memory(in, WarpOp::Store, pc, mask, ds, size, addr);
+}
+// A load whose addresses or active mask depend on the value of an earlier load (an indirect
+// access): it waits until every outstanding load of the warp has returned before it issues.
+template <class AddrFn>
+void emit_dependent_load(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std::uint16_t ds,
+                         AddrFn&& addr, std::uint8_t size = 4) {
+  emit_memory(in, WarpOp::Load, pc, mask, ds, size, addr);
+  in.wait_all_loads = true;
 }
 // Atomic add of 1 on the 32-bit word at addr(lane).
 template <class AddrFn>
@@ -74,6 +99,7 @@ inline void emit_control(WarpInst& in, WarpOp op, std::uint32_t pc, std::uint32_
 }
 inline void emit_barrier(WarpInst& in, std::uint32_t pc, std::uint32_t mask) {
   emit_control(in, WarpOp::Barrier, pc, mask);
+  in.wait_all_loads = false;  // GPGPU-Sim: a barrier checks no scoreboard
 }
 inline void emit_exit(WarpInst& in, std::uint32_t pc, std::uint32_t mask) {
   emit_control(in, WarpOp::Exit, pc, mask);

@@ -47,6 +47,12 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
                                     "times the load/store queue filled (memory back-pressure)")),
       ctas_done_(ctx.stats.counter(this->name(), "sm", "ctas_completed", "CTAs",
                                    "CTAs that ran to completion")),
+      sb_stall_cycles_(ctx.stats.counter(
+          this->name(), "sm", "scoreboard_stall_cycles", "cycles",
+          "warp-cycles an otherwise ready instruction waited for a load it depends on")),
+      sb_stalled_insts_(ctx.stats.counter(this->name(), "sm", "scoreboard_stalled_insts",
+                                          "instructions",
+                                          "instructions that had to wait for an outstanding load")),
       load_latency_(ctx.stats.distribution(this->name(), "sm", "load_latency", "ps",
                                            "SM-observed latency of a global load line request")) {
   launch.bind(*this);
@@ -108,11 +114,21 @@ void StreamingMultiprocessor::fetch(Warp& w) {
     w.have_inst = true;
   }
   if (w.inst.op == WarpOp::Compute) w.compute_left = std::max<std::uint32_t>(1, w.inst.count);
+  note_scoreboard(w);
+}
+
+void StreamingMultiprocessor::note_scoreboard(Warp& w) {
+  // Called with ready_at already set: the stall counts from there (a warp only adds to its own
+  // scoreboard by issuing, so an instruction that is free now stays free).
+  w.sb_stalled = !w.sb.ready(w.inst);
+  if (!w.sb_stalled) return;
+  w.sb_since = w.ready_at;
+  ++sb_stalled_insts_;
 }
 
 bool StreamingMultiprocessor::can_issue(const Warp& w, Cycle now) const {
-  if (!w.active || w.exited || w.at_barrier || w.pending_loads || !w.have_inst) return false;
-  if (w.ready_at > now) return false;
+  if (!w.active || w.exited || w.at_barrier || !w.have_inst) return false;
+  if (w.ready_at > now || w.sb_stalled) return false;
   if (w.age > swl_max_age_) return false;
   if (is_global_mem(w.inst.op)) return ldst_free_at_ <= now && ldst_queue_.size() < cfg_.ldst_queue;
   if (is_shared_mem(w.inst.op)) return shared_free_at_ <= now;
@@ -166,7 +182,7 @@ void StreamingMultiprocessor::cycle_method() {
   Cycle next = kNeverCycle;
   const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
   for (const Warp& w : warps_) {
-    if (!w.active || w.exited || w.at_barrier || w.pending_loads || !w.have_inst) continue;
+    if (!w.active || w.exited || w.at_barrier || w.sb_stalled || !w.have_inst) continue;
     if (w.age > swl_max_age_) continue;  // re-evaluated whenever an older warp waits or exits
     Cycle r = std::max(w.ready_at, now + 1);
     if (is_global_mem(w.inst.op)) {
@@ -245,8 +261,12 @@ void StreamingMultiprocessor::issue(std::uint32_t wi, Cycle now) {
 }
 
 void StreamingMultiprocessor::release_barrier(std::uint32_t slot) {
+  const Cycle now = clk_.now();
   for (Warp& w : warps_)
-    if (w.active && w.cta_slot == slot && w.at_barrier) w.at_barrier = false;
+    if (w.active && w.cta_slot == slot && w.at_barrier) {
+      w.at_barrier = false;
+      w.sb_since = std::max(w.sb_since, now);  // the wait at the barrier is not a stall
+    }
   ctas_[slot].at_barrier = 0;
 }
 
@@ -260,6 +280,11 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
                           : in.op == WarpOp::Store ? AccessKind::Store
                                                    : AccessKind::Atomic;
   const std::uint64_t now_ps = sc_core::sc_time_stamp().value();
+  // Loads and atomics enter the scoreboard once, with the number of line requests to wait for.
+  std::uintptr_t sb_slot = 0;
+  if (kind != AccessKind::Store && !coalesced_.empty())
+    sb_slot = w.sb.reserve(in, static_cast<std::uint32_t>(coalesced_.size()),
+                           cfg_.scoreboard == ScoreboardMode::BlockAll);
   for (const LineRequest& lr : coalesced_) {
     Payload* gp = ctx_.pool.allocate();
     GpuExtension& e = gpu_ext(*gp);
@@ -289,7 +314,7 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
     e.bytes = lr.bytes;
     e.requesters.push_back(e.sm);
     e.owner = this;
-    e.owner_tag = w.cta_slot;
+    e.owner_tag = w.cta_slot | sb_slot << 32;
     e.issue_ps = now_ps;
     e.at(name());
     if (kind == AccessKind::Atomic) {
@@ -317,7 +342,6 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
     }
     ldst_queue_.push_back(gp);
     ++c.pending_mem;
-    if (kind != AccessKind::Store) ++w.pending_loads;
   }
   line_requests_ += coalesced_.size();
   ldst_free_at_ = now + 1;
@@ -339,7 +363,7 @@ void StreamingMultiprocessor::send_requests() {
 
 bool StreamingMultiprocessor::on_response(Payload& gp) {
   GpuExtension& e = gpu_ext(gp);
-  const std::uint32_t slot = static_cast<std::uint32_t>(e.owner_tag);
+  const std::uint32_t slot = static_cast<std::uint32_t>(e.owner_tag & 0xffffffffu);
   CtaSlot& c = ctas_[slot];
   ++ctx_.progress;
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
@@ -363,8 +387,11 @@ bool StreamingMultiprocessor::on_response(Payload& gp) {
   if (e.kind != AccessKind::Store) {
     load_latency_.sample(sc_core::sc_time_stamp().value() - e.issue_ps);
     Warp& w = warps_[e.warp];
-    if (--w.pending_loads == 0) {
-      Cycle nx = clk_.next_edge_cycle() + 1;
+    if (w.sb.line_returned(static_cast<std::uint32_t>(e.owner_tag >> 32)) && w.sb_stalled &&
+        w.sb.ready(w.inst)) {
+      const Cycle nx = clk_.next_edge_cycle() + 1;
+      w.sb_stalled = false;
+      if (!w.at_barrier && nx > w.sb_since) sb_stall_cycles_ += nx - w.sb_since;
       w.ready_at = std::max(w.ready_at, nx);
       schedule_wake(w.ready_at);
     }
@@ -400,10 +427,11 @@ std::string StreamingMultiprocessor::describe_state() const {
     const Warp& w = warps_[i];
     if (!w.active) continue;
     os << name() << " warp " << i << " (CTA " << ctas_[w.cta_slot].cta << "): "
-       << (w.at_barrier      ? "at barrier"
-           : w.pending_loads ? "waiting for loads"
-                             : "ready")
-       << ", pending loads " << w.pending_loads << ", next op " << to_string(w.inst.op) << "\n";
+       << (w.at_barrier   ? "at barrier"
+           : w.sb_stalled ? "waiting for loads"
+                          : "ready")
+       << ", outstanding loads " << w.sb.outstanding() << ", next op " << to_string(w.inst.op)
+       << "\n";
   }
   return os.str();
 }

@@ -1,8 +1,14 @@
 // Streaming multiprocessor: resident CTAs and warps, warp schedulers (GTO or loose round-robin),
 // per-CTA barriers, shared memory with bank conflicts, and a load/store unit that coalesces each
-// warp memory instruction into line requests sent to the L1D over TLM. A load blocks its warp until
-// every line returns; stores are acknowledged but do not block. The SM wakes only on cycles where a
-// warp can issue or when a response or a CTA arrives.
+// warp memory instruction into line requests sent to the L1D over TLM. Each warp has a scoreboard
+// (model/scoreboard.h): a load's destination registers stay pending until every line of it
+// returns, and the warp stalls at the first instruction that reads or rewrites a pending register
+// (or, for instructions that name no registers, waits for all outstanding loads:
+// WarpInst::wait_all_loads), so independent loads overlap. A barrier does not wait for loads (as
+// in GPGPU-Sim); Exit waits for all. sm.scoreboard = block-all restores the older model, where a
+// load blocks its warp until every line returns, for control runs. Stores are acknowledged but do
+// not block. The SM wakes only on cycles where a warp can issue or when a response or a CTA
+// arrives.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -16,6 +22,7 @@
 
 #include "model/coalescer.h"
 #include "model/cta_policy.h"
+#include "model/scoreboard.h"
 #include "model/workload/kernel.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
@@ -24,6 +31,7 @@
 namespace locsim {
 
 enum class WarpSchedulerPolicy { Gto, Lrr };
+enum class ScoreboardMode { Registers, BlockAll };
 
 struct SmConfig {
   std::uint32_t id = 0;
@@ -31,6 +39,7 @@ struct SmConfig {
   SmResources resources;
   std::uint32_t schedulers = 2;
   WarpSchedulerPolicy policy = WarpSchedulerPolicy::Gto;
+  ScoreboardMode scoreboard = ScoreboardMode::Registers;
   std::uint32_t ldst_queue = 32;      // line requests waiting for the L1 (memory pipeline)
   std::uint32_t shared_latency = 24;  // cycles, conflict-free shared-memory access
   std::uint32_t shared_banks = 32;
@@ -71,7 +80,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     WarpInst inst;
     std::uint32_t compute_left = 0;
     Cycle ready_at = 0;
-    std::uint32_t pending_loads = 0;
+    Scoreboard sb;
+    bool sb_stalled = false;  // `inst` waits on the scoreboard
+    Cycle sb_since = 0;       // since when (statistics)
   };
   struct CtaSlot {
     bool active = false;
@@ -96,6 +107,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   void send_requests();
   bool on_response(Payload& gp);
   void schedule_wake(Cycle c);
+  void note_scoreboard(Warp& w);
 
   tlm::tlm_sync_enum nb_transport_bw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
     return port_.on_bw(gp, ph, d);
@@ -130,6 +142,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   Counter& shared_conflict_cycles_;
   Counter& ldst_stall_;
   Counter& ctas_done_;
+  Counter& sb_stall_cycles_;
+  Counter& sb_stalled_insts_;
   Distribution& load_latency_;
 };
 

@@ -23,6 +23,12 @@ void declare_sm_params(ParamRegistry& p) {
             "warp schedulers per SM");
   p.declare("sm.scheduler", T::Enum, d.policy == WarpSchedulerPolicy::Lrr ? "lrr" : "gto", "",
             "warp scheduling policy", {"gto", "lrr"});
+  p.declare("sm.scoreboard", T::Enum,
+            d.scoreboard == ScoreboardMode::BlockAll ? "block-all" : "registers", "",
+            "load dependencies: registers = a warp stalls at the first instruction that reads "
+            "(or rewrites) a pending load's register, independent loads overlap; block-all = a "
+            "load stalls its warp until every line returns (the model before issue 15)",
+            {"registers", "block-all"});
   p.declare("sm.ldst_queue", T::UInt, std::to_string(d.ldst_queue), "requests",
             "line requests the load/store unit buffers towards the L1");
   p.declare("sm.shared_latency", T::UInt, std::to_string(d.shared_latency), "cycles",
@@ -46,6 +52,8 @@ SmConfig sm_config_from_params(const ParamRegistry& p) {
   c.schedulers = p.get_u32("sm.schedulers", 1, 64);
   c.policy =
       p.get_string("sm.scheduler") == "lrr" ? WarpSchedulerPolicy::Lrr : WarpSchedulerPolicy::Gto;
+  c.scoreboard = p.get_string("sm.scoreboard") == "block-all" ? ScoreboardMode::BlockAll
+                                                              : ScoreboardMode::Registers;
   c.ldst_queue = p.get_u32("sm.ldst_queue", 1);
   c.shared_latency = p.get_u32("sm.shared_latency", 1);
   c.shared_banks = p.get_u32("sm.shared_banks", 1, 1024);

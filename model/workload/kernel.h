@@ -40,6 +40,14 @@ struct WarpInst {
   std::uint8_t size = 4;             // memory: bytes per lane (1, 2, 4, 8, 16)
   std::uint16_t data_structure = 0;  // index into Kernel::data(); 0xffff = unknown
   std::array<Addr, 32> addr{};       // memory: per-lane byte addresses
+  // Register dependencies for the SM's scoreboard (model/scoreboard.h): registers R0..R254 the
+  // instruction writes and reads (255 = RZ, never pending); a load's destinations are pending
+  // until it returns. wait_all_loads: the instruction waits until none of the warp's loads is
+  // outstanding (it reads values it does not name). A default WarpInst names no registers and
+  // waits, so a stream that says nothing keeps the conservative order.
+  std::uint8_t n_dst = 0, n_src = 0;
+  std::array<std::uint8_t, 4> dst{}, src{};
+  bool wait_all_loads = true;
 
   // Warp instructions this entry stands for (a Compute block counts `count`).
   std::uint32_t warp_insts() const { return op == WarpOp::Compute ? count : 1u; }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <utility>
 
 #include "model/params.h"
+#include "model/scoreboard.h"
 #include "stimuli/kernel_list_workload.h"
 
 namespace locsim {
@@ -682,6 +684,53 @@ std::string base_of(const std::string& opcode) {
   return opcode.substr(0, opcode.find('.'));
 }
 
+struct RegList {
+  std::uint8_t n = 0;
+  std::array<std::uint8_t, 16> r{};
+  bool overflow = false;
+  void add(std::uint8_t x) {
+    for (unsigned i = 0; i < n; ++i)
+      if (r[i] == x) return;
+    if (n < r.size())
+      r[n++] = x;
+    else
+      overflow = true;
+  }
+};
+
+// "Rn" with n <= 255 joins `out` (RZ = R255 is dropped); other register names are ignored.
+void add_register(std::string_view t, const std::string& where, RegList& out) {
+  if (t.size() < 2 || t[0] != 'R' || t[1] < '0' || t[1] > '9') return;
+  std::uint64_t n = 0;
+  if (!parse_dec(t.substr(1), n) || n > 255) fail(where, "bad register " + quote(t));
+  if (n != Scoreboard::kZeroRegister) out.add(static_cast<std::uint8_t>(n));
+}
+
+// Fills the scoreboard fields. A global load or atomic wider than 4 bytes per lane writes
+// consecutive registers from the one NVBit lists (LDG.E.128 R24 writes R24..R27). An instruction
+// with more registers than WarpInst holds waits for all outstanding loads (conservative); a load
+// whose destinations do not fit is an error (a later reader of the others could issue early).
+void set_registers(WarpInst& out, RegList dsts, const RegList& srcs, const std::string& opcode,
+                   std::uint64_t width, const std::string& where) {
+  const WarpOp op = classify_trace_opcode(opcode).op;
+  const bool global = (op == WarpOp::Load || op == WarpOp::Atomic) && width > 0;
+  std::uint8_t w = trace_opcode_width(opcode);
+  if (w == 0) w = static_cast<std::uint8_t>(std::min<std::uint64_t>(width, 16));
+  if (global && dsts.n == 1 && w > 4)
+    for (unsigned i = 1; i < w / 4u && dsts.r[0] + i < Scoreboard::kZeroRegister; ++i)
+      dsts.add(static_cast<std::uint8_t>(dsts.r[0] + i));
+  if (global && (dsts.n > out.dst.size() || dsts.overflow))
+    fail(where, opcode + " writes " + std::to_string(dsts.n) +
+                    " registers; the scoreboard tracks at most " + std::to_string(out.dst.size()) +
+                    " per load");
+  out.n_dst = static_cast<std::uint8_t>(std::min<unsigned>(dsts.n, out.dst.size()));
+  out.n_src = static_cast<std::uint8_t>(std::min<unsigned>(srcs.n, out.src.size()));
+  for (unsigned i = 0; i < out.n_dst; ++i) out.dst[i] = dsts.r[i];
+  for (unsigned i = 0; i < out.n_src; ++i) out.src[i] = srcs.r[i];
+  out.wait_all_loads =
+      srcs.n > out.src.size() || srcs.overflow || dsts.n > out.dst.size() || dsts.overflow;
+}
+
 }  // namespace
 
 TraceOpcodeClass classify_trace_opcode(const std::string& opcode) {
@@ -768,13 +817,16 @@ void parse_trace_inst(const std::string& line, const TraceKernelInfo& info, bool
   t = need("active mask");
   std::uint64_t mask = 0;
   if (!parse_hex(t, mask) || mask > 0xffffffffull) fail(where, "bad hex active mask " + quote(t));
+  // Registers: general registers R0..R254 feed the scoreboard; RZ (R255) and other register
+  // files (uniform URn, predicates) are not tracked.
+  RegList dsts, srcs;
   t = need("destination count");
-  if (!parse_dec(t, v) || v > 8) fail(where, "bad destination register count " + quote(t));
-  for (std::uint64_t r = 0; r < v; ++r) need("destination register");
+  if (!parse_dec(t, v) || v > 255) fail(where, "bad destination register count " + quote(t));
+  for (std::uint64_t r = 0; r < v; ++r) add_register(need("destination register"), where, dsts);
   std::string opcode(need("opcode"));
   t = need("source count");
-  if (!parse_dec(t, v) || v > 8) fail(where, "bad source register count " + quote(t));
-  for (std::uint64_t r = 0; r < v; ++r) need("source register");
+  if (!parse_dec(t, v) || v > 255) fail(where, "bad source register count " + quote(t));
+  for (std::uint64_t r = 0; r < v; ++r) add_register(need("source register"), where, srcs);
   t = need("memory width");
   std::uint64_t width = 0;
   if (!parse_dec(t, width) || width > 256) fail(where, "bad memory width " + quote(t));
@@ -787,6 +839,7 @@ void parse_trace_inst(const std::string& line, const TraceKernelInfo& info, bool
   out.size = 4;
   out.data_structure = 0xffff;
   out.addr.fill(0);
+  set_registers(out, dsts, srcs, opcode, width, where);
   if (width > 0) {
     t = need("address compression mode");
     std::uint64_t mode = 0;

@@ -76,15 +76,105 @@ void write_file(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-std::uint32_t append_trace_lines(const WarpInst& in, std::string& out) {
+TraceRegisterState::TraceRegisterState() {
+  clear();
+}
+
+void TraceRegisterState::clear() {
+  // R8..R254 are free; R0..R7 hold the placeholder operands of register-less instructions (R2
+  // address, R4/R5 data) and R255 is RZ.
+  free_[0] = ~std::uint64_t{0xff};
+  free_[1] = free_[2] = ~std::uint64_t{0};
+  free_[3] = ~(std::uint64_t{1} << 63);
+  pending_.clear();
+  width_.clear();
+}
+
+std::uint8_t TraceRegisterState::allocate(std::uint8_t size) {
+  const unsigned n = size > 4 ? size / 4u : 1u;  // aligned blocks, as the compiler allocates them
+  for (unsigned r = 8; r + n <= 255; r += n) {
+    bool ok = true;
+    for (unsigned i = 0; i < n && ok; ++i) ok = (free_[(r + i) >> 6] >> ((r + i) & 63)) & 1u;
+    if (!ok) continue;
+    for (unsigned i = 0; i < n; ++i) free_[(r + i) >> 6] &= ~(std::uint64_t{1} << ((r + i) & 63));
+    pending_.push_back(static_cast<std::uint8_t>(r));
+    width_.push_back(static_cast<std::uint8_t>(n));
+    return static_cast<std::uint8_t>(r);
+  }
+  // Some 240 loads without a consumer: never in the built-in workloads. Reusing a pending
+  // register would lose that load's dependency.
+  throw ConfigError("trace export: more than 240 loads of one warp without a consumer");
+}
+
+void TraceRegisterState::consume(std::vector<std::uint8_t>& srcs) {
+  for (std::size_t k = 0; k < pending_.size(); ++k) {
+    srcs.push_back(pending_[k]);
+    for (unsigned i = 0; i < width_[k]; ++i) {
+      const unsigned r = pending_[k] + i;
+      free_[r >> 6] |= std::uint64_t{1} << (r & 63);
+    }
+  }
+  pending_.clear();
+  width_.clear();
+}
+
+std::uint32_t append_trace_lines(const WarpInst& in, TraceRegisterState& regs, std::string& out) {
   char head[48];
   std::snprintf(head, sizeof head, "%04x %08x ", in.pc, in.active_mask);
-  auto mem = [&](const char* dsts, const char* op, const char* srcs) {
+  // Registers of this instruction: its own, or placeholders when it is a built-in instruction
+  // (names none; loads and atomics get fresh destinations, wait_all_loads adds the pending ones).
+  const bool global_dst = in.op == WarpOp::Load || in.op == WarpOp::Atomic;
+  const bool builtin = !in.n_dst && !in.n_src && (in.wait_all_loads || global_dst);
+  std::vector<std::uint8_t> dsts(in.dst.begin(), in.dst.begin() + in.n_dst);
+  std::vector<std::uint8_t> srcs(in.src.begin(), in.src.begin() + in.n_src);
+  if (in.op == WarpOp::Exit) {
+    regs.clear();
+  } else if (in.wait_all_loads && in.op != WarpOp::Barrier) {
+    regs.consume(srcs);
+  }
+  if (global_dst && in.n_dst == 0) {
+    dsts.push_back(regs.allocate(in.size));
+  } else if (global_dst && in.size > 4 && in.n_dst == in.size / 4u) {
+    // NVBit lists the first register of a vector load (the reader widens it again).
+    bool consecutive = true;
+    for (unsigned i = 1; i < in.n_dst; ++i) consecutive &= in.dst[i] == in.dst[0] + i;
+    if (consecutive) dsts.resize(1);
+  }
+  if (builtin && (in.op == WarpOp::Compute || in.op == WarpOp::SharedLoad)) dsts.push_back(4);
+  if (builtin && srcs.empty()) {
+    switch (in.op) {
+      case WarpOp::Compute:
+        srcs = {4, 5};
+        break;
+      case WarpOp::Load:
+      case WarpOp::SharedLoad:
+        srcs = {2};
+        break;
+      case WarpOp::Store:
+      case WarpOp::SharedStore:
+        srcs = {2, 4};
+        break;
+      case WarpOp::Atomic:
+        srcs = {2, 5};
+        break;
+      default:
+        break;
+    }
+  }
+  auto reg_list = [](const std::vector<std::uint8_t>& v) {
+    std::string t = std::to_string(v.size());
+    for (std::uint8_t r : v) t += " R" + std::to_string(r);
+    return t;
+  };
+  auto mem = [&](const char* op) {
     out += head;
-    out += dsts;
+    out += reg_list(dsts);
+    out += ' ';
     out += op;
     out += width_suffix(in.size);
-    out += srcs;
+    out += ' ';
+    out += reg_list(srcs);
+    out += ' ';
     out += std::to_string(in.size);
     append_addresses(in, out);
     out += '\n';
@@ -92,32 +182,36 @@ std::uint32_t append_trace_lines(const WarpInst& in, std::string& out) {
   };
   switch (in.op) {
     case WarpOp::Compute: {
+      // The block's first line carries its dependencies; the others are plain integer steps.
       const std::uint32_t k = in.count ? in.count : 1;
       for (std::uint32_t i = 0; i < k; ++i) {
         out += head;
-        out += "1 R4 ";
+        out += i == 0 ? reg_list(dsts) : std::string("1 R4");
+        out += ' ';
         out += i + 1 < k ? compute_opcode(1) : compute_opcode(in.latency);
-        out += " 2 R4 R5 0\n";
+        out += ' ';
+        out += i == 0 ? reg_list(srcs) : std::string("2 R4 R5");
+        out += " 0\n";
       }
       return k;
     }
     case WarpOp::Load:
-      return mem("1 R4 ", "LDG.E", " 1 R2 ");
+      return mem("LDG.E");
     case WarpOp::Store:
-      return mem("0 ", "STG.E", " 2 R2 R4 ");
+      return mem("STG.E");
     case WarpOp::Atomic:
-      return mem("1 R4 ", "ATOMG.E.ADD", " 2 R2 R5 ");
+      return mem("ATOMG.E.ADD");
     case WarpOp::SharedLoad:
-      return mem("1 R4 ", "LDS", " 1 R2 ");
+      return mem("LDS");
     case WarpOp::SharedStore:
-      return mem("0 ", "STS", " 2 R2 R4 ");
+      return mem("STS");
     case WarpOp::Barrier:
       out += head;
-      out += "0 BAR.SYNC 0 0\n";
+      out += reg_list(dsts) + " BAR.SYNC " + reg_list(srcs) + " 0\n";
       return 1;
     case WarpOp::Exit:
       out += head;
-      out += "0 EXIT 0 0\n";
+      out += reg_list(dsts) + " EXIT " + reg_list(srcs) + " 0\n";
       return 1;
   }
   return 0;
@@ -181,8 +275,9 @@ TraceExportSummary export_accelsim_trace(const Workload& w, const std::string& d
         auto s = k.warp_stream(cta, wi);
         body.clear();
         std::uint64_t n = 0;
+        TraceRegisterState regs;
         while (s->next(in)) {
-          n += append_trace_lines(in, body);
+          n += append_trace_lines(in, regs, body);
           if (in.op == WarpOp::Exit) break;
         }
         text += "warp = " + std::to_string(wi) + "\ninsts = " + std::to_string(n) + "\n";

@@ -80,11 +80,11 @@ class SpmvStream final : public CoroutineStream {
                                 [this](unsigned l) { return p_.ptr + 4 * (row(l) + 1); }));
       for (j_ = 0; j_ < max_len_; ++j_) {
         mask_ = w_.lanes_where([this](unsigned l) { return ((rows_ >> l) & 1u) && len(l) > j_; });
-        LOCSIM_CO_YIELD(emit_load(in, kPcLdIdx, mask_, kIdx,
-                                  [this](unsigned l) { return p_.idx + 4 * jj(l); }));
+        LOCSIM_CO_YIELD(emit_dependent_load(in, kPcLdIdx, mask_, kIdx,
+                                            [this](unsigned l) { return p_.idx + 4 * jj(l); }));
         LOCSIM_CO_YIELD(emit_load(in, kPcLdData, mask_, kData,
                                   [this](unsigned l) { return p_.data + 4 * jj(l); }));
-        LOCSIM_CO_YIELD(emit_load(in, kPcLdX, mask_, kX, [this](unsigned l) {
+        LOCSIM_CO_YIELD(emit_dependent_load(in, kPcLdX, mask_, kX, [this](unsigned l) {
           return p_.x + 4 * Addr{p_.csr->col[jj(l)]};
         }));
         LOCSIM_CO_YIELD(emit_compute(in, kPcFma, mask_, 2, kAluLatency));  // FFMA, loop test

@@ -123,17 +123,17 @@ class BfsStream final : public CoroutineStream {
       for (e_ = 0; e_ < max_deg_; ++e_) {
         active_ = w_.lanes_where(
             [this](unsigned l) { return ((frontier_ >> l) & 1u) && p_.g->degree[tid(l)] > e_; });
-        LOCSIM_CO_YIELD(emit_load(in, kPcLdEdge, active_, kEdges,
-                                  [this](unsigned l) { return p_.edges + 4 * edge(l); }));
-        LOCSIM_CO_YIELD(emit_load(
+        LOCSIM_CO_YIELD(emit_dependent_load(in, kPcLdEdge, active_, kEdges,
+                                            [this](unsigned l) { return p_.edges + 4 * edge(l); }));
+        LOCSIM_CO_YIELD(emit_dependent_load(
             in, kPcLdVisited, active_, kVisited,
             [this](unsigned l) { return p_.visited + target(l); }, 1));
         write_ = w_.lanes_where([this](unsigned l) {
           return ((active_ >> l) & 1u) && p_.g->level[target(l)] == p_.k + 1;
         });
         if (write_) {
-          LOCSIM_CO_YIELD(emit_load(in, kPcLdCost, write_, kCost,
-                                    [this](unsigned l) { return p_.cost + 4 * tid(l); }));
+          LOCSIM_CO_YIELD(emit_dependent_load(in, kPcLdCost, write_, kCost,
+                                              [this](unsigned l) { return p_.cost + 4 * tid(l); }));
           LOCSIM_CO_YIELD(emit_compute(in, kPcInc, write_, 1, kAluLatency));
           LOCSIM_CO_YIELD(emit_store(in, kPcStCost, write_, kCost,
                                      [this](unsigned l) { return p_.cost + 4 * target(l); }));

@@ -310,8 +310,8 @@ class FindKStream final : public CoroutineStream {
       node_ = walk_.node[lvl_];
       LOCSIM_CO_YIELD(emit_load(
           in, kPcLdCurr, all, kCurr, [&](unsigned) { return p_.curr + 8 * bid; }, 8));
-      LOCSIM_CO_YIELD(
-          emit_load(in, kPcLdKey, all, kKnodes, [this](unsigned l) { return key(l, 0); }));
+      LOCSIM_CO_YIELD(emit_dependent_load(in, kPcLdKey, all, kKnodes,
+                                          [this](unsigned l) { return key(l, 0); }));
       LOCSIM_CO_YIELD(
           emit_load(in, kPcLdQuery, all, kKeys, [&](unsigned) { return p_.keys + 4 * bid; }));
       LOCSIM_CO_YIELD(emit_compute(in, kPcCmp1, all, 1, kAluLatency));
@@ -347,7 +347,7 @@ class FindKStream final : public CoroutineStream {
     LOCSIM_CO_YIELD(emit_load(
         in, kPcLdCurrF, all, kCurr, [&](unsigned) { return p_.curr + 8 * bid; }, 8));
     LOCSIM_CO_YIELD(
-        emit_load(in, kPcLdKeyF, all, kKnodes, [this](unsigned l) { return key(l, 0); }));
+        emit_dependent_load(in, kPcLdKeyF, all, kKnodes, [this](unsigned l) { return key(l, 0); }));
     LOCSIM_CO_YIELD(
         emit_load(in, kPcLdQueryF, all, kKeys, [&](unsigned) { return p_.keys + 4 * bid; }));
     LOCSIM_CO_YIELD(emit_compute(in, kPcCmpF, all, 1, kAluLatency));
@@ -356,7 +356,7 @@ class FindKStream final : public CoroutineStream {
       LOCSIM_CO_YIELD(emit_load(in, kPcLdIdxF, match_, kKnodes, [this](unsigned l) {
         return p_.knodes + Addr{node_} * knode_bytes(order()) + indices_off(order()) + 4 * thid(l);
       }));
-      LOCSIM_CO_YIELD(emit_load(in, kPcLdRecord, match_, kRecords, [this](unsigned l) {
+      LOCSIM_CO_YIELD(emit_dependent_load(in, kPcLdRecord, match_, kRecords, [this](unsigned l) {
         return p_.records + 4 * Addr(p_.tree->indices(node_)[thid(l)]);
       }));
       LOCSIM_CO_YIELD(
@@ -461,8 +461,8 @@ class FindRangeKStream final : public CoroutineStream {
       // start key: currKnodeD / offsetD
       node_ = ws_.node[lvl_];
       LOCSIM_CO_YIELD(emit_load(in, kPcRLdCurr, all, kRCurr, word(p_.curr, 8), 8));
-      LOCSIM_CO_YIELD(
-          emit_load(in, kPcRLdKey, all, kRKnodes, [this](unsigned l) { return key(l, 0); }));
+      LOCSIM_CO_YIELD(emit_dependent_load(in, kPcRLdKey, all, kRKnodes,
+                                          [this](unsigned l) { return key(l, 0); }));
       LOCSIM_CO_YIELD(emit_load(in, kPcRLdStart, all, kRStart, word(p_.start, 4)));
       LOCSIM_CO_YIELD(emit_compute(in, kPcRCmp1, all, 1, kAluLatency));
       le_ = lane_range(w_, 0, ws_.lane[lvl_]);
@@ -481,8 +481,8 @@ class FindRangeKStream final : public CoroutineStream {
       // end key: lastKnodeD / offset_2D
       node_ = we_.node[lvl_];
       LOCSIM_CO_YIELD(emit_load(in, kPcRLdLast, all, kRLast, word(p_.last, 8), 8));
-      LOCSIM_CO_YIELD(
-          emit_load(in, kPcRLdKey2, all, kRKnodes, [this](unsigned l) { return key(l, 0); }));
+      LOCSIM_CO_YIELD(emit_dependent_load(in, kPcRLdKey2, all, kRKnodes,
+                                          [this](unsigned l) { return key(l, 0); }));
       LOCSIM_CO_YIELD(emit_load(in, kPcRLdEnd, all, kREnd, word(p_.end, 4)));
       LOCSIM_CO_YIELD(emit_compute(in, kPcRCmp3, all, 1, kAluLatency));
       le_ = lane_range(w_, 0, we_.lane[lvl_]);
@@ -511,8 +511,8 @@ class FindRangeKStream final : public CoroutineStream {
     // RecstartD[bid] from the start leaf
     node_ = ws_.node.back();
     LOCSIM_CO_YIELD(emit_load(in, kPcRLdCurrF, all, kRCurr, word(p_.curr, 8), 8));
-    LOCSIM_CO_YIELD(
-        emit_load(in, kPcRLdKeyF, all, kRKnodes, [this](unsigned l) { return key(l, 0); }));
+    LOCSIM_CO_YIELD(emit_dependent_load(in, kPcRLdKeyF, all, kRKnodes,
+                                        [this](unsigned l) { return key(l, 0); }));
     LOCSIM_CO_YIELD(emit_load(in, kPcRLdStartF, all, kRStart, word(p_.start, 4)));
     LOCSIM_CO_YIELD(emit_compute(in, kPcRCmpF, all, 1, kAluLatency));
     match_ = lane_of(w_, ws_.found);
@@ -525,8 +525,8 @@ class FindRangeKStream final : public CoroutineStream {
     // ReclenD[bid] from the end leaf
     node_ = we_.node.back();
     LOCSIM_CO_YIELD(emit_load(in, kPcRLdLastF, all, kRLast, word(p_.last, 8), 8));
-    LOCSIM_CO_YIELD(
-        emit_load(in, kPcRLdKey2F, all, kRKnodes, [this](unsigned l) { return key(l, 0); }));
+    LOCSIM_CO_YIELD(emit_dependent_load(in, kPcRLdKey2F, all, kRKnodes,
+                                        [this](unsigned l) { return key(l, 0); }));
     LOCSIM_CO_YIELD(emit_load(in, kPcRLdEndF, all, kREnd, word(p_.end, 4)));
     LOCSIM_CO_YIELD(emit_compute(in, kPcRCmp2F, all, 1, kAluLatency));
     match_ = lane_of(w_, we_.found);

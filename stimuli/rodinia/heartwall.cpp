@@ -159,6 +159,7 @@ struct Op {
   IndexFn idx;
   PredFn pred;  // optional: the lanes that take an if
   std::uint32_t pc = 0;
+  bool dependent = false;  // a load whose address uses an earlier load (emit_dependent_load)
 };
 
 // One stage: `prologue` once, then for (ei = tx; ei < n; ei += 256) { pre; for (k < outer(ei))
@@ -189,6 +190,13 @@ Op mem(WarpOp op, Buf b, IndexFn f, PredFn pred = nullptr) {
 }
 Op ld(Buf b, IndexFn f, PredFn pred = nullptr) {
   return mem(WarpOp::Load, b, std::move(f), std::move(pred));
+}
+// A load addressed with values loaded just before (d_Row/d_Col of the point), no instruction
+// in between: it must wait for them.
+Op ld_dependent(Buf b, IndexFn f) {
+  Op o = ld(b, std::move(f));
+  o.dependent = true;
+  return o;
 }
 Op st(Buf b, IndexFn f) {
   return mem(WarpOp::Store, b, std::move(f));
@@ -253,7 +261,7 @@ std::shared_ptr<const Program> make_program(const Geometry& g) {
     s.pre = {cmp(6),
              ld(Buf::Row, at(0)),
              ld(Buf::Col, at(0)),
-             ld(Buf::Frame, frame_window(T, g.t)),
+             ld_dependent(Buf::Frame, frame_window(T, g.t)),
              st(Buf::T, own()),
              cmp(2)};
     s.barrier = false;
@@ -548,7 +556,7 @@ std::shared_ptr<const Program> make_program(const Geometry& g) {
              ld(Buf::Row, at(0)),
              ld(Buf::Col, at(0)),
              ld(Buf::T, own()),
-             ld(Buf::Frame, frame_window(T, g.t)),
+             ld_dependent(Buf::Frame, frame_window(T, g.t)),
              cmp(3),
              st(Buf::T, own()),
              cmp(2)};
@@ -695,6 +703,7 @@ class HeartwallStream final : public CoroutineStream {
     emit_memory(in, o.op, o.pc, mask_, ds, 4, [&](unsigned l) {
       return base + static_cast<Addr>(4 * o.idx(ctx_, ei(l), k_, q_));
     });
+    if (o.dependent) in.wait_all_loads = true;
   }
 
   WarpContext w_;

@@ -93,7 +93,7 @@ class LavaStream final : public CoroutineStream {
     LOCSIM_CO_YIELD(emit_load(
         in, kPcLdOffset, all, kBox, [this](unsigned) { return box(bx_) + 16; }, 8));
     if (act_) {
-      LOCSIM_CO_YIELD(emit_load(
+      LOCSIM_CO_YIELD(emit_dependent_load(
           in, kPcLdRa0, act_, kRv, [this](unsigned l) { return vec(p_.rv, bx_, l, 0); }, 16));
       LOCSIM_CO_YIELD(emit_load(
           in, kPcLdRa1, act_, kRv, [this](unsigned l) { return vec(p_.rv, bx_, l, 16); }, 16));
@@ -107,13 +107,14 @@ class LavaStream final : public CoroutineStream {
     for (k_ = 0; k_ < 1 + nei().size(); ++k_) {
       pointer_ = k_ == 0 ? bx_ : nei()[k_ - 1];
       if (k_ > 0) {
-        LOCSIM_CO_YIELD(emit_load(in, kPcLdNei, all, kBox,
-                                  [this](unsigned) { return box(bx_) + 32 + 24 * (k_ - 1) + 12; }));
+        LOCSIM_CO_YIELD(emit_dependent_load(in, kPcLdNei, all, kBox, [this](unsigned) {
+          return box(bx_) + 32 + 24 * (k_ - 1) + 12;
+        }));
       }
-      LOCSIM_CO_YIELD(emit_load(
+      LOCSIM_CO_YIELD(emit_dependent_load(
           in, kPcLdOffB, all, kBox, [this](unsigned) { return box(pointer_) + 16; }, 8));
       if (act_) {
-        LOCSIM_CO_YIELD(emit_load(
+        LOCSIM_CO_YIELD(emit_dependent_load(
             in, kPcLdRb0, act_, kRv, [this](unsigned l) { return vec(p_.rv, pointer_, l, 0); },
             16));
         LOCSIM_CO_YIELD(emit_load(

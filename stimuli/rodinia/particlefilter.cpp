@@ -228,7 +228,7 @@ class LikelihoodStream final : public PfStream {
         LOCSIM_CO_YIELD(emit_load(in, kPcLdInd, body_, kInd, [this](unsigned l) {
           return f4(kInd, i(l) * p_.host->count_ones() + y_);
         }));
-        LOCSIM_CO_YIELD(emit_load(
+        LOCSIM_CO_YIELD(emit_dependent_load(
             in, kPcLdI, body_, kI, [this](unsigned l) { return p_.at(kI, ind(l, y_)); }, 1));
         LOCSIM_CO_YIELD(emit_compute(in, kPcLik, body_, 6, kAluLatency));  // 2 pow, sub, div, add
       }
@@ -390,8 +390,8 @@ class FindIndexStream final : public PfStream {
             emit_load(in, kPcFLdCdf, scan_, kCdf, [this](unsigned) { return f4(kCdf, x_); }));
         LOCSIM_CO_YIELD(emit_compute(in, kPcFCmp, scan_, 2, kAluLatency));  // FSETP, branch
       }
-      LOCSIM_CO_YIELD(emit_load(in, kPcFLdAx, body_, kArrayX,
-                                [this](unsigned l) { return f4(kArrayX, index(l)); }));
+      LOCSIM_CO_YIELD(emit_dependent_load(in, kPcFLdAx, body_, kArrayX,
+                                          [this](unsigned l) { return f4(kArrayX, index(l)); }));
       LOCSIM_CO_YIELD(emit_load(in, kPcFLdAy, body_, kArrayY,
                                 [this](unsigned l) { return f4(kArrayY, index(l)); }));
       LOCSIM_CO_YIELD(

@@ -111,10 +111,11 @@ class ScStream final : public CoroutineStream {
         LOCSIM_CO_YIELD(emit_load(
             in, kPcLdAssign, other_, kP,
             [this](unsigned l) { return p_.p + kPointBytes * tid(l) + 16; }, 8));
-        LOCSIM_CO_YIELD(emit_load(in, kPcLdCenter, other_, kCenterTable, [this](unsigned l) {
-          return p_.center_table + 4 * std::uint64_t{p_.host->assign[tid(l)]};
-        }));
-        LOCSIM_CO_YIELD(emit_load(in, kPcLdLowC, other_, kWorkMem, [this](unsigned l) {
+        LOCSIM_CO_YIELD(
+            emit_dependent_load(in, kPcLdCenter, other_, kCenterTable, [this](unsigned l) {
+              return p_.center_table + 4 * std::uint64_t{p_.host->assign[tid(l)]};
+            }));
+        LOCSIM_CO_YIELD(emit_dependent_load(in, kPcLdLowC, other_, kWorkMem, [this](unsigned l) {
           return lower(l, p_.host->center_of[tid(l)]);
         }));
         LOCSIM_CO_YIELD(emit_compute(in, kPcAddC, other_, 2, kAluLatency));

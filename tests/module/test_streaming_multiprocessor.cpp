@@ -2,8 +2,13 @@
 // process). Bench: hand-written kernel -> SM -> checker -> TestMemory (100 ns), with a CTA
 // completion sink. The SM runs at 1 GHz, so cycle N starts at N ns; memory answers 100 ns after a
 // request arrives.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -11,6 +16,7 @@
 
 #include "harness.h"
 #include "model/workload/kernel.h"
+#include "stimuli/accelsim/accelsim_trace.h"
 #include "tlm_components/protocol_checker.h"
 #include "tlm_components/streaming_multiprocessor.h"
 
@@ -358,4 +364,162 @@ TEST_CASE("SM: with check_data, a wrong loaded value is reported as a failure", 
   CHECK(b.ctx.failures[0].find("6010") != std::string::npos);
   // ctx.fail stopped the simulation at the response (101 ns).
   CHECK(sc_core::sc_time_stamp() == sc_time(101, SC_NS));
+}
+
+// ---- scoreboard (issue 15) ----------------------------------------------------------------------
+
+namespace {
+
+// Register-annotated instructions, as the trace reader produces them (wait_all_loads off).
+WarpInst with_regs(WarpInst in, std::initializer_list<std::uint8_t> dst,
+                   std::initializer_list<std::uint8_t> src) {
+  in.wait_all_loads = false;
+  in.n_dst = in.n_src = 0;
+  for (std::uint8_t r : dst) in.dst[in.n_dst++] = r;
+  for (std::uint8_t r : src) in.src[in.n_src++] = r;
+  return in;
+}
+
+// ld R4 <- [0x1000]; ld R5 <- [0x2000] (or [R4] when dependent); FFMA R6 <- R4, R5;
+// st [0x3000] <- R6; exit.
+std::vector<WarpInst> load_pair(bool dependent) {
+  return {with_regs(load(0x1000), {4}, {2}),
+          with_regs(load(0x2000), {5}, {static_cast<std::uint8_t>(dependent ? 4 : 3)}),
+          with_regs(compute(1, 1), {6}, {4, 5}), with_regs(store(0x3000), {}, {8, 6}),
+          with_regs(exit_inst(), {}, {})};
+}
+
+SmConfig sb_config(ScoreboardMode mode) {
+  SmConfig c = sm_config();
+  c.scoreboard = mode;
+  return c;
+}
+
+// Runs load_pair on one warp of `b`; returns the memory's request times in ns.
+std::vector<double> run_pair(SmBench& b, bool dependent) {
+  ScriptKernel k = make_kernel(
+      1, 32, [dependent](std::uint32_t, std::uint32_t) { return load_pair(dependent); });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  std::vector<double> t;
+  for (const sc_time& x : b.memory.request_times) t.push_back(std::round(x.to_seconds() * 1e9));
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("SM scoreboard: two independent loads overlap (one memory latency)", "[module][sm]") {
+  SmBench b(sb_config(ScoreboardMode::Registers));
+  // ld R4 at 1 ns, ld R5 at 2 ns (independent), responses at 101 and 102 ns; the FFMA reading
+  // both issues at 103, the store at 104: one 100 ns latency, not two.
+  CHECK(run_pair(b, false) == std::vector<double>{1, 2, 104});
+  CHECK(b.stat("scoreboard_stalled_insts") == 1);   // the FFMA
+  CHECK(b.stat("scoreboard_stall_cycles") == 100);  // ready at 3, issued at 103
+  REQUIRE(b.sink.done.size() == 1);
+  CHECK(b.sink.done[0].t == sc_time(204, SC_NS));
+  b.quiescent();
+}
+
+TEST_CASE("SM scoreboard: block-all serialises the same independent loads", "[module][sm]") {
+  SmBench b(sb_config(ScoreboardMode::BlockAll));
+  // The old model: the second load waits for the first response (101 ns) -> 102, 202 -> 203,
+  // store at 204 ns: two latencies.
+  CHECK(run_pair(b, false) == std::vector<double>{1, 102, 204});
+  CHECK(b.stat("scoreboard_stalled_insts") == 2);  // the second load and the FFMA
+  CHECK(b.stat("scoreboard_stall_cycles") == 200);
+  b.quiescent();
+}
+
+TEST_CASE("SM scoreboard: a dependent load waits for its producer (registers)", "[module][sm]") {
+  SmBench b(sb_config(ScoreboardMode::Registers));
+  CHECK(run_pair(b, true) == std::vector<double>{1, 102, 204});
+  CHECK(b.stat("scoreboard_stall_cycles") == 200);
+  b.quiescent();
+}
+
+TEST_CASE("SM scoreboard: a dependent load waits for its producer (block-all)", "[module][sm]") {
+  SmBench b(sb_config(ScoreboardMode::BlockAll));
+  CHECK(run_pair(b, true) == std::vector<double>{1, 102, 204});
+  b.quiescent();
+}
+
+TEST_CASE("SM scoreboard: a barrier does not wait for the warp's loads (GPGPU-Sim)",
+          "[module][sm]") {
+  SmBench b(sm_config());
+  // Warp 0 loads R4 and reaches the barrier at cycle 2 without waiting for the load; warp 1
+  // arrives at cycle 3, the barrier opens and warp 1 stores at 4 ns, long before warp 0's load
+  // returns (101 ns). Warp 0's FFMA (reads R4) then waits for the load: its store goes at 103.
+  ScriptKernel k = make_kernel(1, 64, [](std::uint32_t, std::uint32_t w) {
+    if (w == 0)
+      return std::vector<WarpInst>{with_regs(load(0x1000), {4}, {2}), with_regs(barrier(), {}, {}),
+                                   with_regs(compute(1, 1), {6}, {4}),
+                                   with_regs(store(0x3000), {}, {6}), exit_inst()};
+    return std::vector<WarpInst>{barrier(), store(0x2000), exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  CHECK(b.memory.addresses == std::vector<Addr>{0x1000, 0x2000, 0x3000});
+  REQUIRE(b.memory.request_times.size() == 3);
+  CHECK(b.memory.request_times[1] == sc_time(4, SC_NS));
+  CHECK(b.memory.request_times[2] == sc_time(103, SC_NS));
+  b.quiescent();
+}
+
+TEST_CASE("SM scoreboard: register dependencies read from an Accel-Sim trace", "[module][sm]") {
+  // The same pair as load_pair, as trace lines: two independent LDGs, an FFMA (latency 4) reading
+  // both, then a dependent LDG (address register R6) feeding the store.
+  const std::string dir = "/tmp/locsim_sb_mt_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/kernel-1.traceg";
+  std::ofstream(path) << "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n"
+                         "-block dim = (32,1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 70\n"
+                         "-cuda stream id = 0\n-shmem base_addr = 0x0\n"
+                         "-local mem base_addr = 0x0\n-nvbit version = 1.5\n"
+                         "-accelsim tracer version = 4\n\n#BEGIN_TB\n\nthread block = 0,0,0\n\n"
+                         "warp = 0\ninsts = 6\n"
+                         "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000 4\n"
+                         "0010 ffffffff 1 R5 LDG.E 1 R3 4 1 0x2000 4\n"
+                         "0020 ffffffff 1 R6 FFMA 3 R4 R5 R255 0\n"
+                         "0030 ffffffff 1 R7 LDG.E 1 R6 4 1 0x4000 4\n"
+                         "0040 ffffffff 0 STG.E 2 R8 R7 4 1 0x3000 4\n"
+                         "0050 ffffffff 0 EXIT 0 0\n\n#END_TB\n";
+  auto kernel = open_accelsim_kernel(path);
+  SmBench b(sm_config());
+  b.sm->launch_cta(*kernel, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  // LDGs at 1 and 2 ns; FFMA at 103 (after both responses), ready at 107: the dependent LDG at
+  // 107, its response at 207, the store at 208.
+  REQUIRE(b.memory.request_times.size() == 4);
+  CHECK(b.memory.request_times[0] == sc_time(1, SC_NS));
+  CHECK(b.memory.request_times[1] == sc_time(2, SC_NS));
+  CHECK(b.memory.request_times[2] == sc_time(107, SC_NS));
+  CHECK(b.memory.request_times[3] == sc_time(208, SC_NS));
+  b.quiescent();
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("SM scoreboard: overlapping loads still pass check_data", "[module][sm]") {
+  SmBench b(sm_config(), true);
+  // A store, then four independent loads in flight together (one of the stored line), then
+  // the consumer: every returned line is checked against the golden memory.
+  ScriptKernel k = make_kernel(1, 64, [](std::uint32_t, std::uint32_t w) {
+    const Addr o = 0x10000 * w;
+    return std::vector<WarpInst>{store(0x4000 + o),
+                                 compute(1, 200),
+                                 with_regs(load(0x4000 + o), {4}, {}),
+                                 with_regs(load(0x5000 + o), {5}, {}),
+                                 with_regs(load(0x6000 + o), {6}, {}),
+                                 with_regs(load(0x7000 + o), {7}, {}),
+                                 with_regs(compute(1, 1), {8}, {4, 5, 6, 7}),
+                                 exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(2000, SC_NS));
+  REQUIRE(b.sink.done.size() == 1);
+  CHECK(b.ctx.failures.empty());
+  CHECK(b.stat("line_requests") == 10);
+  const AggregateStat* lat = b.dist("load_latency");
+  REQUIRE(lat);
+  CHECK(lat->count == 8);
+  b.quiescent();
 }

@@ -1,0 +1,101 @@
+// A warp's scoreboard: the destination registers of its outstanding global loads (and atomics
+// that return a value). An instruction may issue only when it neither reads nor writes a pending
+// register (RAW and WAW), as in GPGPU-Sim's Scoreboard::checkCollision; a load's registers are
+// released when every line request of that load has returned. Independent loads therefore overlap
+// and a warp stalls at the first instruction that needs a loaded value, not at the load.
+//
+// Two conservative escapes keep an instruction without register information correct:
+// WarpInst::wait_all_loads (waits until no load is outstanding: the built-in workloads' consumer
+// rule, see stimuli/warp_inst_builder.h) and a blocking load (reserve(..., blocks_all = true)),
+// which stalls every later instruction of the warp until it returns (sm.scoreboard = block-all,
+// the model before issue 15). Exit always waits for every outstanding load. No SystemC here.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "model/workload/kernel.h"
+
+namespace locsim {
+
+class Scoreboard {
+ public:
+  // Whether `in` may issue now (register hazards and the two waits above).
+  bool ready(const WarpInst& in) const {
+    if (blocking_) return false;
+    if (outstanding_ && (in.wait_all_loads || in.op == WarpOp::Exit)) return false;
+    if (!any_pending_) return true;
+    for (unsigned i = 0; i < in.n_src; ++i)
+      if (pending(in.src[i])) return false;
+    for (unsigned i = 0; i < in.n_dst; ++i)
+      if (pending(in.dst[i])) return false;
+    return true;
+  }
+
+  // Records load/atomic `in`, issued as `lines` (>= 1) line requests, and returns the handle to
+  // pass to line_returned(). Its destination registers become pending (RZ = 255 never does).
+  std::uint32_t reserve(const WarpInst& in, std::uint32_t lines, bool blocks_all) {
+    std::uint32_t slot;
+    if (!free_.empty()) {
+      slot = free_.back();
+      free_.pop_back();
+    } else {
+      slot = static_cast<std::uint32_t>(entries_.size());
+      entries_.emplace_back();
+    }
+    Entry& e = entries_[slot];
+    e.lines_left = lines;
+    e.blocks_all = blocks_all;
+    e.n_dst = 0;
+    for (unsigned i = 0; i < in.n_dst && i < in.dst.size(); ++i) {
+      if (in.dst[i] == kZeroRegister) continue;
+      e.dst[e.n_dst++] = in.dst[i];
+      set(in.dst[i], true);
+    }
+    ++outstanding_;
+    blocking_ += blocks_all;
+    return slot;
+  }
+
+  // One line request of the instruction behind `slot` returned; true when that was its last one
+  // (its registers are free again).
+  bool line_returned(std::uint32_t slot) {
+    Entry& e = entries_[slot];
+    if (--e.lines_left) return false;
+    for (unsigned i = 0; i < e.n_dst; ++i) set(e.dst[i], false);
+    blocking_ -= e.blocks_all;
+    --outstanding_;
+    free_.push_back(slot);
+    return true;
+  }
+
+  // Load instructions issued and not yet complete.
+  std::uint32_t outstanding() const { return outstanding_; }
+  bool pending(std::uint8_t r) const { return (regs_[r >> 6] >> (r & 63)) & 1u; }
+
+  static constexpr std::uint8_t kZeroRegister = 255;  // RZ in SASS traces (NVBit numbers it 255)
+
+ private:
+  struct Entry {
+    std::uint32_t lines_left = 0;
+    bool blocks_all = false;
+    std::uint8_t n_dst = 0;
+    std::array<std::uint8_t, 4> dst{};
+  };
+  void set(std::uint8_t r, bool on) {
+    const std::uint64_t bit = std::uint64_t{1} << (r & 63);
+    if (on)
+      regs_[r >> 6] |= bit;
+    else
+      regs_[r >> 6] &= ~bit;
+    any_pending_ = (regs_[0] | regs_[1] | regs_[2] | regs_[3]) != 0;
+  }
+
+  std::array<std::uint64_t, 4> regs_{};  // R0..R255, one bit each
+  bool any_pending_ = false;
+  std::uint32_t outstanding_ = 0, blocking_ = 0;
+  std::vector<Entry> entries_;
+  std::vector<std::uint32_t> free_;
+};
+
+}  // namespace locsim
