@@ -21,19 +21,34 @@ const std::string kOneSm =
 }  // namespace
 
 TEST_CASE("cli trace: hand-written one-warp trace gives the hand-computed L1 counts", "[cli]") {
-  // Lines (128 B): L0 = 0x10000000, L1 = 0x10000080, L2 = 0x10000100; the warp waits for each
-  // load before the next one, so every access sees the previous fill.
-  //   LDG.E     mode 1, 32 x 4 B from L0        -> L0 miss
-  //   LDG.E     mode 0, the same 32 addresses   -> L0 hit
-  //   LDG.E.64  mode 1, 32 x 8 B from L0        -> L0 hit, L1 miss (two line requests)
-  //   LDG.E     mode 2, 16 lanes x 4 B from L2  -> L2 miss
+  // Lines (128 B): L0 = 0x10000000, L1 = 0x10000080, L2 = 0x10000100. With the register
+  // scoreboard (default) the second load (R5) does not depend on the first (R4): it issues while
+  // L0 is being fetched and merges into its MSHR; the FFMA reads both and waits; the LDG.64 (R6,
+  // R7) then hits L0; the last load writes R7 again and waits for it (WAW).
+  //   LDG.E R4  mode 1, 32 x 4 B from L0        -> L0 miss
+  //   LDG.E R5  mode 0, the same 32 addresses   -> L0 MSHR hit (L0 still in flight)
+  //   FFMA R6 <- R4, R5                         -> waits for both
+  //   LDG.E.64 R6  mode 1, 32 x 8 B from L0     -> L0 hit, L1 miss (two line requests)
+  //   LDG.E R7  mode 2, 16 lanes x 4 B from L2  -> waits for the LDG.64 (R7), L2 miss
   nlohmann::json j = run_json("run" + kOneSm + " --trace " + kFixture + "/kernelslist.g", "fix");
   CHECK(j["l1d"]["accesses"] == 5);
-  CHECK(j["l1d"]["hits"] == 2);
+  CHECK(j["l1d"]["hits"] == 1);
+  CHECK(j["l1d"]["mshr_hits"] == 1);
   CHECK(j["l1d"]["misses"] == 3);
   CHECK(j["sm"]["global_mem_insts"] == 4);
+  CHECK(j["sm"]["scoreboard_stalled_insts"] == 3);  // the FFMA, the last LDG and EXIT
   CHECK(j["warp_insts"] == 7);
   CHECK(j["dram"]["reads"].get<double>() > 0);
+  // Control: block-all waits for each load before the next, so every access sees the previous
+  // fill (L0 miss, L0 hit, L0 hit + L1 miss, L2 miss) and the run is longer.
+  nlohmann::json b = run_json(
+      "run" + kOneSm + " --set sm.scoreboard=block-all --trace " + kFixture + "/kernelslist.g",
+      "fixb");
+  CHECK(b["l1d"]["accesses"] == 5);
+  CHECK(b["l1d"]["hits"] == 2);
+  CHECK(b["l1d"]["mshr_hits"] == 0);
+  CHECK(b["l1d"]["misses"] == 3);
+  CHECK(b["cycles"].get<double>() > j["cycles"].get<double>());
 }
 
 TEST_CASE("cli trace: an xz-compressed kernel file gives the same counts", "[cli]") {
@@ -47,7 +62,8 @@ TEST_CASE("cli trace: an xz-compressed kernel file gives the same counts", "[cli
   }
   nlohmann::json j = run_json("run" + kOneSm + " --trace " + dir + "/kernelslist.g", "xz");
   CHECK(j["l1d"]["accesses"] == 5);
-  CHECK(j["l1d"]["hits"] == 2);
+  CHECK(j["l1d"]["hits"] == 1);
+  CHECK(j["l1d"]["mshr_hits"] == 1);
   CHECK(j["l1d"]["misses"] == 3);
   std::system(("rm -rf " + dir).c_str());
 }
