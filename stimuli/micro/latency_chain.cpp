@@ -1,7 +1,8 @@
 // Dependent-load latency microbenchmark (the pointer chase of Wong et al. 2010, Mei & Chu 2016
 // and Jia et al. 2018, written as an address list): one CTA of one warp whose lane 0 issues
-// `loads` 4-byte loads, each to the next address of the chain. The SM blocks a warp until its load
-// returns, so every load sees the unloaded latency of the level it hits, and the SM's
+// `loads` 4-byte loads, each to the next address of the chain. Each load's address is the value of
+// the previous one (emit_dependent_load), so the scoreboard holds it until that load returns and
+// every load sees the unloaded latency of the level it hits, and the SM's
 // load_latency distribution of the chain kernel is that latency:
 //   level=l1    the chain stays in one 128-byte line: the first load misses, every later one hits
 //               the L1 (read load_latency_min);
@@ -46,7 +47,7 @@ class ChainStream final : public CoroutineStream {
   bool next(WarpInst& in) override {
     LOCSIM_CO_BEGIN;
     for (i_ = 0; i_ < p_.loads; ++i_)
-      LOCSIM_CO_YIELD(emit_load(in, 0x00, 1u, 0, [this](unsigned) { return p_.at(i_); }));
+      LOCSIM_CO_YIELD(emit_dependent_load(in, 0x00, 1u, 0, [this](unsigned) { return p_.at(i_); }));
     LOCSIM_CO_YIELD(emit_exit(in, 0x08, w_.live_mask()));
     LOCSIM_CO_END;
   }
