@@ -2,13 +2,16 @@
 // associative table of outstanding cluster reads, one entry per L2 line with the list of SMs
 // waiting for it. Only global reads are recorded (the caller filters); a read that finds an entry
 // is merged and not sent to the NoC; a read that finds none allocates an entry if one is free and
-// is sent; with the table full it is sent unmerged. The reply frees the entry and is broadcast.
+// is sent; with the table full it is sent unmerged. A reply is looked up by its address: if an
+// entry holds the line, the reply is broadcast to its SM list and the entry is freed (§6.1), no
+// matter which of the line's outstanding requests the reply answers.
 //
-// Two refinements over the paper's address-only matching, both invisible with 128 B unsectored
-// lines (the paper's configuration): a read merges only if the outstanding request fetches every
-// byte it needs (sectored L1s fetch partial lines), and an entry is released by the reply of the
-// request that allocated it (its leader), so the reply of an unmerged request to the same line
-// cannot free an entry whose data is still in flight.
+// One refinement over the paper's address-only matching, invisible with 128 B unsectored lines
+// (the paper's configuration): a read merges only if the outstanding request fetches every byte
+// it needs, and a reply frees an entry only if it carries every byte the entry's request fetches
+// (sectored L1s fetch partial lines, so a second request for the line may bring fewer bytes).
+// When a reply other than the leader's frees an entry, the leader's own reply later finds no
+// entry (or a newer one) and goes to the leader's SM: every request gets exactly one response.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -80,13 +83,25 @@ class MergeTable {
     return e ? static_cast<int>(e - entries_.data()) : -1;
   }
 
-  // A reply for `line` carried by request `r` arrived. If r leads an entry, returns true and
-  // moves the entry's SM list and merged requests out (the entry becomes free); otherwise the
-  // reply goes only to its own SM (false).
-  bool release(Addr line, const Req& r, std::vector<std::uint16_t>& sms, std::vector<Req>& merged) {
-    Entry* e = find_mutable(line);
-    if (!e || !(e->leader == r)) return false;
-    sms.swap(e->sms);
+  // The entry a reply carrying `bytes` of `line` frees, or nullptr: the entry holding the line
+  // if the reply brings every byte its request fetches (no side effect).
+  const Entry* releasing(Addr line, const ByteMask& bytes) const {
+    const Entry* e = find(line);
+    if (!e || (e->fetched.w[0] & ~bytes.w[0]) | (e->fetched.w[1] & ~bytes.w[1])) return nullptr;
+    return e;
+  }
+
+  // A reply carrying `bytes` of `line` for a request of SM `sm` arrived. If it frees an entry
+  // (see releasing), returns true with the SMs it goes to (`sm` first, then one per merged
+  // request, in merge order) and the merged requests; the entry becomes free. The entry's
+  // leader, when it is not the request replied to, is still in flight and is not returned.
+  // Otherwise the reply goes only to its own SM (false).
+  bool release(Addr line, const ByteMask& bytes, std::uint16_t sm, std::vector<std::uint16_t>& sms,
+               std::vector<Req>& merged) {
+    Entry* e = const_cast<Entry*>(releasing(line, bytes));
+    if (!e) return false;
+    sms.push_back(sm);
+    sms.insert(sms.end(), e->sms.begin() + 1, e->sms.end());
     merged.swap(e->merged);
     e->sms.clear();
     e->merged.clear();

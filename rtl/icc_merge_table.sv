@@ -7,10 +7,13 @@
 //   read:  lookup; covered hit -> MERGED (requester bit set), uncovered hit -> UNCOVERED,
 //          miss with a free entry -> ALLOCATED (lowest free index), miss with none -> FULL;
 //   write: stores and atomics bypass the table (§6.1) -> BYPASS, nothing changes;
-//   reply: lookup; the leader's reply -> RELEASED (entry freed, its bit-vector is the broadcast
-//          list), any other reply -> NOT_LEADER (it goes to its own SM only).
-// The two refinements of model/merge_table.h are kept: a read merges only if the outstanding
-// request fetches every byte it needs, and only the leader's reply frees an entry.
+//   reply: lookup by address (§6.1); an entry holding the line whose fetched bytes the reply
+//          carries -> RELEASED (entry freed, its bit-vector is the broadcast list), whichever of
+//          the line's requests the reply answers; otherwise -> DIRECT (own SM only).
+// The refinement of model/merge_table.h is kept: a read merges only if the outstanding request
+// fetches every byte it needs, and a reply frees an entry only if it brings all those bytes.
+// look_outcome/look_entry show, combinationally, what the presented operation would do, so the
+// ICC can check room in its broadcast queues before committing a reply with a clock edge.
 // The TLM twin is model/merge_table.h; docs/rtl_cosim.md describes the transactor.
 module icc_merge_table #(
     parameter int ENTRIES   = 48,   // seed 001 §6.2
@@ -27,9 +30,12 @@ module icc_merge_table #(
     input  logic                 op_valid,
     input  logic [          1:0] op_kind,      // 0 read, 1 write, 2 reply
     input  logic [LINE_BITS-1:0] op_line,
-    input  logic [MASK_BITS-1:0] op_mask,      // read: bytes needed
+    input  logic [MASK_BITS-1:0] op_mask,      // read: bytes needed; reply: bytes carried
     input  logic [          7:0] op_sm,        // read: requester, relative to the cluster
-    input  logic [ TAG_BITS-1:0] op_tag,       // read: its tag; reply: the replied request's tag
+    input  logic [ TAG_BITS-1:0] op_tag,       // read: its tag (kept as the leader's tag)
+    // Outcome the presented operation would have (combinational, before the edge).
+    output logic [          2:0] look_outcome,
+    output logic [ IDX_BITS-1:0] look_entry,
     // Result of the operation sampled at the last rising edge.
     output logic                 rsp_valid,
     output logic [          2:0] rsp_outcome,
@@ -47,7 +53,7 @@ module icc_merge_table #(
   localparam logic [1:0] OpRead = 2'd0, OpWrite = 2'd1, OpReply = 2'd2;
   // Same order as MergeOutcome in model/merge_table.h, then the write and reply outcomes.
   localparam logic [2:0] Merged = 3'd0, Allocated = 3'd1, Full = 3'd2, Uncovered = 3'd3,
-                         Bypass = 3'd4, Released = 3'd5, NotLeader = 3'd6, Idle = 3'd7;
+                         Bypass = 3'd4, Released = 3'd5, Direct = 3'd6, Idle = 3'd7;
 
   logic [  ENTRIES-1:0] valid_q;
   logic [LINE_BITS-1:0] line_q [ENTRIES];
@@ -77,10 +83,10 @@ module icc_merge_table #(
     end
   end
 
-  logic           covered, leader;
+  logic           covered, carried;
   logic [SMS-1:0] requester;
-  assign covered   = (op_mask & ~mask_q[hit_idx]) == '0;
-  assign leader    = tag_q[hit_idx] == op_tag;
+  assign covered   = (op_mask & ~mask_q[hit_idx]) == '0;  // read: needs only fetched bytes
+  assign carried   = (mask_q[hit_idx] & ~op_mask) == '0;  // reply: brings every fetched byte
   assign requester = SMS'(1) << op_sm;
 
   // Next outcome of the presented operation.
@@ -91,11 +97,14 @@ module icc_merge_table #(
       unique case (op_kind)
         OpRead:  outcome = hit ? (covered ? Merged : Uncovered) : (free_any ? Allocated : Full);
         OpWrite: outcome = Bypass;
-        OpReply: outcome = (hit && leader) ? Released : NotLeader;
+        OpReply: outcome = (hit && carried) ? Released : Direct;
         default: outcome = Idle;
       endcase
     end
   end
+
+  assign look_outcome = outcome;
+  assign look_entry   = (outcome == Allocated) ? free_idx : hit_idx;
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin

@@ -39,6 +39,12 @@ IntraClusterCoalescer::IntraClusterCoalescer(sc_core::sc_module_name name, const
       broadcasts_(ICC_STAT("broadcast_replies", "replies",
                            "replies delivered to a merged requester (beyond the leader)")),
       noc_requests_(ICC_STAT("noc_requests", "requests", "requests sent to the NoC port")),
+      broadcast_stalls_(ICC_STAT("broadcast_stalls", "replies",
+                                 "NoC replies held at the port: a broadcast queue lacked room")),
+      broadcast_depth_(ctx.stats.distribution(
+          this->name(), "icc", "broadcast_queue_depth", "packets",
+          "packets in an L1's broadcast queue when a packet joins it (max: at most "
+          "icc.broadcast_queue)")),
 #undef ICC_STAT
 #define CL_STAT(n, u, d) ctx.stats.counter(this->name(), "cluster", n, u, d)
       icl_requests_(CL_STAT("read_requests", "requests",
@@ -51,6 +57,8 @@ IntraClusterCoalescer::IntraClusterCoalescer(sc_core::sc_module_name name, const
 {
   if (cfg.merge_table && cfg.merge_entries == 0)
     throw std::invalid_argument("ICC merge table needs at least one entry");
+  if (cfg.broadcast_queue == 0)
+    throw std::invalid_argument("ICC broadcast queues need at least one entry");
   const std::uint32_t entries = cfg.merge_table ? cfg.merge_entries : 0;
   if (!cfg.merge_table || cfg.model == MergeTableModel::Tlm) {
     table_ = std::make_unique<TlmMergeTable>(entries, cfg.first_sm);
@@ -107,11 +115,16 @@ std::uint32_t IntraClusterCoalescer::port_of(const Payload& gp) const {
   return gpu_ext(const_cast<Payload&>(gp)).sm - cfg_.first_sm;
 }
 
+bool IntraClusterCoalescer::can_accept(std::uint32_t port) const {
+  // Room for a request towards the NoC in case the lookup misses, and, with a coalesced cache,
+  // room in the requester's broadcast queue in case it hits.
+  return to_noc_.size() < cfg_.queue &&
+         (!cfg_.coalesced_cache || to_l1_[port].size() < cfg_.broadcast_queue);
+}
+
 bool IntraClusterCoalescer::try_accept(std::uint32_t, Payload& gp, Cycle now) {
-  // One lookup per cycle (the unit is the cluster's single path to its port), and room for a
-  // request towards the NoC in case the lookup misses.
-  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_accept_ ||
-      to_noc_.size() >= cfg_.queue) {
+  // One lookup per cycle (the unit is the cluster's single path to its port).
+  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_accept_ || !can_accept(port_of(gp))) {
     kick(std::max(clk_.next_edge_cycle(), now + (now == last_accept_ ? 1 : 0)));
     return false;
   }
@@ -157,7 +170,7 @@ void IntraClusterCoalescer::process(std::uint32_t port, Payload& gp, Cycle now) 
     if (const std::uint8_t* d = cc_.data(line))
       copy_masked(gp.get_data_ptr(), d, e.bytes, cfg_.line_bytes);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    deliver(port, gp, ready);
+    deliver(port, gp, ready, ++group_);
     return;
   }
   if (cfg_.merge_table) {
@@ -183,14 +196,37 @@ void IntraClusterCoalescer::process(std::uint32_t port, Payload& gp, Cycle now) 
 }
 
 bool IntraClusterCoalescer::on_reply(Payload& gp) {
+  if (take_reply(gp)) return true;
+  // Held at the port (the NoC cannot send this port another reply meanwhile); step_method
+  // takes it once the broadcast queues have drained.
+  ++broadcast_stalls_;
+  return false;
+}
+
+bool IntraClusterCoalescer::broadcast_room(const std::vector<std::uint16_t>& sms) {
+  // One slot in the queue of every SM on the list (several requests of one SM share it).
+  for (std::uint16_t sm : sms)
+    if (to_l1_[sm - cfg_.first_sm].size() >= cfg_.broadcast_queue) return false;
+  return true;
+}
+
+bool IntraClusterCoalescer::take_reply(Payload& gp) {
   GpuExtension& e = gpu_ext(gp);
   const Cycle ready = clk_.next_edge_cycle() + cfg_.latency;
   const Addr line = gp.get_address() & ~Addr{cfg_.line_bytes - 1};
+  const bool table = e.kind == AccessKind::Load && cfg_.merge_table;
+  // The SMs this reply goes to, before anything changes: the table is looked up again (and
+  // changed) only if every one of their queues has room.
+  sms_scratch_.clear();
+  if (!table || !table_->probe_release(gp, line, ready - cfg_.latency, sms_scratch_))
+    sms_scratch_.assign(1, e.sm);
+  if (!broadcast_room(sms_scratch_)) return false;
   e.at(name());
   sms_scratch_.clear();
   merged_scratch_.clear();
   bool released = false;
-  if (e.kind == AccessKind::Load && cfg_.merge_table) {
+  const std::uint64_t group = ++group_;
+  if (table) {
     released = table_->release(gp, line, ready - cfg_.latency, sms_scratch_, merged_scratch_);
     count_table_op();
   }
@@ -202,20 +238,27 @@ bool IntraClusterCoalescer::on_reply(Payload& gp) {
       me.at(name());
       e.requesters.push_back(me.sm);
       ++broadcasts_;
-      deliver(port_of(*m), *m, ready);
+      deliver(port_of(*m), *m, ready, group);
     }
-    // §6.3: only lines that were effectively coalesced enter the CC.
-    if (cfg_.coalesced_cache && sms_scratch_.size() > 1) {
+    // §6.3: only lines that were effectively coalesced (the entry had more than one requester)
+    // enter the CC.
+    if (cfg_.coalesced_cache && !merged_scratch_.empty()) {
       ++cc_fills_;
       if (cc_.fill(line, e.bytes, ctx_.check_data ? gp.get_data_ptr() : nullptr)) ++cc_evictions_;
     }
   }
-  deliver(port_of(gp), gp, ready);
+  deliver(port_of(gp), gp, ready, group);
   return true;
 }
 
-void IntraClusterCoalescer::deliver(std::uint32_t port, Payload& gp, Cycle when) {
-  to_l1_[port].push(when, &gp);
+void IntraClusterCoalescer::deliver(std::uint32_t port, Payload& gp, Cycle when,
+                                    std::uint64_t group) {
+  std::deque<BroadcastSlot>& q = to_l1_[port];
+  if (q.empty() || q.back().group != group) {
+    q.push_back(BroadcastSlot{when, group, {}, 0});
+    broadcast_depth_.sample(q.size());
+  }
+  q.back().reqs.push_back(&gp);
   kick(when);
 }
 
@@ -227,18 +270,18 @@ void IntraClusterCoalescer::step_method() {
   }
   Cycle next = ~Cycle{0};
   // Held requests, round-robin over the L1s.
+  // The first L1 in round-robin order whose request can go on (one lookup per cycle).
   bool held = false;
-  for (std::uint32_t k = 0; k < cfg_.sms; ++k) {
+  for (std::uint32_t k = 0; k < cfg_.sms && now != last_accept_; ++k) {
     const std::uint32_t i = (rr_ + k) % cfg_.sms;
     Payload* gp = up_[i]->held_request();
     if (!gp) continue;
     held = true;
-    if (now != last_accept_ && to_noc_.size() < cfg_.queue) {
-      last_accept_ = now;
-      process(i, *gp, now);
-      up_[i]->accept_request();
-      rr_ = (i + 1) % cfg_.sms;
-    }
+    if (!can_accept(i)) continue;
+    last_accept_ = now;
+    process(i, *gp, now);
+    up_[i]->accept_request();
+    rr_ = (i + 1) % cfg_.sms;
     break;
   }
   for (std::uint32_t i = 0; i < cfg_.sms && !held; ++i) held = up_[i]->held_request() != nullptr;
@@ -251,14 +294,22 @@ void IntraClusterCoalescer::step_method() {
     next = std::min(next, std::max(to_noc_.next_cycle(), now + 1));
   // Towards the L1s: one response per L1 per cycle.
   for (std::uint32_t i = 0; i < cfg_.sms; ++i) {
-    TimedQueue<Payload*>& q = to_l1_[i];
+    std::deque<BroadcastSlot>& q = to_l1_[i];
     if (q.empty()) continue;
-    if (!up_[i]->response_busy() && delivered_[i] != now && q.ready(now)) {
+    if (!up_[i]->response_busy() && delivered_[i] != now && q.front().when <= now) {
       delivered_[i] = now;
-      up_[i]->respond(*q.pop());
+      BroadcastSlot& slot = q.front();
+      Payload* gp = slot.reqs[slot.next++];
+      if (slot.next == slot.reqs.size()) q.pop_front();  // the slot is free again
+      up_[i]->respond(*gp);
     }
     if (!q.empty() && !up_[i]->response_busy())
-      next = std::min(next, std::max(q.next_cycle(), now + 1));
+      next = std::min(next, std::max(q.front().when, now + 1));
+  }
+  // A reply held at the port for want of broadcast-queue room: the deliveries above may have
+  // made room.
+  if (Payload* r = down_.held_response()) {
+    if (take_reply(*r)) down_.accept_response();
   }
   // A held request waits for the next cycle, or for queue room (a send wakes us).
   if (held && (to_noc_.size() < cfg_.queue)) next = std::min(next, now + 1);

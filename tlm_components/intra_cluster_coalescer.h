@@ -4,7 +4,9 @@
 // table (hit: waits for the outstanding request; miss: allocates an entry if one is free and goes
 // to the NoC); writes and atomics bypass both (and invalidate a CC copy). A reply that leads a
 // merge-table entry is broadcast to every SM of its list and, when it had more than one requester,
-// fills the coalesced cache; any other reply goes to its own SM.
+// fills the coalesced cache; any other reply goes to its own SM. Replies wait for their L1 in
+// bounded per-L1 broadcast queues: a reply (or a coalesced-cache hit) is taken only when every
+// queue it goes to has room, otherwise the NoC port (or the L1) holds it: back-pressure, no loss.
 // The unit also measures the cluster's intra-cluster locality (equation 1) on the requests it
 // receives, i.e. before coalescing, exactly where the paper counts them.
 #pragma once
@@ -12,6 +14,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <systemc>
 #include <tlm>
@@ -38,6 +41,10 @@ struct IccConfig {
   std::uint32_t cc_entries = 24;  // seed 001 §6.3
   std::uint32_t latency = 1;      // lookup cycles (seed 001 §7: one cycle)
   std::uint32_t queue = 8;        // requests buffered towards the NoC port
+  // Packets (replies, broadcast copies, CC hits) buffered towards each L1. 8: GPGPU-Sim's
+  // cluster ejection buffer
+  // (-gpgpu_n_cluster_ejection_buffer_size, default 8 packets; seed 001 ran GPGPU-Sim 3.2.2).
+  std::uint32_t broadcast_queue = 8;
   std::uint32_t line_bytes = 128;
   Cycle locality_window = 2000;  // equation (1) window W, cycles
   double clock_hz = 1.4e9;
@@ -59,7 +66,10 @@ class IntraClusterCoalescer : public sc_core::sc_module {
   bool try_accept(std::uint32_t port, Payload& gp, Cycle now);
   void process(std::uint32_t port, Payload& gp, Cycle now);
   bool on_reply(Payload& gp);
-  void deliver(std::uint32_t port, Payload& gp, Cycle when);
+  bool take_reply(Payload& gp);
+  bool broadcast_room(const std::vector<std::uint16_t>& sms);
+  bool can_accept(std::uint32_t port) const;
+  void deliver(std::uint32_t port, Payload& gp, Cycle when, std::uint64_t group);
   void step_method();
   void kick(Cycle c) { step_ev_.notify(clk_.until(c)); }
   std::uint32_t port_of(const Payload& gp) const;
@@ -83,7 +93,17 @@ class IntraClusterCoalescer : public sc_core::sc_module {
   CoalescedCache cc_;
   IntraClusterLocality icl_;
   TimedQueue<Payload*> to_noc_;
-  std::vector<TimedQueue<Payload*>> to_l1_;
+  // One L1's broadcast queue. A slot is one packet towards the L1: a reply (with the requests of
+  // that L1 it answers, §6.1 broadcasts one packet per SM of the list) or a coalesced-cache hit.
+  // Slots are released in order; the L1 takes one request's response per cycle.
+  struct BroadcastSlot {
+    Cycle when;
+    std::uint64_t group;  // the reply or hit that made the slot
+    std::vector<Payload*> reqs;
+    std::size_t next = 0;
+  };
+  std::vector<std::deque<BroadcastSlot>> to_l1_;
+  std::uint64_t group_ = 0;       // numbers the replies and hits
   std::vector<Cycle> delivered_;  // last cycle a response went to each L1
   Cycle last_accept_ = ~Cycle{0};
   std::uint32_t rr_ = 0;  // round-robin among the L1s with a held request
@@ -92,7 +112,9 @@ class IntraClusterCoalescer : public sc_core::sc_module {
   std::vector<Payload*> merged_scratch_;
 
   Counter &reads_, &writes_, &merge_hits_, &merge_allocs_, &merge_full_, &merge_uncovered_,
-      &cc_hits_, &cc_fills_, &cc_evictions_, &cc_invalidations_, &broadcasts_, &noc_requests_;
+      &cc_hits_, &cc_fills_, &cc_evictions_, &cc_invalidations_, &broadcasts_, &noc_requests_,
+      &broadcast_stalls_;
+  Distribution& broadcast_depth_;
   Counter &icl_requests_, &icl_line_, &icl_data_;
   Counter* rtl_cycles_ = nullptr;       // icc.model=rtl|lockstep
   Counter* lockstep_checks_ = nullptr;  // icc.model=lockstep

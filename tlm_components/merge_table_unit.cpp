@@ -61,10 +61,20 @@ MergeOutcome TlmMergeTable::lookup(Payload& gp, Addr line, Cycle) {
 
 bool TlmMergeTable::release(Payload& gp, Addr line, Cycle, std::vector<std::uint16_t>& sms,
                             std::vector<Payload*>& merged) {
+  const GpuExtension& e = gpu_ext(gp);
   const int idx = table_.index_of(line);
-  const bool released = table_.release(line, &gp, sms, merged);
+  const bool released = table_.release(line, e.bytes, e.sm, sms, merged);
   last_ = released ? idx : -1;
   return released;
+}
+
+bool TlmMergeTable::probe_release(Payload& gp, Addr line, Cycle, std::vector<std::uint16_t>& sms) {
+  const GpuExtension& e = gpu_ext(gp);
+  const auto* entry = table_.releasing(line, e.bytes);
+  if (!entry) return false;
+  sms.push_back(e.sm);
+  sms.insert(sms.end(), entry->sms.begin() + 1, entry->sms.end());
+  return true;
 }
 
 std::string TlmMergeTable::describe(Addr line) const {
@@ -160,7 +170,7 @@ struct ReleaseAnswer {
   std::string str() const {
     std::ostringstream o;
     if (!released) {
-      o << "not leader";
+      o << "direct";
     } else {
       o << "released entry " << entry << " to SMs";
       for (std::uint16_t x : sms) o << " " << x;
@@ -189,6 +199,28 @@ bool LockstepMergeTable::release(Payload& gp, Addr line, Cycle now, std::vector<
   if (!(da == ra))
     report("reply", gp, line, now, da.str(), ra.str(), dut_->describe(line),
            "before: " + ref_before);
+  return d;
+}
+
+bool LockstepMergeTable::probe_release(Payload& gp, Addr line, Cycle now,
+                                       std::vector<std::uint16_t>& sms) {
+  const std::size_t first = sms.size();
+  const bool d = dut_->probe_release(gp, line, now, sms);
+  ref_sms_.clear();
+  const bool r = ref_->probe_release(gp, line, now, ref_sms_);
+  if (diverged_) return d;
+  ++checks_;
+  dut_sorted_.assign(sms.begin() + static_cast<std::ptrdiff_t>(first), sms.end());
+  std::sort(dut_sorted_.begin(), dut_sorted_.end());
+  std::sort(ref_sms_.begin(), ref_sms_.end());
+  if (d == r && dut_sorted_ == ref_sms_) return d;
+  auto answer = [](bool released, const std::vector<std::uint16_t>& s) {
+    std::string o = released ? "would release to SMs" : "direct";
+    for (std::uint16_t x : s) o += " " + std::to_string(x);
+    return o;
+  };
+  report("reply probe", gp, line, now, answer(d, dut_sorted_), answer(r, ref_sms_),
+         dut_->describe(line), ref_->describe(line));
   return d;
 }
 

@@ -32,10 +32,16 @@ class MergeTableUnit {
   virtual MergeOutcome lookup(Payload& gp, Addr line, Cycle now) = 0;
   // A store or atomic passing the table unmerged (§6.1).
   virtual void bypass(Payload& gp, Addr line, Cycle now) = 0;
-  // The reply `gp` for `line`: if it leads an entry, frees it and returns true with the SMs to
-  // broadcast to (leader's SM first, then one per merged request) and the merged requests.
+  // The reply `gp` for `line`: if an entry holds the line and the reply carries every byte the
+  // entry's request fetches (§6.1: any reply to the line, not only the leader's), frees it and
+  // returns true with the SMs the reply goes to (gp's SM first, then one per merged request)
+  // and the merged requests.
   virtual bool release(Payload& gp, Addr line, Cycle now, std::vector<std::uint16_t>& sms,
                        std::vector<Payload*>& merged) = 0;
+  // What release would answer, without changing the table: true and the SMs the reply would go
+  // to. The ICC checks room in its broadcast queues with it before taking a reply.
+  virtual bool probe_release(Payload& gp, Addr line, Cycle now,
+                             std::vector<std::uint16_t>& sms) = 0;
   virtual std::uint32_t in_use() const = 0;
   // Index of the entry the last operation used (-1: none), for lockstep comparison.
   virtual int last_entry() const = 0;
@@ -51,6 +57,7 @@ class TlmMergeTable final : public MergeTableUnit {
   void bypass(Payload&, Addr, Cycle) override { last_ = -1; }
   bool release(Payload& gp, Addr line, Cycle now, std::vector<std::uint16_t>& sms,
                std::vector<Payload*>& merged) override;
+  bool probe_release(Payload& gp, Addr line, Cycle now, std::vector<std::uint16_t>& sms) override;
   std::uint32_t in_use() const override { return table_.in_use(); }
   int last_entry() const override { return last_; }
   std::string describe(Addr line) const override;
@@ -73,6 +80,7 @@ class LockstepMergeTable final : public MergeTableUnit {
   void bypass(Payload& gp, Addr line, Cycle now) override;
   bool release(Payload& gp, Addr line, Cycle now, std::vector<std::uint16_t>& sms,
                std::vector<Payload*>& merged) override;
+  bool probe_release(Payload& gp, Addr line, Cycle now, std::vector<std::uint16_t>& sms) override;
   std::uint32_t in_use() const override { return dut_->in_use(); }
   int last_entry() const override { return dut_->last_entry(); }
   std::string describe(Addr line) const override { return dut_->describe(line); }
@@ -88,7 +96,7 @@ class LockstepMergeTable final : public MergeTableUnit {
   DivergenceFn on_divergence_;
   std::uint64_t checks_ = 0;
   bool diverged_ = false;
-  std::vector<std::uint16_t> ref_sms_;
+  std::vector<std::uint16_t> ref_sms_, dut_sorted_;
   std::vector<Payload*> ref_merged_;
 };
 

@@ -30,6 +30,10 @@ void declare_icc_params(ParamRegistry& p) {
             "ICC lookup latency (core cycles)");
   p.declare("icc.queue", T::UInt, std::to_string(d.queue), "requests",
             "ICC requests buffered towards the NoC port");
+  p.declare("icc.broadcast_queue", T::UInt, std::to_string(d.broadcast_queue), "packets",
+            "ICC packets buffered towards each L1 (a reply or its broadcast copy, a "
+            "coalesced-cache hit); a reply waits at the NoC port until every L1 on its SM list "
+            "has room (8: GPGPU-Sim's cluster ejection buffer)");
 }
 
 class IccMechanismConfig final : public MechanismConfig {
@@ -55,6 +59,7 @@ std::shared_ptr<const MechanismConfig> configure_icc(const ParamRegistry& p, Gpu
   ic.cc_entries = p.get_u32("icc.cc_entries", 1, 4096);
   ic.latency = p.get_u32("icc.latency");
   ic.queue = p.get_u32("icc.queue", 1);
+  ic.broadcast_queue = p.get_u32("icc.broadcast_queue", 1);
   ic.line_bytes = c.l1.geometry.line_bytes;
   ic.locality_window = c.noc.locality_window;
   ic.sms = c.sms_per_cluster;

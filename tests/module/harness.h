@@ -26,6 +26,8 @@ struct TestInitiator : sc_core::sc_module {
   std::vector<Payload*> responses;
   std::vector<sc_core::sc_time> response_times;
   bool release_on_response = false;
+  bool hold_responses = false;  // refuse responses (back-pressure) until release_held()
+  std::vector<Payload*> held;   // responses refused, in arrival order
   sc_core::sc_event kick;
 
   explicit TestInitiator(sc_core::sc_module_name n) : sc_module(n), socket("socket"), port("p") {
@@ -33,6 +35,10 @@ struct TestInitiator : sc_core::sc_module {
     port.bind([this](Payload& gp, tlm::tlm_phase& ph,
                      sc_core::sc_time& d) { return socket->nb_transport_fw(gp, ph, d); },
               [this](Payload& gp) {
+                if (hold_responses) {
+                  held.push_back(&gp);
+                  return false;
+                }
                 responses.push_back(&gp);
                 response_times.push_back(sc_core::sc_time_stamp());
                 if (release_on_response) gp.release();
@@ -49,6 +55,15 @@ struct TestInitiator : sc_core::sc_module {
       Payload* gp = queue.front();
       queue.pop_front();
       port.send(*gp);
+    }
+  }
+  // Stops holding and takes the response the port holds (the target then sends the rest).
+  void release_held() {
+    hold_responses = false;
+    if (Payload* gp = port.held_response()) {
+      responses.push_back(gp);
+      response_times.push_back(sc_core::sc_time_stamp());
+      port.accept_response();
     }
   }
   void push(Payload* gp) {

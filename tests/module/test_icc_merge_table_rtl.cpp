@@ -1,8 +1,9 @@
 // The Verilated ICC merge table (rtl/icc_merge_table.sv) behind its TLM-to-pin transactor:
 // directed cases of seed 001 §6.1 (allocate, merge, uncovered, full table, broadcast, write
-// bypass, non-leader reply), a long random stream in lockstep with the TLM table, and a lockstep
-// run that must report a divergence. One elaboration per TEST_CASE (own process); operations are
-// driven from sc_main after elaboration, as the ICC drives them from its processes.
+// bypass, a reply other than the leader's freeing the entry, a reply lacking bytes leaving it,
+// the side-effect-free reply probe), a long random stream in lockstep with the TLM table, and a
+// lockstep run that must report a divergence. One elaboration per TEST_CASE (own process);
+// operations are driven from sc_main after elaboration, as the ICC drives them from its processes.
 #include <catch2/catch.hpp>
 
 #include "tlm_components/merge_table_unit.h"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -119,14 +121,8 @@ TEST_CASE("icc rtl: the leader's reply broadcasts to every merged requester and 
   Payload* m2 = b.read(0, 0x4000);
   Payload* m3 = b.read(4, 0x4000);  // the same SM twice: one bit, two waiting requests
   for (Payload* m : {m1, m2, m3}) REQUIRE(b.table->lookup(*m, 0x4000, 2) == MergeOutcome::Merged);
-  Payload* unmerged = b.read(1, 0x4000, sectors(0, 4));
-  // A full table or an uncovered read sends a second request for the line: its reply is not
-  // the leader's and must leave the entry alone.
   std::vector<std::uint16_t> sms;
   std::vector<Payload*> merged;
-  CHECK_FALSE(b.table->release(*unmerged, 0x4000, 3, sms, merged));
-  CHECK(sms.empty());
-  CHECK(b.table->in_use() == 1);
   REQUIRE(b.table->release(*leader, 0x4000, 4, sms, merged));
   // Leader first, then the RTL bit-vector in SM order, each waiting request once.
   CHECK(sms == std::vector<std::uint16_t>{12, 10, 14, 14});
@@ -136,6 +132,57 @@ TEST_CASE("icc rtl: the leader's reply broadcasts to every merged requester and 
   CHECK(b.table->describe(0x4000).find("entry 0 (freed) {line 0x4000") == 0);
   CHECK(b.table->describe(0x4000).find("sms 0 2 4}, 0 in use") != std::string::npos);
   CHECK(b.table->describe(0x5000).find("no entry for 0x5000") == 0);
+  CHECK(b.errors.empty());
+}
+
+TEST_CASE("icc rtl: any reply to the line frees the entry, not only the leader's (§6.1)",
+          "[module][icc][rtl]") {
+  Bench b(48);
+  Payload* leader = b.read(2, 0x4000);
+  REQUIRE(b.table->lookup(*leader, 0x4000, 1) == MergeOutcome::Allocated);
+  Payload* m1 = b.read(4, 0x4000);
+  Payload* m2 = b.read(0, 0x4000);
+  for (Payload* m : {m1, m2}) REQUIRE(b.table->lookup(*m, 0x4000, 2) == MergeOutcome::Merged);
+  // SM 1's read of the line went out unmerged (a full table): its reply arrives first.
+  Payload* unmerged = b.read(1, 0x4000, sectors(0, 4));
+  std::vector<std::uint16_t> sms;
+  std::vector<Payload*> merged;
+  // The probe names the same SMs and changes nothing (no clock edge).
+  const std::uint64_t edges = b.rtl().clock_edges();
+  REQUIRE(b.table->probe_release(*unmerged, 0x4000, 3, sms));
+  CHECK(sms == std::vector<std::uint16_t>{11, 10, 14});
+  CHECK(b.rtl().clock_edges() == edges);
+  CHECK(b.table->in_use() == 1);
+  sms.clear();
+  REQUIRE(b.table->release(*unmerged, 0x4000, 3, sms, merged));
+  CHECK(sms == std::vector<std::uint16_t>{11, 10, 14});
+  CHECK(merged == std::vector<Payload*>{m2, m1});
+  CHECK(b.table->in_use() == 0);
+  // The leader's own reply finds no entry and goes to SM 12 only.
+  sms.clear();
+  merged.clear();
+  CHECK_FALSE(b.table->probe_release(*leader, 0x4000, 4, sms));
+  CHECK_FALSE(b.table->release(*leader, 0x4000, 4, sms, merged));
+  CHECK(sms.empty());
+  CHECK(merged.empty());
+  CHECK(b.errors.empty());
+}
+
+TEST_CASE("icc rtl: a reply lacking bytes the entry's request fetches leaves the entry",
+          "[module][icc][rtl]") {
+  Bench b(48);
+  Payload* leader = b.read(0, 0x4000, sectors(0, 2));
+  REQUIRE(b.table->lookup(*leader, 0x4000, 1) == MergeOutcome::Allocated);
+  REQUIRE(b.table->lookup(*b.read(3, 0x4000, sectors(1, 1)), 0x4000, 2) == MergeOutcome::Merged);
+  Payload* sector0 = b.read(1, 0x4000, sectors(0, 1));  // sent unmerged, brings sector 0 only
+  std::vector<std::uint16_t> sms;
+  std::vector<Payload*> merged;
+  CHECK_FALSE(b.table->probe_release(*sector0, 0x4000, 3, sms));
+  CHECK_FALSE(b.table->release(*sector0, 0x4000, 3, sms, merged));
+  CHECK(sms.empty());
+  CHECK(b.table->in_use() == 1);
+  REQUIRE(b.table->release(*leader, 0x4000, 4, sms, merged));
+  CHECK(sms == std::vector<std::uint16_t>{10, 13});
   CHECK(b.errors.empty());
 }
 
@@ -172,7 +219,9 @@ void random_lockstep(std::uint32_t entries, std::uint64_t ops, std::uint32_t see
 
   std::mt19937 rng(seed);
   std::vector<Payload*> sent;  // requests at the NoC, awaiting their reply
-  std::uint64_t merged_in = 0, merged_out = 0, merges = 0, fulls = 0, releases = 0, bad_lists = 0;
+  std::uint64_t merged_in = 0, merged_out = 0, merges = 0, fulls = 0, releases = 0, bad_lists = 0,
+                bad_probes = 0, foreign_releases = 0;
+  std::set<Payload*> leaders;  // requests that allocated an entry
   std::vector<std::uint16_t> sms;
   std::vector<Payload*> merged;
   auto reply = [&](std::size_t i) {
@@ -181,8 +230,14 @@ void random_lockstep(std::uint32_t entries, std::uint64_t ops, std::uint32_t see
     sent.pop_back();
     sms.clear();
     merged.clear();
+    const bool probed = table.probe_release(*gp, gp->get_address(), 0, sms);
+    const std::size_t probed_sms = sms.size();
+    sms.clear();
     const bool released = table.release(*gp, gp->get_address(), 0, sms, merged);
     releases += released;
+    if (probed != released || probed_sms != sms.size()) ++bad_probes;
+    if (released && !leaders.count(gp)) ++foreign_releases;  // §6.1: not the entry's leader
+    leaders.erase(gp);
     merged_out += merged.size();
     if (sms.size() != (released ? merged.size() + 1 : 0)) ++bad_lists;
     for (Payload* m : merged) m->release();
@@ -213,6 +268,10 @@ void random_lockstep(std::uint32_t entries, std::uint64_t ops, std::uint32_t see
           ++fulls;
           sent.push_back(gp);
           break;
+        case MergeOutcome::Allocated:
+          leaders.insert(gp);
+          sent.push_back(gp);
+          break;
         default:
           sent.push_back(gp);
       }
@@ -228,11 +287,14 @@ void random_lockstep(std::uint32_t entries, std::uint64_t ops, std::uint32_t see
   CHECK(table.in_use() == 0);
   CHECK(merged_in == merged_out);
   CHECK(bad_lists == 0);
+  CHECK(bad_probes == 0);
   CHECK(pool.in_use() == 0);
   // The stream reached every case.
-  INFO("merges " << merges << ", releases " << releases << ", full " << fulls);
+  INFO("merges " << merges << ", releases " << releases << " (" << foreign_releases
+                 << " by a reply other than the leader's), full " << fulls);
   CHECK(merges > ops / 20);
   CHECK(releases > ops / 20);
+  CHECK(foreign_releases > ops / 200);
   CHECK(fulls > (entries <= 8 ? ops / 50 : 10));  // 48 entries fill only at the cap
 }
 

@@ -49,6 +49,11 @@ struct IccBench {
     return st;
   }
   std::uint64_t stat(const char* n) { return ctx.stats.total("icc", n); }
+  std::uint64_t depth_max() {
+    for (const AggregateStat& a : ctx.stats.aggregate(StatSnapshot{}, ctx.stats.snapshot()))
+      if (a.kind == "icc" && a.name == "broadcast_queue_depth") return a.max;
+    return ~std::uint64_t{0};
+  }
   void quiet() {
     for (auto& c : up) CHECK(c->open_transactions() == 0);
     CHECK(down.open_transactions() == 0);
@@ -174,5 +179,68 @@ TEST_CASE("ICC: one lookup per cycle and the configured latency", "[module][icc]
   // Accepted at 0 and 1 ns, each reaches memory `latency` cycles after its lookup.
   CHECK(b.memory.request_times[0] == sc_time(3, SC_NS));
   CHECK(b.memory.request_times[1] == sc_time(4, SC_NS));
+  b.quiet();
+}
+
+TEST_CASE("ICC: a full broadcast queue holds replies at the NoC port and loses none",
+          "[module][icc]") {
+  IccConfig cfg;
+  cfg.broadcast_queue = 2;
+  IccBench b(cfg);
+  b.l1[0]->hold_responses = true;  // SM 10's L1 takes no response: its queue fills
+  // SM 11 leads 0x8000 and SM 10 merges into it: that reply is broadcast into SM 10's queue too.
+  b.l1[1]->push(b.load(1, 0x8000));
+  for (Addr a : {0x1000, 0x2000, 0x3000}) b.l1[0]->push(b.load(0, a));
+  sc_core::sc_start(sc_time(10, SC_NS));
+  b.l1[0]->push(b.load(0, 0x8000));
+  b.l1[2]->push(b.load(2, 0x9000));  // behind SM 10's replies at the cluster's port
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  CHECK(b.memory.addresses.size() == 5);
+  CHECK(b.stat("merge_hits") == 1);
+  // SM 10 needs four responses: one waits in its L1 port, two fill its queue, the fourth reply
+  // stalls at the NoC port, and so does SM 12's reply queued behind it.
+  CHECK(b.l1[0]->held.size() == 1);
+  CHECK(b.stat("broadcast_stalls") >= 1);
+  CHECK(b.depth_max() == 2);
+  CHECK(b.l1[2]->responses.empty());
+  // The L1 takes responses again: everything arrives, once, with its data.
+  b.l1[0]->release_held();
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  REQUIRE(b.l1[0]->responses.size() == 4);
+  REQUIRE(b.l1[1]->responses.size() == 1);
+  REQUIRE(b.l1[2]->responses.size() == 1);
+  for (Payload* r : b.l1[0]->responses) {
+    const Addr a = r->get_address();
+    CHECK(word(r, 8) == initial_word(a + 8));
+  }
+  CHECK(word(b.l1[2]->responses[0], 0) == initial_word(0x9000));
+  CHECK(b.depth_max() == 2);
+  CHECK(b.icc->merge_entries_in_use() == 0);
+  b.quiet();
+}
+
+TEST_CASE("ICC: a coalesced-cache hit waits for room in its broadcast queue", "[module][icc]") {
+  IccConfig cfg;
+  cfg.coalesced_cache = true;
+  cfg.broadcast_queue = 1;
+  IccBench b(cfg);
+  // 0x2000 read by SMs 11 and 12: coalesced, cached.
+  b.l1[1]->push(b.load(1, 0x2000));
+  b.l1[2]->push(b.load(2, 0x2000));
+  sc_core::sc_start(sc_time(500, SC_NS));
+  REQUIRE(b.stat("cc_fills") == 1);
+  b.l1[0]->hold_responses = true;
+  b.l1[0]->push(b.load(0, 0x1000));  // its reply waits in the L1 port
+  b.l1[0]->push(b.load(0, 0x3000));  // its reply fills the one-entry queue
+  sc_core::sc_start(sc_time(500, SC_NS));
+  b.l1[0]->push(b.load(0, 0x2000));  // a CC hit with no queue room: not accepted yet
+  sc_core::sc_start(sc_time(500, SC_NS));
+  CHECK(b.stat("cc_hits") == 0);
+  CHECK(b.depth_max() == 1);
+  b.l1[0]->release_held();
+  sc_core::sc_start(sc_time(500, SC_NS));
+  CHECK(b.stat("cc_hits") == 1);
+  REQUIRE(b.l1[0]->responses.size() == 3);
+  CHECK(word(b.l1[0]->responses[2], 4) == initial_word(0x2004));
   b.quiet();
 }

@@ -52,10 +52,7 @@ TEST_CASE("MergeTable: reply of the leader broadcasts to the SM list and frees t
   t.lookup(0x200, kLine, 4, 12);
   std::vector<std::uint16_t> sms;
   std::vector<int> merged;
-  // A reply to the same line carried by another request (one sent unmerged) is not the entry's.
-  CHECK_FALSE(t.release(0x200, 99, sms, merged));
-  CHECK(t.in_use() == 1);
-  CHECK(t.release(0x200, 10, sms, merged));
+  CHECK(t.release(0x200, kLine, 1, sms, merged));
   CHECK(sms == std::vector<std::uint16_t>{1, 2, 4});
   CHECK(merged == std::vector<int>{11, 12});
   CHECK(t.in_use() == 0);
@@ -63,12 +60,59 @@ TEST_CASE("MergeTable: reply of the leader broadcasts to the SM list and frees t
   // A reply with no entry at all goes to its own SM only.
   sms.clear();
   merged.clear();
-  CHECK_FALSE(t.release(0x300, 10, sms, merged));
+  CHECK_FALSE(t.release(0x300, kLine, 1, sms, merged));
   CHECK(sms.empty());
   // The freed entry is reusable.
   CHECK(t.lookup(0x400, kLine, 0, 20) == MergeOutcome::Allocated);
   CHECK(t.lookup(0x480, kLine, 0, 21) == MergeOutcome::Allocated);
   CHECK(t.full());
+}
+
+TEST_CASE("MergeTable: any reply to the line frees the entry, not only the leader's (§6.1)",
+          "[icc]") {
+  // SM 1 leads; SMs 2 and 4 merge; SM 3's read of the line went out unmerged (the table was full
+  // when it looked up), and its reply comes back first.
+  MergeTable<int> t(2);
+  t.lookup(0x200, kLine, 1, 10);
+  t.lookup(0x200, kLine, 2, 11);
+  t.lookup(0x200, kLine, 4, 12);
+  std::vector<std::uint16_t> sms;
+  std::vector<int> merged;
+  REQUIRE(t.releasing(0x200, kLine) == t.find(0x200));
+  CHECK(t.release(0x200, kLine, 3, sms, merged));
+  // The reply goes to its own SM and to every merged request; the leader (10) is still in flight
+  // and gets its own reply.
+  CHECK(sms == std::vector<std::uint16_t>{3, 2, 4});
+  CHECK(merged == std::vector<int>{11, 12});
+  CHECK(t.in_use() == 0);
+  // The leader's reply then finds no entry: it goes to SM 1 only.
+  sms.clear();
+  merged.clear();
+  CHECK_FALSE(t.release(0x200, kLine, 1, sms, merged));
+  CHECK(sms.empty());
+  CHECK(merged.empty());
+  // ... or, if a later read of the line allocated a new entry meanwhile, frees that one.
+  t.lookup(0x200, kLine, 0, 30);
+  t.lookup(0x200, kLine, 2, 31);
+  CHECK(t.release(0x200, kLine, 1, sms, merged));
+  CHECK(sms == std::vector<std::uint16_t>{1, 2});
+  CHECK(merged == std::vector<int>{31});
+}
+
+TEST_CASE("MergeTable: a reply carrying fewer bytes than the entry fetches leaves it", "[icc]") {
+  MergeTable<int> t(2);
+  t.lookup(0x0, bytes(0, 64), 0, 1);  // sectors 0-1
+  t.lookup(0x0, bytes(32, 8), 1, 2);  // merged, needs sector 1
+  std::vector<std::uint16_t> sms;
+  std::vector<int> merged;
+  // The reply of a sector-0 read sent unmerged lacks sector 1: it goes to its own SM only.
+  CHECK(t.releasing(0x0, bytes(0, 32)) == nullptr);
+  CHECK_FALSE(t.release(0x0, bytes(0, 32), 2, sms, merged));
+  CHECK(t.in_use() == 1);
+  // A whole-line reply of another request carries both sectors.
+  CHECK(t.release(0x0, kLine, 3, sms, merged));
+  CHECK(sms == std::vector<std::uint16_t>{3, 1});
+  CHECK(merged == std::vector<int>{2});
 }
 
 TEST_CASE("MergeTable: a read needing bytes the outstanding request does not fetch is unmerged",

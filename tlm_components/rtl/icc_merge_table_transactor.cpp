@@ -50,6 +50,8 @@ class VerilatedTable final : public IccMergeTableTransactor::Model {
     v_.op_mask(t.op_mask);
     v_.op_sm(t.op_sm);
     v_.op_tag(t.op_tag);
+    v_.look_outcome(t.look_outcome);
+    v_.look_entry(t.look_entry);
     v_.rsp_valid(t.rsp_valid);
     v_.rsp_outcome(t.rsp_outcome);
     v_.rsp_entry(t.rsp_entry);
@@ -89,6 +91,8 @@ IccMergeTableTransactor::IccMergeTableTransactor(sc_core::sc_module_name name,
       op_kind("op_kind"),
       op_sm("op_sm"),
       op_tag("op_tag"),
+      look_outcome("look_outcome"),
+      look_entry("look_entry"),
       rsp_outcome("rsp_outcome"),
       rsp_entry("rsp_entry"),
       rsp_sms("rsp_sms"),
@@ -129,8 +133,8 @@ void IccMergeTableTransactor::reset() {
   rst_n.write(true);
 }
 
-std::uint32_t IccMergeTableTransactor::clock_op(OpKind kind, Addr line, const ByteMask& mask,
-                                                std::uint32_t sm, std::uint32_t tag) {
+void IccMergeTableTransactor::drive(OpKind kind, Addr line, const ByteMask& mask, std::uint32_t sm,
+                                    std::uint32_t tag) {
   reset();
   sc_dt::sc_bv<kMaskBits> m;
   for (int i = 0; i < 4; ++i)
@@ -141,6 +145,11 @@ std::uint32_t IccMergeTableTransactor::clock_op(OpKind kind, Addr line, const By
   op_sm.write(sm);
   op_tag.write(tag);
   op_valid.write(true);
+}
+
+std::uint32_t IccMergeTableTransactor::clock_op(OpKind kind, Addr line, const ByteMask& mask,
+                                                std::uint32_t sm, std::uint32_t tag) {
+  drive(kind, line, mask, sm, tag);
   edge();
   op_valid.write(false);
   if (!rsp_valid.read()) error("rsp_valid low after an operation");
@@ -185,37 +194,60 @@ void IccMergeTableTransactor::bypass(Payload& gp, Addr line, Cycle) {
   if (code != kBypass) error("write answered with outcome " + std::to_string(code));
 }
 
+void IccMergeTableTransactor::broadcast_list(std::uint32_t entry, std::uint32_t vec,
+                                             std::uint16_t sm, std::vector<std::uint16_t>& sms,
+                                             std::vector<Payload*>* merged) {
+  sms.push_back(sm);
+  for (std::uint32_t s = 0; s < sms_; ++s) {
+    std::vector<Payload*>& w = waiting_[std::size_t(entry) * sms_ + s];
+    if (!(vec >> s & 1u)) {
+      // A merged request whose bit the RTL lost would never get its reply.
+      if (!w.empty())
+        error("entry " + std::to_string(entry) + " released without SM " +
+              std::to_string(first_sm_ + s) + ", which has " + std::to_string(w.size()) +
+              " merged request(s) waiting");
+      continue;
+    }
+    sms.insert(sms.end(), w.size(), static_cast<std::uint16_t>(first_sm_ + s));
+    if (!merged) continue;
+    merged->insert(merged->end(), w.begin(), w.end());
+    w.clear();
+  }
+}
+
 bool IccMergeTableTransactor::release(Payload& gp, Addr line, Cycle,
                                       std::vector<std::uint16_t>& sms,
                                       std::vector<Payload*>& merged) {
   GpuExtension& e = gpu_ext(gp);
-  const std::uint32_t code =
-      clock_op(kReply, line, ByteMask{}, 0, static_cast<std::uint32_t>(e.id));
+  const std::uint32_t code = clock_op(kReply, line, e.bytes, 0, static_cast<std::uint32_t>(e.id));
   last_ = -1;
-  if (code == kNotLeader) return false;
+  if (code == kDirect) return false;
   if (code != kReleased) {
     error("reply answered with outcome " + std::to_string(code));
     return false;
   }
   last_ = static_cast<int>(rsp_entry.read());
-  const std::uint32_t vec = rsp_sms.read();
-  sms.push_back(e.sm);
-  for (std::uint32_t s = 0; s < sms_; ++s) {
-    std::vector<Payload*>& w = waiting_[std::size_t(last_) * sms_ + s];
-    if (!(vec >> s & 1u)) {
-      // A merged request whose bit the RTL lost would never get its reply.
-      if (!w.empty())
-        error("entry " + std::to_string(last_) + " released without SM " +
-              std::to_string(first_sm_ + s) + ", which has " + std::to_string(w.size()) +
-              " merged request(s) waiting");
-      continue;
-    }
-    for (Payload* p : w) {
-      merged.push_back(p);
-      sms.push_back(static_cast<std::uint16_t>(first_sm_ + s));
-    }
-    w.clear();
+  broadcast_list(static_cast<std::uint32_t>(last_), rsp_sms.read(), e.sm, sms, &merged);
+  return true;
+}
+
+bool IccMergeTableTransactor::probe_release(Payload& gp, Addr line, Cycle,
+                                            std::vector<std::uint16_t>& sms) {
+  GpuExtension& e = gpu_ext(gp);
+  drive(kReply, line, e.bytes, 0, static_cast<std::uint32_t>(e.id));
+  model_->eval();  // combinational look_* outputs: no clock edge, no state change
+  const std::uint32_t code = look_outcome.read();
+  const std::uint32_t entry = look_entry.read();
+  op_valid.write(false);
+  if (code == kDirect) return false;
+  if (code != kReleased) {
+    error("reply probe answered with outcome " + std::to_string(code));
+    return false;
   }
+  // The entry's bit-vector through the debug port (the RTL's look_* show the outcome only).
+  dbg_entry.write(entry);
+  model_->eval();
+  broadcast_list(entry, dbg_sms.read(), e.sm, sms, nullptr);
   return true;
 }
 

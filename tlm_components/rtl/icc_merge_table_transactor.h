@@ -3,6 +3,7 @@
 // cycle (seed 001 §6.1 operations: read lookup, write bypass, reply release):
 //   drive op_* from the payload (line address, byte mask, requester SM relative to the cluster,
 //   tag = low 32 bits of the payload's run-unique id), one rising edge of clk, read rsp_*.
+// A probe drives the same pins without a clock edge and reads the combinational look_* outputs.
 // The clock exists only inside the adapter and ticks only when a transaction arrives, so the RTL
 // costs nothing while the ICC is idle and answers in the same delta as its TLM twin (PinWire).
 // The table's state (valid, line, bytes, leader tag, requester bit-vector) lives in the RTL; the
@@ -39,8 +40,8 @@ class IccMergeTableTransactor : public sc_core::sc_module, public MergeTableUnit
 
   // Pins of icc_merge_table.sv, named as in the RTL.
   BoolPinWire clk, rst_n, op_valid, rsp_valid, dbg_valid;
-  PinWire<std::uint32_t> op_kind, op_sm, op_tag, rsp_outcome, rsp_entry, rsp_sms, in_use_pin,
-      dbg_entry, dbg_sms, dbg_tag;
+  PinWire<std::uint32_t> op_kind, op_sm, op_tag, look_outcome, look_entry, rsp_outcome, rsp_entry,
+      rsp_sms, in_use_pin, dbg_entry, dbg_sms, dbg_tag;
   PinWire<std::uint64_t> op_line, dbg_line;
   PinWire<sc_dt::sc_bv<kMaskBits>> op_mask, dbg_mask;
 
@@ -51,6 +52,7 @@ class IccMergeTableTransactor : public sc_core::sc_module, public MergeTableUnit
   void bypass(Payload& gp, Addr line, Cycle now) override;
   bool release(Payload& gp, Addr line, Cycle now, std::vector<std::uint16_t>& sms,
                std::vector<Payload*>& merged) override;
+  bool probe_release(Payload& gp, Addr line, Cycle now, std::vector<std::uint16_t>& sms) override;
   std::uint32_t in_use() const override { return in_use_pin.read(); }
   int last_entry() const override { return last_; }
   std::string describe(Addr line) const override;
@@ -65,7 +67,7 @@ class IccMergeTableTransactor : public sc_core::sc_module, public MergeTableUnit
     kUncovered = 3,
     kBypass = 4,
     kReleased = 5,
-    kNotLeader = 6,
+    kDirect = 6,
     kIdle = 7
   };
 
@@ -74,8 +76,13 @@ class IccMergeTableTransactor : public sc_core::sc_module, public MergeTableUnit
   void start_of_simulation() override { reset(); }
   void reset();
   void edge();
+  void drive(OpKind kind, Addr line, const ByteMask& mask, std::uint32_t sm, std::uint32_t tag);
   std::uint32_t clock_op(OpKind kind, Addr line, const ByteMask& mask, std::uint32_t sm,
                          std::uint32_t tag);
+  // The SMs a release of entry `entry` goes to: the reply's SM `sm`, then each waiting request's
+  // SM in the order of the bit-vector `vec`; moves the waiting requests to `merged` if given.
+  void broadcast_list(std::uint32_t entry, std::uint32_t vec, std::uint16_t sm,
+                      std::vector<std::uint16_t>& sms, std::vector<Payload*>* merged);
   std::uint32_t relative_sm(const Payload& gp) const;
   void error(const std::string& msg) const;
 
