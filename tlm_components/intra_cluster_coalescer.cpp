@@ -79,6 +79,9 @@ IntraClusterCoalescer::IntraClusterCoalescer(sc_core::sc_module_name name, const
       table_ = std::move(lockstep);
       lockstep_checks_ = &ctx.stats.counter(this->name(), "icc", "lockstep_checks", "operations",
                                             "merge-table operations compared between RTL and TLM");
+      lockstep_probes_ =
+          &ctx.stats.counter(this->name(), "icc", "lockstep_probes", "replies",
+                             "reply probes (no clock edge) compared between RTL and TLM");
     }
   }
   cpu.register_nb_transport_fw(this, &IntraClusterCoalescer::nb_fw);
@@ -218,8 +221,9 @@ bool IntraClusterCoalescer::take_reply(Payload& gp) {
   // The SMs this reply goes to, before anything changes: the table is looked up again (and
   // changed) only if every one of their queues has room.
   sms_scratch_.clear();
-  if (!table || !table_->probe_release(gp, line, ready - cfg_.latency, sms_scratch_))
-    sms_scratch_.assign(1, e.sm);
+  const bool probed = table && table_->probe_release(gp, line, ready - cfg_.latency, sms_scratch_);
+  if (lockstep_probes_ && table) lockstep_probes_->set(lockstep_->probes());
+  if (!probed) sms_scratch_.assign(1, e.sm);
   if (!broadcast_room(sms_scratch_)) return false;
   e.at(name());
   sms_scratch_.clear();

@@ -118,6 +118,7 @@ class IntraClusterCoalescer : public sc_core::sc_module {
   Counter &icl_requests_, &icl_line_, &icl_data_;
   Counter* rtl_cycles_ = nullptr;       // icc.model=rtl|lockstep
   Counter* lockstep_checks_ = nullptr;  // icc.model=lockstep
+  Counter* lockstep_probes_ = nullptr;  // icc.model=lockstep
   void count_table_op();
 };
 

@@ -209,7 +209,7 @@ bool LockstepMergeTable::probe_release(Payload& gp, Addr line, Cycle now,
   ref_sms_.clear();
   const bool r = ref_->probe_release(gp, line, now, ref_sms_);
   if (diverged_) return d;
-  ++checks_;
+  ++probes_;
   dut_sorted_.assign(sms.begin() + static_cast<std::ptrdiff_t>(first), sms.end());
   std::sort(dut_sorted_.begin(), dut_sorted_.end());
   std::sort(ref_sms_.begin(), ref_sms_.end());

@@ -84,7 +84,8 @@ class LockstepMergeTable final : public MergeTableUnit {
   std::uint32_t in_use() const override { return dut_->in_use(); }
   int last_entry() const override { return dut_->last_entry(); }
   std::string describe(Addr line) const override { return dut_->describe(line); }
-  std::uint64_t checks() const { return checks_; }
+  std::uint64_t checks() const { return checks_; }  // clocked operations compared
+  std::uint64_t probes() const { return probes_; }  // reply probes compared
   bool diverged() const { return diverged_; }
 
  private:
@@ -94,7 +95,7 @@ class LockstepMergeTable final : public MergeTableUnit {
   std::unique_ptr<MergeTableUnit> dut_, ref_;
   std::string unit_;
   DivergenceFn on_divergence_;
-  std::uint64_t checks_ = 0;
+  std::uint64_t checks_ = 0, probes_ = 0;
   bool diverged_ = false;
   std::vector<std::uint16_t> ref_sms_, dut_sorted_;
   std::vector<Payload*> ref_merged_;

@@ -19,7 +19,9 @@ void flatten(const nlohmann::json& j, const std::string& path, nlohmann::json& o
   if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) {
       const std::string& k = it.key();
-      if (k == "host" || k == "rtl_cycles" || k == "lockstep_checks" || k == "icc.model") continue;
+      if (k == "host" || k == "rtl_cycles" || k == "lockstep_checks" || k == "lockstep_probes" ||
+          k == "icc.model")
+        continue;
       flatten(it.value(), path + "/" + k, out);
     }
   } else if (j.is_array()) {
@@ -98,6 +100,9 @@ TEST_CASE("rtl: lockstep on volta's sectored L1s compares every operation withou
       " --set icc.enabled=true",
       "lockstep");
   CHECK(r["icc"]["lockstep_checks"] == r["icc"]["rtl_cycles"]);
+  // Every load reply is probed (and compared) before it is taken.
+  CHECK(r["icc"]["lockstep_probes"].get<std::uint64_t>() >=
+        r["icc"]["reads"].get<std::uint64_t>() - r["icc"]["merge_hits"].get<std::uint64_t>());
   CHECK(r["icc"]["merge_hits"].get<std::uint64_t>() > 0);
   one_cycle_per_operation(r);
 }
