@@ -25,9 +25,15 @@ double RfEstimateTable::ratio_cubed(unsigned l, unsigned n) const {
 }
 
 BypassPredictor::BypassPredictor(const BypassPredictorConfig& cfg)
-    : cfg_(cfg), shadow_(cfg.shadow), table_(cfg.table_max_n), k_(shadow_.max_k()) {
+    : cfg_(cfg),
+      shadow_(cfg.shadow),
+      table_(cfg.table_max_n),
+      rf_limit_(saturation_limit(cfg.rf_counter_bits)),
+      k_(shadow_.max_k()) {
   if (cfg_.decision_interval == 0)
     throw std::invalid_argument("bypass predictor: decision_interval must be at least 1");
+  if (cfg_.rf_counter_bits == 0 || cfg_.rf_counter_bits > 64)
+    throw std::invalid_argument("bypass predictor: rf_counter_bits must be in 1..64");
   choices_.assign(shadow_.max_k(), 0);
 }
 
@@ -103,9 +109,44 @@ void BypassPredictor::reset() {
   last_ = BypassDecision();
 }
 
+void BypassPredictor::clear_counters() {
+  shadow_.reset();
+  rf_ = 0;
+  // The next decision comes a full interval after the move.
+  accesses_ -= accesses_ % cfg_.decision_interval;
+}
+
 void GlobalBypassParameter::publish(unsigned k) {
   k_ = std::clamp(k, 1u, max_k_);
   ++version_;
+}
+
+void SamplingSmSelector::begin_kernel(std::uint32_t sms, std::uint64_t ctas) {
+  resident_.assign(sms, 0);
+  ctas_ = ctas;
+  launched_ = 0;
+  sampler_ = kNone;
+}
+
+bool SamplingSmSelector::cta_launched(std::uint32_t sm) {
+  if (sm >= resident_.size()) resident_.resize(sm + 1, 0);
+  ++resident_[sm];
+  ++launched_;
+  if (sampler_ != kNone) return false;
+  sampler_ = sm;  // rule 1: the first SM to receive a CTA of the kernel
+  return true;
+}
+
+bool SamplingSmSelector::cta_finished(std::uint32_t sm) {
+  if (sm < resident_.size() && resident_[sm]) --resident_[sm];
+  if (sm != sampler_ || resident_[sm] || launched_ < ctas_) return false;
+  // Rule 2: the sampling SM is idle for the rest of the kernel; the busiest SM takes over.
+  std::uint32_t best = kNone;
+  for (std::uint32_t s = 0; s < resident_.size(); ++s)
+    if (resident_[s] && (best == kNone || resident_[s] > resident_[best])) best = s;
+  if (best == kNone) return false;
+  sampler_ = best;
+  return true;
 }
 
 }  // namespace locsim

@@ -27,8 +27,14 @@
 //  - RF_base is the counter as observed under the bypass decision in force (the paper reads "the
 //    single global reservation failure counter"), not re-normalised to the all-units baseline.
 //  - Until the first decision, the decision is K (no bypassing).
+//  - Counter widths (§6: "one 10-bit hit number counter for each 'Adjusted Hits' calculator, one
+//    global 12-bit reservation failure counter on each SM"): the hit counters (in the shadow
+//    sampler) and RF_base saturate at 2^bits - 1; the paper does not say saturate or wrap, and
+//    wrapping would invert the comparison it feeds. Saturation bounds E * RF_est(L) at
+//    0.5 * 4095 per interval.
 //  - G-BPG (§6): one SM runs the BPG and the TB dispatcher broadcasts its decision; modelled by
-//    GlobalBypassParameter (leader publishes, followers adopt()).
+//    GlobalBypassParameter (leader publishes, followers adopt()). Which SM samples is chosen by
+//    the platform mechanism (platforms/mechanisms/mdb_mechanism.h, SamplingSmSelector).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -63,6 +69,7 @@ struct BypassPredictorConfig {
   std::uint64_t decision_interval = 1000;  // accesses per decision (§6)
   double rf_weight = 0.5;                  // E (§5.3)
   double hit_scale = 1.0;                  // multiplies sampled hits (see header note)
+  unsigned rf_counter_bits = 12;           // RF_base counter width, saturating (§6), 1..64
   TieRule tie = TieRule::PreferLargerK;
   unsigned table_max_n = 48;
   std::size_t history_limit = 4096;  // most recent decisions kept (0 = keep none)
@@ -99,8 +106,12 @@ class BypassPredictor {
   // what the L1 would see). Returns true when this access completed an interval and a new
   // decision was made (then counters were halved).
   bool on_access(Addr addr, unsigned rank);
-  // The L1 reports reservation failures (line / MSHR / miss queue) here (§2.2, Fig. 1).
-  void on_reservation_failure(std::uint64_t n = 1) { rf_ += n; }
+  // The L1 reports reservation failures (line / MSHR / miss queue) here (§2.2, Fig. 1). The
+  // counter saturates at rf_limit() (12 bits, §6).
+  void on_reservation_failure(std::uint64_t n = 1) {
+    rf_ = rf_limit_ - rf_ < n ? rf_limit_ : rf_ + n;
+  }
+  std::uint64_t rf_limit() const { return rf_limit_; }
   // N: resident warps/TBs at the chosen granularity.
   void set_active(unsigned n) { active_ = n; }
   unsigned active() const { return active_; }
@@ -132,11 +143,16 @@ class BypassPredictor {
 
   // Kernel boundary: drops shadow tags, counters and history; decision back to K.
   void reset();
+  // Drops shadow tags and counters (hits, RF, accesses since the last decision) but keeps the
+  // decision in force, the decision count and history: G-BPG moving to another SM's L1, whose
+  // stream the shadow tags have not seen.
+  void clear_counters();
 
  private:
   BypassPredictorConfig cfg_;
   ShadowTagSampler shadow_;
   RfEstimateTable table_;
+  std::uint64_t rf_limit_;
   unsigned k_;
   unsigned active_ = 0;
   std::uint64_t rf_ = 0;
@@ -168,6 +184,37 @@ class GlobalBypassParameter {
   unsigned max_k_;
   unsigned k_;
   std::uint64_t version_ = 0;
+};
+
+// G-BPG's sampling SM (§6 says the global BPG "monitors application behaviors on one SM" but not
+// which). Rule, by activity, per kernel:
+//  1. the first SM to receive a CTA of the kernel samples it: it is active from the kernel's first
+//     cycle, so it sees the start-up phase where the first decisions are made (with GPGPU-Sim's
+//     round-robin dispatcher, whose pointer carries over between kernels, this is not SM 0 for a
+//     kernel following one with few CTAs: a fixed SM 0 would sample an idle L1 and never decide);
+//  2. when the sampling SM has retired its last CTA and the kernel has no CTA left to dispatch
+//     (it will stay idle until the kernel ends), sampling moves to the SM with the most resident
+//     CTAs (lowest id on ties), which is what the TB dispatcher that broadcasts the parameter
+//     knows. A sampling SM that is idle only between two of its CTAs keeps the role, so the
+//     shadow tags are not thrown away at every CTA boundary.
+class SamplingSmSelector {
+ public:
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  // A kernel of `ctas` CTAs starts on `sms` SMs (every SM idle).
+  void begin_kernel(std::uint32_t sms, std::uint64_t ctas);
+  // Return true when the sampling SM changed (rule 1 at the first launch, rule 2 at a retire).
+  bool cta_launched(std::uint32_t sm);
+  bool cta_finished(std::uint32_t sm);
+  std::uint32_t sampler() const { return sampler_; }
+  std::uint32_t resident(std::uint32_t sm) const {
+    return sm < resident_.size() ? resident_[sm] : 0;
+  }
+  std::uint64_t undispatched() const { return ctas_ - launched_; }
+
+ private:
+  std::vector<std::uint32_t> resident_;
+  std::uint64_t ctas_ = 0, launched_ = 0;
+  std::uint32_t sampler_ = kNone;
 };
 
 }  // namespace locsim

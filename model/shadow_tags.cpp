@@ -6,9 +6,12 @@
 
 namespace locsim {
 
-ShadowTagSampler::ShadowTagSampler(const ShadowTagConfig& cfg) : max_k_(cfg.max_k) {
+ShadowTagSampler::ShadowTagSampler(const ShadowTagConfig& cfg)
+    : max_k_(cfg.max_k), hit_limit_(saturation_limit(cfg.hit_counter_bits)) {
   cfg.geometry.validate();
   if (max_k_ == 0) throw std::invalid_argument("shadow tags: max_k must be at least 1");
+  if (cfg.hit_counter_bits == 0 || cfg.hit_counter_bits > 64)
+    throw std::invalid_argument("shadow tags: hit_counter_bits must be in 1..64");
   const std::uint32_t sets = cfg.geometry.sets;
   sampled_.assign(sets, false);
   if (!cfg.set_list.empty()) {
@@ -58,7 +61,7 @@ void ShadowTagSampler::access(Addr line_addr, unsigned rank) {
     ++accesses_[k - 1];
     Probe p = t.probe(la, full);
     if (p.result == ProbeResult::Hit) {
-      ++hits_[k - 1];
+      if (hits_[k - 1] < hit_limit_) ++hits_[k - 1];  // saturating (§6: 10-bit counter)
       t.touch(p.set, p.way);
     } else {
       // Shadow lines are never reserved, so a victim always exists; the fill is immediate.

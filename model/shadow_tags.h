@@ -11,7 +11,11 @@
 // Simplifications (documented):
 //  - Shadow entries are tag + valid + LRU only (paper: "1 valid bit + 2 LRU bits + up to 32 bits
 //    tag"): a line is present or not, sectors are not tracked, fills are instantaneous.
-//  - Counters are 64-bit and never saturate (the paper's hit counters are 10-bit).
+//  - Hit counters are `hit_counter_bits` wide (§6: "one 10-bit hit number counter for each
+//    'Adjusted Hits' calculator") and saturate at 2^bits - 1: the paper gives the width, not the
+//    overflow behaviour, and a wrapping counter would turn the most-hit calculator into the
+//    least-hit one. The per-array access counters are statistics only (no hardware counterpart)
+//    and are 64-bit.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -29,7 +33,14 @@ struct ShadowTagConfig {
   std::uint32_t sampled_sets = 0;
   // Explicit list of sampled sets; overrides sampled_sets when non-empty.
   std::vector<std::uint32_t> set_list;
+  // Width of each calculator's hit counter (§6: 10 bits); 1..64, saturating.
+  unsigned hit_counter_bits = 10;
 };
+
+// Largest value of a `bits`-wide unsigned counter (bits >= 64: the full 64-bit range).
+inline std::uint64_t saturation_limit(unsigned bits) {
+  return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
 
 class ShadowTagSampler {
  public:
@@ -51,7 +62,9 @@ class ShadowTagSampler {
   void access(Addr line_addr, unsigned rank);
 
   // Counters of array k (1 <= k <= K; throws std::out_of_range otherwise).
+  // hits(k) saturates at hit_limit() (the hardware counter's width).
   std::uint64_t hits(unsigned k) const { return hits_.at(index(k)); }
+  std::uint64_t hit_limit() const { return hit_limit_; }
   std::uint64_t accesses(unsigned k) const { return accesses_.at(index(k)); }
   // Whether array k currently holds the line.
   bool contains(unsigned k, Addr a) const { return arrays_.at(index(k)).find(a) >= 0; }
@@ -66,6 +79,7 @@ class ShadowTagSampler {
  private:
   std::size_t index(unsigned k) const;
   unsigned max_k_;
+  std::uint64_t hit_limit_;
   std::vector<TagArray> arrays_;  // arrays_[k-1]; full geometry, only sampled sets used
   std::vector<std::uint32_t> sets_;
   std::vector<bool> sampled_;

@@ -1,5 +1,6 @@
-// PolyBench/GPU BiCG (CUDA/BICG/bicg.cu), the BiCGStab sub-kernel s = A^T r, q = A p with A n x n
-// (NX = NY = n), two kernels of 256 x 1 threads (DIM_THREAD_BLOCK_X = 256), grid ceil(n/256):
+// PolyBench/GPU BiCG (CUDA/BICG/bicg.cu), the BiCGStab sub-kernel s = A^T r, q = A p with A n x m
+// (NX = n, NY = m; m = n by default), two kernels of 256 x 1 threads (DIM_THREAD_BLOCK_X = 256),
+// grid ceil(n/256):
 //   bicg_kernel1: j = blockIdx.x*blockDim.x + threadIdx.x;
 //     if (j < NY) { s[j] = 0; for (i = 0; i < NX; i++) s[j] += r[i] * A[i*NY+j]; }
 //   bicg_kernel2: i = blockIdx.x*blockDim.x + threadIdx.x;
@@ -27,7 +28,8 @@ constexpr std::uint32_t kThreads = 256;  // DIM_THREAD_BLOCK_X
 enum : std::uint16_t { kA, kIn, kOut };
 
 struct BicgParams {
-  std::uint32_t n = 0;
+  std::uint32_t n = 0;  // NX: rows of A (kernel 1's loop, kernel 2's threads)
+  std::uint32_t m = 0;  // NY: columns of A (kernel 1's threads, kernel 2's loop)
   bool second = false;  // bicg_kernel2
   Addr a = 0, in = 0, out = 0;
 };
@@ -35,13 +37,15 @@ struct BicgParams {
 class BicgStream final : public CoroutineStream {
  public:
   BicgStream(const WarpContext& w, const BicgParams& p)
-      : w_(w), p_(p), body_(w.lanes_where([&](unsigned l) { return w.global_x(l) < p.n; })) {}
+      : w_(w),
+        p_(p),
+        body_(w.lanes_where([&](unsigned l) { return w.global_x(l) < (p.second ? p.n : p.m); })) {}
 
   bool next(WarpInst& in) override {
     auto out_elem = [this](unsigned l) { return p_.out + 4 * w_.global_x(l); };
     auto a_elem = [this](unsigned l) {
       const std::uint64_t t = w_.global_x(l);  // kernel 1: A[i*NY+j], i = it; kernel 2: j = it
-      return p_.a + 4 * (p_.second ? t * p_.n + it_ : std::uint64_t{it_} * p_.n + t);
+      return p_.a + 4 * (p_.second ? t * p_.m + it_ : std::uint64_t{it_} * p_.m + t);
     };
     auto in_elem = [this](unsigned) { return p_.in + 4 * it_; };  // r[i] / p[j]
     LOCSIM_CO_BEGIN;
@@ -56,7 +60,7 @@ class BicgStream final : public CoroutineStream {
     }
     if (body_ && p_.second) {
       LOCSIM_CO_YIELD(emit_store(in, 0x100, body_, kOut, out_elem));  // q[i] = 0
-      for (it_ = 0; it_ < p_.n; ++it_) {
+      for (it_ = 0; it_ < p_.m; ++it_) {
         LOCSIM_CO_YIELD(emit_load(in, 0x108, body_, kA, a_elem));
         LOCSIM_CO_YIELD(emit_load(in, 0x110, body_, kIn, in_elem));
         LOCSIM_CO_YIELD(emit_compute(in, 0x118, body_, 1, kAluLatency));  // FFMA
@@ -75,32 +79,38 @@ class BicgStream final : public CoroutineStream {
 };
 
 WorkloadParamDecls params() {
-  return {{"n", {"512", "matrix dimension NX = NY (A is n x n floats)"}}};
+  return {{"n", {"512", "matrix rows NX (A is n x m floats)"}},
+          {"m", {"0", "matrix columns NY (0: m = n, PolyBench's square A)"}}};
 }
 
 std::unique_ptr<Workload> make_bicg(const WorkloadArgs& args) {
   WorkloadArgReader r("bicg", params(), args);
   const std::uint32_t n = r.get_u32("n", {1, 16384, 1, ""});
-  const std::uint64_t mat = std::uint64_t{n} * n * 4, vec = std::uint64_t{n} * 4;
+  std::uint32_t m = r.get_u32("m", {0, 16384, 1, ""});
+  if (m == 0) m = n;
+  const std::uint64_t mat = std::uint64_t{n} * m * 4, vn = std::uint64_t{n} * 4,
+                      vm = std::uint64_t{m} * 4;
   DeviceAllocator alloc;
-  const Addr a = alloc.alloc(mat), rv = alloc.alloc(vec), s = alloc.alloc(vec),
-             pv = alloc.alloc(vec), q = alloc.alloc(vec);
-  const std::uint32_t g = (n + kThreads - 1) / kThreads;
+  const Addr a = alloc.alloc(mat), rv = alloc.alloc(vn), s = alloc.alloc(vm), pv = alloc.alloc(vm),
+             q = alloc.alloc(vn);
   // Not in seed 000 Table 2; the same structure as ATAX/MVT, hence the same descriptors: A
   // streamed once per kernel (NO-REUSE), the broadcast vector (r, then p) read whole by every CTA
   // (INTER-THREAD COACCESSED REGULAR, one n-element D-Tile for the whole grid), s / q NO-REUSE.
   std::vector<std::unique_ptr<Kernel>> ks;
   for (int k = 0; k < 2; ++k) {
-    BicgParams p{n, k == 1, a, k == 1 ? pv : rv, k == 1 ? q : s};
+    BicgParams p{n, m, k == 1, a, k == 1 ? pv : rv, k == 1 ? q : s};
+    // Kernel 1: one thread per column (m), reads r (n); kernel 2: one per row (n), reads p (m).
+    const std::uint32_t threads = k == 1 ? n : m, len = k == 1 ? m : n;
+    const std::uint32_t g = (threads + kThreads - 1) / kThreads;
     std::vector<DataStructure> data = {
         {"A", a, mat, 4, {no_reuse()}},
         {k == 1 ? "p" : "r",
          p.in,
-         vec,
+         std::uint64_t{len} * 4,
          4,
-         {inter_thread(SharingType::CoAccessed, AccessPattern::Regular, {n, 1, 1}, {g, 1, 1},
+         {inter_thread(SharingType::CoAccessed, AccessPattern::Regular, {len, 1, 1}, {g, 1, 1},
                        {0, 0, 0}, 1)}},
-        {k == 1 ? "q" : "s", p.out, vec, 4, {no_reuse()}}};
+        {k == 1 ? "q" : "s", p.out, std::uint64_t{threads} * 4, 4, {no_reuse()}}};
     KernelShape shape;
     shape.name = k == 1 ? "bicg_kernel2" : "bicg_kernel1";
     shape.grid = {g, 1, 1};
@@ -108,8 +118,10 @@ std::unique_ptr<Workload> make_bicg(const WorkloadArgs& args) {
     shape.regs_per_thread = 12;
     ks.push_back(make_grid_kernel<BicgStream>(std::move(shape), std::move(data), p));
   }
-  return std::make_unique<KernelListWorkload>("bicg", "PolyBench/GPU BiCG, n=" + std::to_string(n),
-                                              std::move(ks));
+  return std::make_unique<KernelListWorkload>(
+      "bicg",
+      "PolyBench/GPU BiCG, n=" + std::to_string(n) + (m != n ? ", m=" + std::to_string(m) : ""),
+      std::move(ks));
 }
 
 }  // namespace

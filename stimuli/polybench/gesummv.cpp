@@ -1,5 +1,6 @@
 // PolyBench/GPU GESUMMV (CUDA/GESUMMV/gesummv.cu), gesummv_kernel: y = alpha*A*x + beta*B*x with
-// A, B n x n, 256 x 1 threads (DIM_THREAD_BLOCK_X = 256, Y = 1), grid ceil(n/256):
+// A, B n x m (m = n by default), 256 x 1 threads (DIM_THREAD_BLOCK_X = 256, Y = 1), grid
+// ceil(n/256):
 //   i = blockIdx.x*blockDim.x + threadIdx.x;
 //   if (i < N) { for (j = 0; j < N; j++) { tmp[i] += A[i*N+j] * x[j];  y[i] += B[i*N+j] * x[j]; }
 //                y[i] = alpha * tmp[i] + beta * y[i]; }
@@ -41,7 +42,8 @@ enum : std::uint32_t {
 };
 
 struct GesummvParams {
-  std::uint32_t n = 0;
+  std::uint32_t n = 0;  // rows of A and B (threads)
+  std::uint32_t m = 0;  // columns (the loop; x has m elements)
   Addr a = 0, b = 0, x = 0, tmp = 0, y = 0;
 };
 
@@ -55,13 +57,13 @@ class GesummvStream final : public CoroutineStream {
       return [this, base](unsigned l) { return base + 4 * w_.global_x(l); };
     };
     auto row = [this](Addr base) {  // base[i*N+j]
-      return [this, base](unsigned l) { return base + 4 * (w_.global_x(l) * p_.n + j_); };
+      return [this, base](unsigned l) { return base + 4 * (w_.global_x(l) * p_.m + j_); };
     };
     LOCSIM_CO_BEGIN;
     if (body_) {
       LOCSIM_CO_YIELD(emit_load(in, kPcLdTmp, body_, kTmp, vec(p_.tmp)));
       LOCSIM_CO_YIELD(emit_load(in, kPcLdY, body_, kY, vec(p_.y)));
-      for (j_ = 0; j_ < p_.n; ++j_) {
+      for (j_ = 0; j_ < p_.m; ++j_) {
         LOCSIM_CO_YIELD(emit_load(in, kPcLdA, body_, kA, row(p_.a)));
         LOCSIM_CO_YIELD(
             emit_load(in, kPcLdX, body_, kX, [this](unsigned) { return p_.x + 4 * j_; }));
@@ -86,18 +88,21 @@ class GesummvStream final : public CoroutineStream {
 };
 
 WorkloadParamDecls params() {
-  return {{"n", {"384", "matrix dimension N (A and B are n x n floats)"}}};
+  return {{"n", {"384", "matrix rows N (A and B are n x m floats)"}},
+          {"m", {"0", "matrix columns (0: m = n, PolyBench's square matrices)"}}};
 }
 
 std::unique_ptr<Workload> make_gesummv(const WorkloadArgs& args) {
   WorkloadArgReader r("gesummv", params(), args);
   GesummvParams p;
   p.n = r.get_u32("n", {1, 16384, 1, ""});
-  const std::uint64_t mat = std::uint64_t{p.n} * p.n * 4, vec = std::uint64_t{p.n} * 4;
+  p.m = r.get_u32("m", {0, 16384, 1, ""});
+  if (p.m == 0) p.m = p.n;
+  const std::uint64_t mat = std::uint64_t{p.n} * p.m * 4, vec = std::uint64_t{p.n} * 4;
   DeviceAllocator alloc;
   p.a = alloc.alloc(mat);
   p.b = alloc.alloc(mat);
-  p.x = alloc.alloc(vec);
+  p.x = alloc.alloc(std::uint64_t{p.m} * 4);
   p.tmp = alloc.alloc(vec);
   p.y = alloc.alloc(vec);
   const std::uint32_t g = (p.n + kThreads - 1) / kThreads;
@@ -108,10 +113,10 @@ std::unique_ptr<Workload> make_gesummv(const WorkloadArgs& args) {
                                      {"B", p.b, mat, 4, {no_reuse()}},
                                      {"x",
                                       p.x,
-                                      vec,
+                                      std::uint64_t{p.m} * 4,
                                       4,
                                       {inter_thread(SharingType::CoAccessed, AccessPattern::Regular,
-                                                    {p.n, 1, 1}, {g, 1, 1}, {0, 0, 0}, 1)}},
+                                                    {p.m, 1, 1}, {g, 1, 1}, {0, 0, 0}, 1)}},
                                      {"tmp", p.tmp, vec, 4, {no_reuse()}},
                                      {"y", p.y, vec, 4, {no_reuse()}}};
   KernelShape shape;
@@ -122,7 +127,10 @@ std::unique_ptr<Workload> make_gesummv(const WorkloadArgs& args) {
   std::vector<std::unique_ptr<Kernel>> ks;
   ks.push_back(make_grid_kernel<GesummvStream>(std::move(shape), std::move(data), p));
   return std::make_unique<KernelListWorkload>(
-      "gesummv", "PolyBench/GPU GESUMMV, n=" + std::to_string(p.n), std::move(ks));
+      "gesummv",
+      "PolyBench/GPU GESUMMV, n=" + std::to_string(p.n) +
+          (p.m != p.n ? ", m=" + std::to_string(p.m) : std::string()),
+      std::move(ks));
 }
 
 }  // namespace

@@ -431,6 +431,166 @@ TEST_CASE("BPG: the bypass unit is the TB when several TBs are resident", "[mdb]
   CHECK_FALSE(bypass_rank(8, 8, 12));  // k == K: no bypassing at all
 }
 
+TEST_CASE("ShadowTags: hit counters are 10-bit and saturate at 1023", "[mdb]") {
+  ShadowTagSampler s(shadow_cfg(32, 4, 2));
+  CHECK(s.hit_limit() == 1023);
+  for (int i = 0; i < 1100; ++i) s.access(line(0), 0);
+  CHECK(s.accesses(1) == 1100);  // statistics counter, not the hardware one
+  CHECK(s.hits(1) == 1023);      // 1099 hits saturate instead of wrapping to 75
+  CHECK(s.hits(2) == 1023);
+  s.halve();
+  CHECK(s.hits(1) == 511);  // the right shift of §6 applies to the saturated value
+  for (int i = 0; i < 600; ++i) s.access(line(0), 0);
+  CHECK(s.hits(1) == 1023);
+}
+
+TEST_CASE("ShadowTags: the hit counter width is configurable and validated", "[mdb]") {
+  ShadowTagConfig c = shadow_cfg(32, 4, 1);
+  c.hit_counter_bits = 3;
+  ShadowTagSampler s(c);
+  for (int i = 0; i < 20; ++i) s.access(line(0), 0);
+  CHECK(s.hits(1) == 7);
+  c.hit_counter_bits = 64;
+  CHECK(ShadowTagSampler(c).hit_limit() == ~std::uint64_t{0});
+  c.hit_counter_bits = 0;
+  CHECK_THROWS_AS(ShadowTagSampler(c), std::invalid_argument);
+  c.hit_counter_bits = 65;
+  CHECK_THROWS_AS(ShadowTagSampler(c), std::invalid_argument);
+}
+
+TEST_CASE("BPG: the reservation-failure counter is 12-bit and saturates at 4095", "[mdb]") {
+  BypassPredictor p(bpg_cfg(10));
+  CHECK(p.rf_limit() == 4095);
+  p.on_reservation_failure(4000);
+  p.on_reservation_failure(90);
+  CHECK(p.rf_base() == 4090);
+  p.on_reservation_failure(10);
+  CHECK(p.rf_base() == 4095);  // 4100 saturates instead of wrapping to 4
+  for (int i = 0; i < 1000; ++i) p.on_reservation_failure();
+  CHECK(p.rf_base() == 4095);
+  p.on_reservation_failure(~std::uint64_t{0});  // no overflow of the addition either
+  CHECK(p.rf_base() == 4095);
+  p.set_active(8);
+  for (int i = 0; i < 10; ++i) p.on_access(line(1), 0);  // one decision
+  REQUIRE(p.decisions() == 1);
+  CHECK(p.history().back().rf_base == 4095);
+  CHECK(p.history().back().rf_est[7] == Approx(4095.0));  // RF_est(8) bounded by the counter
+  CHECK(p.rf_base() == 2047);                             // halved after the decision
+}
+
+TEST_CASE("BPG: a saturated RF counter bounds the congestion term against the hits", "[mdb]") {
+  // 64-bit counters: 40000 failures make every k > 1 lose; 12 bits cap RF_base at 4095, so the
+  // hits of a reuse-rich stream (friendly_round: 4 per warp) can win for a larger k.
+  BypassPredictorConfig wide = bpg_cfg(1000000);
+  wide.rf_counter_bits = 64;
+  BypassPredictor a(wide), b(bpg_cfg(1000000));
+  for (BypassPredictor* p : {&a, &b}) {
+    p->set_active(8);
+    for (int i = 0; i < 200; ++i) friendly_round(*p);  // hits(k) = 199 per warp < k
+    p->on_reservation_failure(40000);
+  }
+  CHECK(a.rf_base() == 40000);
+  CHECK(b.rf_base() == 4095);
+  CHECK(a.decide().k == 1);
+  // b: Adjusted(k) = min(199 k, 1023) - 2047.5 (k/8)^3 (both counters saturated): k = 3, 4, 5
+  // give 489, 540, 495.
+  const BypassDecision& d = b.decide();
+  CHECK(d.hits[7] == 1023);
+  CHECK(d.adjusted[3] == Approx(796 - 2047.5 / 8));
+  CHECK(d.k == 4);
+}
+
+TEST_CASE("BPG: clear_counters keeps the decision and restarts the interval", "[mdb]") {
+  BypassPredictor p(bpg_cfg(16));
+  p.set_active(8);
+  for (int r = 0; r < 3; ++r) {
+    thrashing_round(p);
+    p.on_reservation_failure(16);
+  }
+  REQUIRE(p.decisions() == 3);
+  const unsigned k = p.decision();
+  REQUIRE(k < 8);
+  for (int i = 0; i < 5; ++i) p.on_access(line(0), 0);
+  p.on_reservation_failure(7);
+  p.clear_counters();
+  CHECK(p.decision() == k);
+  CHECK(p.rf_base() == 0);
+  CHECK(p.shadow().hits(8) == 0);
+  CHECK_FALSE(p.shadow().contains(8, line(0)));
+  CHECK(p.decisions() == 3);
+  int decided = 0;
+  for (int i = 0; i < 15; ++i) decided += p.on_access(line(0), 0);
+  CHECK(decided == 0);  // a full interval after the move, not 16 - 5
+  CHECK(p.on_access(line(0), 0));
+}
+
+TEST_CASE("BPG: reset at a kernel boundary forgets the previous kernel", "[mdb]") {
+  BypassPredictor p(bpg_cfg(16));
+  p.set_active(8);
+  for (int r = 0; r < 4; ++r) {
+    thrashing_round(p);
+    p.on_reservation_failure(16);
+  }
+  REQUIRE(p.decision() < 8);
+  p.reset();
+  CHECK(p.decision() == 8);  // nobody bypasses until the new kernel's first decision
+  CHECK_FALSE(p.bypass(7));
+  CHECK(p.rf_base() == 0);
+  for (unsigned k = 1; k <= 8; ++k) CHECK(p.shadow().hits(k) == 0);
+  CHECK_FALSE(p.shadow().contains(8, line(0)));
+}
+
+TEST_CASE("G-BPG sampler: the first SM to receive a CTA samples, not always SM 0", "[mdb]") {
+  SamplingSmSelector s;
+  s.begin_kernel(15, 4);
+  CHECK(s.sampler() == SamplingSmSelector::kNone);
+  // Round-robin dispatch continuing after the previous kernel's last SM (SM 1): SMs 2..5.
+  CHECK(s.cta_launched(2));
+  CHECK_FALSE(s.cta_launched(3));
+  CHECK_FALSE(s.cta_launched(4));
+  CHECK_FALSE(s.cta_launched(5));
+  CHECK(s.sampler() == 2);
+  CHECK(s.resident(0) == 0);  // SM 0 is idle for the whole kernel
+  // A new kernel starts afresh.
+  s.begin_kernel(15, 1);
+  CHECK(s.cta_launched(0));
+  CHECK(s.sampler() == 0);
+}
+
+TEST_CASE("G-BPG sampler: an idle sampler hands over only once no CTA is left", "[mdb]") {
+  SamplingSmSelector s;
+  s.begin_kernel(4, 6);
+  for (std::uint32_t sm : {0u, 1u, 2u, 3u}) s.cta_launched(sm);
+  CHECK(s.sampler() == 0);
+  // SM 0 retires its CTA while two CTAs wait: it will get one, it keeps the role.
+  CHECK_FALSE(s.cta_finished(0));
+  CHECK(s.sampler() == 0);
+  s.cta_launched(0);
+  s.cta_launched(2);  // the last CTA: SM 2 now has 2 resident
+  CHECK(s.undispatched() == 0);
+  CHECK_FALSE(s.cta_finished(1));  // not the sampler
+  // SM 0 retires and stays idle: the busiest SM (2, two CTAs) takes over.
+  CHECK(s.cta_finished(0));
+  CHECK(s.sampler() == 2);
+  CHECK_FALSE(s.cta_finished(2));  // still one resident
+  // SM 2 idles with SM 3 busy: hand-over again; then nobody is left.
+  CHECK(s.cta_finished(2));
+  CHECK(s.sampler() == 3);
+  CHECK_FALSE(s.cta_finished(3));
+  CHECK(s.sampler() == 3);
+}
+
+TEST_CASE("G-BPG sampler: ties between busiest SMs go to the lowest id", "[mdb]") {
+  SamplingSmSelector s;
+  s.begin_kernel(4, 3);
+  s.cta_launched(1);
+  s.cta_launched(3);
+  s.cta_launched(2);
+  CHECK(s.sampler() == 1);
+  CHECK(s.cta_finished(1));
+  CHECK(s.sampler() == 2);
+}
+
 // ---------------------------------------------------------------- PDP (CBWT baseline)
 
 namespace {
