@@ -42,3 +42,32 @@ TEST_CASE("mdb: a streaming low-contention kernel is not slowed by more than 2 p
   CHECK(cycles(local) <= cycles(base) * 1.02);
   CHECK(cycles(global) <= cycles(base) * 1.02);
 }
+
+namespace {
+// Seed 004 §7.1a: MDB "show[s] no performance degradation for the LCC benchmarks". 2DV and SR2
+// are the paper's LCC cases closest to a loss in our model; the baseline is the paper's (GTO,
+// XOR set index in the L1 and the L2), the sizes the library defaults (~2 s per run).
+// KNOWN DISAGREEMENT, hence [!shouldfail]: our MDB slows 2DV to ~0.60x and SR2 to ~0.93x
+// (docs/validation/mdb.md, "No loss on LCC": SR2's reservation failures are mostly store
+// miss-queue stalls that bypassing cannot remove; 2DV's are hidden by other warps). Catch2 then
+// reports a failure the day MDB meets the paper's claim: drop the tag then.
+void check_no_loss(const std::string& workload) {
+  const std::string w = "--workload " + workload + " --set l2.indexing=xor";
+  const nlohmann::json base = run(w), local = run(w + " --set l1d.bypass=mdb-local"),
+                       global = run(w + " --set l1d.bypass=mdb-global");
+  INFO(workload << " cycles: base " << cycles(base) << ", MDB-local " << cycles(local)
+                << ", MDB-global " << cycles(global));
+  CHECK(cycles(local) <= cycles(base) * 1.03);
+  CHECK(cycles(global) <= cycles(base) * 1.03);
+}
+}  // namespace
+
+TEST_CASE("mdb: 2DV (conv2d, paper LCC) is not slowed by more than 3 percent",
+          "[cli][mdb][!shouldfail]") {
+  check_no_loss("conv2d");
+}
+
+TEST_CASE("mdb: SR2 (srad, paper LCC) is not slowed by more than 3 percent",
+          "[cli][mdb][!shouldfail]") {
+  check_no_loss("srad");
+}
