@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <stdexcept>
+#include <vector>
 
 #include "model/dyneb.h"
 #include "model/shared_l1.h"
@@ -96,6 +98,24 @@ TEST_CASE("HomeMap T2: set index and sampling parity", "[shared_l1]") {
   CHECK(m.set_index(0x1F80) == 31);
   CHECK(m.set_parity(0x1F80) == 1);
   CHECK(m.set_index(0x1000) == 0);  // wraps at the tag
+}
+
+TEST_CASE("HomeMap: every home core's L1 reaches all of its sets (issue 15 item 1)",
+          "[shared_l1]") {
+  // A home core's L1 only sees the lines homed there; the home bits sit above the set bits
+  // (R1.4), so no set of a home may stay unused. Home bits taken from the set bits would fail.
+  for (HomeFold fold : {HomeFold::Mod, HomeFold::TagLsbFold}) {
+    for (std::uint32_t cores : {28u, 32u, 64u}) {
+      const HomeMap m(cores, kLine, kSets, fold);
+      std::vector<std::set<std::uint32_t>> sets(cores);
+      for (Addr a = 0; a < Addr{cores} * kSets * kLine * 4; a += kLine)
+        sets[m.home(a)].insert(m.set_index(a));
+      for (std::uint32_t c = 0; c < cores; ++c) {
+        INFO("cores " << cores << ", home " << c);
+        CHECK(sets[c].size() == kSets);
+      }
+    }
+  }
 }
 
 TEST_CASE("HomeMap: bad arguments are rejected", "[shared_l1]") {
