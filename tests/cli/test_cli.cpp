@@ -522,6 +522,17 @@ TEST_CASE("cli: scripts/plot_run.py draws a run's time series and per-SM/per-cha
   REQUIRE(std::system(("rm -rf " + dir + " " + j + " " + csv).c_str()) == 0);
 }
 
+TEST_CASE("cli: scripts/accelsim_compare.py --check: the traces are the ones Accel-Sim ran",
+          "[cli][accelsim]") {
+  // Fails when the trace generators or `locsim export-trace` change a trace whose Accel-Sim
+  // numbers are committed (docs/validation/accelsim/accelsim_results.csv): they must then be
+  // re-measured (docs/validation/accelsim.md).
+  const std::string cmd = "python3 " + std::string(LOCSIM_SOURCE_DIR) +
+                          "/scripts/accelsim_compare.py --check --locsim " + LOCSIM_BIN +
+                          " > /dev/null";
+  CHECK(std::system(cmd.c_str()) == 0);
+}
+
 TEST_CASE("cli: --timeline writes a Perfetto trace of every transaction's path",
           "[cli][timeline]") {
   const std::string base = "run --platform fermi --workload vecadd --set workload.n=8192";
