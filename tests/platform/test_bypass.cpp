@@ -80,10 +80,12 @@ TEST_CASE("fermi: MDB-global broadcasts the sampling SM's parameter to every L1"
 
 TEST_CASE("fermi: MDB-global samples the kernel's first busy SM and resets per kernel",
           "[platform][mdb]") {
-  // atax n=512: two kernels of 2 CTAs each. The round-robin dispatcher's pointer carries over,
-  // so kernel 1 runs on SMs 0-1 and kernel 2 on SMs 2-3: SM 0 is idle during kernel 2.
-  Run r =
-      run("fermi", "atax", {{"n", "512"}}, {{"l1d.indexing", "xor"}, {"l1d.bypass", "mdb-global"}});
+  // atax n=512: two kernels of 2 CTAs each. With the round-robin pointer carried over (GPGPU-Sim's
+  // dispatcher) kernel 1 runs on SMs 0-1 and kernel 2 on SMs 2-3: SM 0 is idle during kernel 2.
+  Run r = run("fermi", "atax", {{"n", "512"}},
+              {{"l1d.indexing", "xor"},
+               {"l1d.bypass", "mdb-global"},
+               {"dispatcher.rr.carry_over", "true"}});
   common(r);
   const MdbMechanism& m = *r.gpu->mechanism<MdbMechanism>("mdb");
   REQUIRE(m.kernels().size() == 2);
