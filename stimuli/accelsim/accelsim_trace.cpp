@@ -100,6 +100,20 @@ std::string quote(std::string_view s) {
   return "'" + q + "'";
 }
 
+// A trace is text: a control byte (NUL, escape, ...) means a binary or corrupted file, which the
+// field parsers would otherwise pass on inside an opcode or a kernel name.
+void check_text(std::string_view line, const std::string& file, std::uint64_t ln) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const auto c = static_cast<unsigned char>(line[i]);
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", c);
+      fail(at(file, ln), std::string("binary data (byte ") + hex + " at column " +
+                             std::to_string(i + 1) + "): not a text trace");
+    }
+  }
+}
+
 std::string dim_text(const Dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
@@ -220,12 +234,22 @@ class StringSource final : public ByteSource {
 // Lines without their '\n'; offset() is the source offset of the next unread line.
 class LineReader {
  public:
-  LineReader(std::unique_ptr<ByteSource> src, std::size_t bufsize, std::uint64_t start = 0)
-      : src_(std::move(src)), buf_(bufsize), offset_(start) {}
+  // Longest line accepted: a mode-0 instruction line of 32 addresses is under 1 KB and a mangled
+  // kernel name a few KB; a longer "line" is a binary file, read whole otherwise.
+  static constexpr std::size_t kMaxLine = std::size_t{1} << 20;
+
+  // `name` (the file) prefixes the error for an over-long line.
+  LineReader(std::unique_ptr<ByteSource> src, std::size_t bufsize, std::uint64_t start = 0,
+             std::string name = "")
+      : src_(std::move(src)), buf_(bufsize), offset_(start), name_(std::move(name)) {}
 
   bool next(std::string& line) {
     line.clear();
+    ++lines_;
     for (;;) {
+      if (line.size() > kMaxLine)
+        fail(at(name_, lines_),
+             "line longer than " + std::to_string(kMaxLine >> 20) + " MiB: not a text trace");
       if (pos_ == len_) {
         len_ = src_->read(buf_.data(), buf_.size());
         pos_ = 0;
@@ -254,6 +278,8 @@ class LineReader {
   std::vector<char> buf_;
   std::size_t pos_ = 0, len_ = 0;
   std::uint64_t offset_ = 0;
+  std::string name_;
+  std::uint64_t lines_ = 0;
 };
 
 bool ends_with(const std::string& s, const char* suffix) {
@@ -435,7 +461,7 @@ void parse_header_line(std::string_view t, TraceKernelInfo& k, const std::string
 // One sequential scan: header, structure and every instruction line.
 void index_kernel(KernelIndex& k) {
   const std::string& path = k.path;
-  LineReader rd(open_source(path), 1 << 20);
+  LineReader rd(open_source(path), 1 << 20, 0, path);
   std::string line;
   std::uint64_t ln = 0;
   std::vector<bool> seen(4, false);
@@ -481,6 +507,7 @@ void index_kernel(KernelIndex& k) {
 
   while (rd.next(line)) {
     ++ln;
+    check_text(line, path, ln);
     std::string_view t = trim(line);
     std::string_view stripped(line);
     if (!stripped.empty() && stripped.back() == '\r') stripped.remove_suffix(1);
@@ -941,7 +968,7 @@ std::unique_ptr<Kernel> open_accelsim_kernel(const std::string& path,
 }
 
 std::unique_ptr<Workload> load_accelsim_trace(const std::string& kernelslist_path) {
-  LineReader rd(open_source(kernelslist_path), 1 << 16);
+  LineReader rd(open_source(kernelslist_path), 1 << 16, 0, kernelslist_path);
   std::string dir;
   auto slash = kernelslist_path.rfind('/');
   if (slash != std::string::npos) dir = kernelslist_path.substr(0, slash + 1);
@@ -951,6 +978,7 @@ std::unique_ptr<Workload> load_accelsim_trace(const std::string& kernelslist_pat
   std::uint64_t ln = 0;
   while (rd.next(line)) {
     ++ln;
+    check_text(line, kernelslist_path, ln);
     std::string_view t = trim(line);
     if (t.empty() || t[0] == '#') continue;
     const std::string where = at(kernelslist_path, ln);
