@@ -470,4 +470,36 @@ std::uint32_t max_ctas_per_sm(const SmResources& sm, const CtaNeeds& cta, std::s
   return best->n;
 }
 
+std::string cta_does_not_fit(const std::string& limiter, const CtaNeeds& needs,
+                             const SmResources& sm) {
+  std::string need, key;
+  std::uint64_t have = 0;
+  const std::uint64_t warps = (needs.threads + 31) / 32;
+  if (limiter == "threads") {
+    need = std::to_string(needs.threads) + " threads";
+    key = "sm.max_threads";
+    have = sm.max_threads;
+  } else if (limiter == "warps") {
+    need = std::to_string(warps) + " warps";
+    key = "sm.max_warps";
+    have = sm.max_warps;
+  } else if (limiter == "registers") {
+    const std::uint64_t unit = std::max<std::uint32_t>(1, sm.register_alloc_unit);
+    need = std::to_string((needs.regs_per_thread * 32ull + unit - 1) / unit * unit * warps) +
+           " registers (" + std::to_string(needs.regs_per_thread) + " per thread, " +
+           std::to_string(warps) + " warps)";
+    key = "sm.registers";
+    have = sm.registers;
+  } else if (limiter == "shared_memory") {
+    need = std::to_string(needs.shared_mem_bytes) + " bytes of shared memory";
+    key = "sm.shared_memory";
+    have = sm.shared_mem_bytes;
+  } else {
+    need = "one CTA slot";
+    key = "sm.max_ctas";
+    have = sm.max_ctas;
+  }
+  return "one CTA needs " + need + ", more than " + key + " (" + std::to_string(have) + ")";
+}
+
 }  // namespace locsim

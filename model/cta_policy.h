@@ -272,5 +272,9 @@ struct CtaNeeds {
 // name.
 std::uint32_t max_ctas_per_sm(const SmResources& sm, const CtaNeeds& cta,
                               std::string* limiter = nullptr);
+// For a CTA that does not fit (max_ctas_per_sm = 0 with this limiter): "one CTA needs N X, more
+// than sm.KEY (M)", naming the parameter to change.
+std::string cta_does_not_fit(const std::string& limiter, const CtaNeeds& cta,
+                             const SmResources& sm);
 
 }  // namespace locsim

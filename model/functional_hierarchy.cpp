@@ -5,6 +5,7 @@
 
 // The stimulus interface only (header-only use: virtual calls on Kernel / WarpStream); model/
 // stays free of SystemC and links without the stimuli library.
+#include "model/params.h"
 #include "model/workload/kernel.h"
 
 namespace locsim {
@@ -182,8 +183,8 @@ void FunctionalHierarchy::run_kernel(const Kernel& k) {
   std::string limiter;
   const std::uint32_t max_per_sm = max_ctas_per_sm(cfg_.resources, needs, &limiter);
   if (max_per_sm == 0)
-    throw std::invalid_argument("kernel " + k.name() + ": one CTA does not fit on an SM (" +
-                                limiter + ")");
+    throw ConfigError("kernel '" + k.name() +
+                      "' cannot run: " + cta_does_not_fit(limiter, needs, cfg_.resources));
   if (nctas == 0) return;
   const GpuTopology topo{cfg_.num_sms, cfg_.sms_per_cluster};
   CtaSchedulingPolicy& policy = *policy_;

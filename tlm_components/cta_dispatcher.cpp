@@ -35,8 +35,8 @@ void CtaDispatcher::load(const Workload& w) {
     CtaNeeds needs{k->threads_per_cta(), k->regs_per_thread(), k->shared_mem_bytes()};
     r.max_ctas_per_sm = max_ctas_per_sm(cfg_.resources, needs, &r.occupancy_limiter);
     if (r.max_ctas_per_sm == 0)
-      throw ConfigError("kernel '" + r.name + "' cannot run: one CTA exceeds the SM's " +
-                        r.occupancy_limiter + " limit");
+      throw ConfigError("kernel '" + r.name + "' cannot run: " +
+                        cta_does_not_fit(r.occupancy_limiter, needs, cfg_.resources));
     total_ctas_ += r.ctas;
     records_.push_back(r);
     kernels_.push_back(k.get());

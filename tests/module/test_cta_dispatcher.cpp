@@ -275,7 +275,8 @@ TEST_CASE("Dispatcher: a kernel whose CTA cannot fit is rejected at load", "[mod
     FAIL("no exception");
   } catch (const ConfigError& e) {
     CHECK(std::string(e.what()) ==
-          "kernel 'fat' cannot run: one CTA exceeds the SM's shared_memory limit");
+          "kernel 'fat' cannot run: one CTA needs 65536 bytes of shared memory, more than "
+          "sm.shared_memory (49152)");
   }
 }
 

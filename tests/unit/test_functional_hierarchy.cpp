@@ -308,7 +308,7 @@ TEST_CASE("Functional hierarchy: round-robin CTA placement and occupancy", "[fun
   // A CTA that cannot fit is an error.
   c.resources.max_threads = 16;
   FunctionalHierarchy h2(c, one_channel());
-  CHECK_THROWS_AS(h2.run_kernel(k), std::invalid_argument);
+  CHECK_THROWS_WITH(h2.run_kernel(k), Catch::Contains("more than sm.max_threads (16)"));
 }
 
 TEST_CASE("Functional hierarchy: configuration validation", "[functional]") {
