@@ -89,6 +89,9 @@ MemoryControllerConfig memory_controller_config_from_params(const ParamRegistry&
   DramTiming& t = c.timing;
   for (const DramTimingKey& k : kDramTimingKeys)
     t.*k.field = p.get_u32(std::string("dram.") + k.key, k.min);
+  if (t.tRAS > t.tRC)  // the one relation between two keys; name both
+    throw ConfigError("keys 'dram.tRAS' (" + std::to_string(t.tRAS) + ") and 'dram.tRC' (" +
+                      std::to_string(t.tRC) + "): tRAS cannot exceed tRC");
   try {
     t.validate();
   } catch (const std::exception& e) {
