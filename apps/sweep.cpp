@@ -301,9 +301,8 @@ int run_sweep(const SweepOptions& o) {
   nlohmann::json spec;
   try {
     spec = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw ConfigError("sweep '" + o.spec + "': not valid JSON (byte " + std::to_string(e.byte) +
-                      ")");
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError("sweep " + json_error_message(o.spec, text, e));
   }
   const SweepPlan plan = expand_sweep(spec, o.spec);
   if (o.dry_run) {

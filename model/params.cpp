@@ -433,6 +433,18 @@ std::string one_line(std::string s) {
 
 using Json = nlohmann::json;
 
+// "LINE:COLUMN" (both from 1) of byte offset `at` in `text`.
+std::string text_position(const std::string& text, std::size_t at) {
+  at = std::min(at, text.size());
+  std::size_t line = 1, start = 0;
+  for (std::size_t i = 0; i < at; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      start = i + 1;
+    }
+  return std::to_string(line) + ":" + std::to_string(at - start + 1);
+}
+
 // Every key has at most a few components; deeper nesting is a malformed file (and deep recursion
 // and quadratic dotted names on a hostile one). Checked while parsing (load_json_text).
 constexpr int kMaxConfigDepth = 16;
@@ -450,6 +462,33 @@ void flatten(const Json& obj, const std::string& path,
 }
 
 }  // namespace
+
+std::string json_error_message(const std::string& source, const std::string& text,
+                               const std::exception& error) {
+  std::string what = error.what();
+  if (const auto* e = dynamic_cast<const Json::parse_error*>(&error)) {
+    // "SOURCE:LINE:COLUMN: JSON syntax error: what" without the library's "[json.exception...]
+    // parse error at line L, column C: " prefix.
+    std::string where = text_position(text, e->byte ? e->byte - 1 : 0);
+    const auto line = what.find(" at line "), col = what.find(", column ");
+    const auto colon = col == std::string::npos ? col : what.find(": ", col);
+    if (line != std::string::npos && colon != std::string::npos) {
+      where = what.substr(line + 9, col - line - 9) + ":" + what.substr(col + 9, colon - col - 9);
+      what = what.substr(colon + 2);
+    }
+    return escape(source) + ":" + where + ": JSON syntax error: " + one_line(what);
+  }
+  if (dynamic_cast<const Json::out_of_range*>(&error)) {
+    // 406: a number such as 1e400 that no double holds; the library gives its text, not where.
+    const auto q = what.find('\'');
+    const std::string number =
+        q == std::string::npos ? "" : what.substr(q + 1, what.find('\'', q + 1) - q - 1);
+    const auto at = number.empty() ? std::string::npos : text.find(number);
+    return escape(source) + (at == std::string::npos ? "" : ":" + text_position(text, at)) +
+           ": number out of range" + (number.empty() ? "" : " " + quote(number));
+  }
+  return escape(source) + ": bad JSON: " + one_line(what);
+}
 
 void ParamRegistry::declare(const std::string& name, ParamType type,
                             const std::string& default_text, const std::string& unit,
@@ -603,11 +642,8 @@ void ParamRegistry::load_json_text(const std::string& text, const std::string& s
   };
   try {
     j = Json::parse(text, check);
-  } catch (const Json::parse_error& e) {
-    throw ConfigError(quote(source) + ": JSON syntax error: " + one_line(e.what()));
   } catch (const Json::exception& e) {
-    // e.g. out_of_range.406 for a number such as 1e400
-    throw ConfigError(quote(source) + ": bad JSON value: " + one_line(e.what()));
+    throw ConfigError(json_error_message(source, text, e));
   }
   if (!error.empty()) throw ConfigError(quote(source) + ": " + error);
   if (!j.is_object())

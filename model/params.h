@@ -113,6 +113,12 @@ std::optional<std::uint32_t> parse_decimal_u32(const std::string& text);
 // The same for 64-bit values (at most 19 digits).
 std::optional<std::uint64_t> parse_decimal_u64(const std::string& text);
 
+// The one-line message for an exception the JSON library threw while parsing `text` from
+// `source`: "SOURCE:LINE:COLUMN: JSON syntax error: ..." or "SOURCE:LINE:COLUMN: number out of
+// range '1e400'" (no library prefix).
+std::string json_error_message(const std::string& source, const std::string& text,
+                               const std::exception& error);
+
 // Default texts written from a configuration struct's own default (so a default is written once):
 // 49152 -> "48KiB", 128 -> "128"; 1.4e9 -> "1.4GHz", 924e6 -> "924MHz". Each parses back to
 // its argument exactly.
