@@ -122,6 +122,23 @@ SweepPlan expand_sweep(const nlohmann::json& spec, const std::string& source) {
   Assignments common;
   if (spec.contains("set")) common = read_assignments(spec["set"], source, "set");
 
+  // Counted before anything is expanded: a grid of twelve 10-value keys (10^12 runs) used to
+  // grow until the host ran out of memory.
+  const long double outer =
+      static_cast<long double>(platforms.size()) * gpgpusim.size() * workloads.size();
+  long double runs = outer;
+  auto limit = [&](long double n, const std::string& where) {
+    runs *= n;
+    if (runs > kMaxSweepRuns)
+      fail(source,
+           where + ": the sweep would have more than " + std::to_string(kMaxSweepRuns) + " runs");
+  };
+  if (spec.contains("grid") && spec["grid"].is_object())
+    for (auto it = spec["grid"].begin(); it != spec["grid"].end(); ++it)
+      if (it.value().is_array()) limit(it.value().size(), "'grid." + it.key() + "'");
+  if (spec.contains("points") && spec["points"].is_array())
+    limit(spec["points"].size(), "'points'");
+
   // Grid: the cross product of every key's values, in key order.
   std::vector<Assignments> combos(1);
   if (spec.contains("grid")) {

@@ -25,6 +25,9 @@ struct SweepPlan {
   bool has_gpgpusim_configs = false;        // some run imports a GPGPU-Sim file
 };
 
+// More runs than this is a mistake in the file (each run is a process and a few files).
+constexpr std::uint64_t kMaxSweepRuns = 1000000;
+
 // Expands a sweep file. Keys: "platforms" (names, required), "workloads" (required: objects with
 // "name" and an optional "set" object), "gpgpusim_configs" (GPGPU-Sim files, each imported onto
 // every platform: one more dimension), "set" (assignments for every run), "grid" (key -> list of
