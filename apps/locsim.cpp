@@ -1,5 +1,6 @@
 // locsim command-line front end: run / list / params / elaborate.
 // Exit codes: 0 success, 2 usage/config/input error (one line on stderr), 3 simulation failure.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <systemc>
@@ -42,6 +44,16 @@ constexpr int kExitOk = 0, kExitUsage = 2, kExitSimFailure = 3;
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// A numeric option read as text: Boost's conversion takes "-1" as 2^64 - 1 (or 2^32 - 1).
+std::uint64_t option_number(const char* option, const std::string& text,
+                            std::uint64_t max = ~std::uint64_t{0}) {
+  const std::optional<std::uint64_t> v = parse_decimal_u64(text);
+  if (!v || *v > max)
+    throw UsageError(std::string(option) + " '" + text + "': must be an integer in [0, " +
+                     std::to_string(max) + "]");
+  return *v;
+}
 
 // `locsim COMMAND --help`: the command's options, printed by sc_main (exit 0).
 struct HelpRequested {
@@ -162,7 +174,10 @@ void build_params(ParamRegistry& p, Common& c, WorkloadArgs* wargs, bool need_pl
   }
   if (!c.gpgpusim.empty()) {
     std::ifstream f(c.gpgpusim);
-    if (!f) throw UsageError("cannot read GPGPU-Sim config '" + c.gpgpusim + "'");
+    // A directory opens but does not read: it used to import nothing and exit 0.
+    struct stat st;
+    if (!f || (::stat(c.gpgpusim.c_str(), &st) == 0 && S_ISDIR(st.st_mode)))
+      throw UsageError("cannot read GPGPU-Sim config '" + c.gpgpusim + "'");
     std::stringstream text;
     text << f.rdbuf();
     GpgpuSimImport imp = import_gpgpusim_config(text.str(), c.gpgpusim);
@@ -220,7 +235,7 @@ void timeline_counters(Timeline& t, const GpuPlatform& g) {
 int cmd_run(const std::vector<std::string>& args) {
   Common c;
   std::string workload, trace, json_out, csv_out, samples_out, timeline_out, timeline_window;
-  std::uint64_t sample_interval = 0;
+  std::string sample_interval_text;
   bool check_data = false, check_protocol = false, quiet = false, progress = false,
        per_instance = false;
   po::options_description d("run options");
@@ -234,7 +249,7 @@ int cmd_run(const std::vector<std::string>& args) {
       "per-instance", po::bool_switch(&per_instance), "per-module statistics in the JSON")(
       "quiet,q", po::bool_switch(&quiet), "no table, no progress")(
       "progress", po::bool_switch(&progress), "progress line on stderr even if not a terminal")(
-      "sample-interval", po::value(&sample_interval),
+      "sample-interval", po::value(&sample_interval_text),
       "every N core cycles, one row of interval statistics in --samples")(
       "samples", po::value(&samples_out), "CSV file of the interval statistics")(
       "timeline", po::value(&timeline_out),
@@ -242,6 +257,8 @@ int cmd_run(const std::vector<std::string>& args) {
       "timeline-window", po::value(&timeline_window),
       "START:END core cycles of the timeline (default: the whole run)");
   parse(d, args);
+  const std::uint64_t sample_interval =
+      sample_interval_text.empty() ? 0 : option_number("--sample-interval", sample_interval_text);
   if (!trace.empty() && !workload.empty()) throw UsageError("give --workload or --trace, not both");
   if (c.platform.empty() && workload.empty() && trace.empty())
     throw UsageError(
@@ -750,12 +767,12 @@ int cmd_analyze(const std::vector<std::string>& args) {
 int cmd_sweep(const std::vector<std::string>& args) {
   SweepOptions o;
   std::vector<std::string> words;
-  unsigned jobs = 0;
+  std::string jobs_text, array_limit_text;
   bool slurm = false;
   int task = -1;
   po::options_description d("sweep options");
   d.add_options()("spec", po::value(&words), "[collect] sweep file (JSON)")(
-      "jobs,j", po::value(&jobs), "runs at a time (default: the host's cores)")(
+      "jobs,j", po::value(&jobs_text), "runs at a time (default: the host's cores)")(
       "out,o", po::value(&o.out), "results directory (default: SPEC without .json, + .out)")(
       "dry-run", po::bool_switch(&o.dry_run), "list the runs, run nothing")(
       "retry-failed", po::bool_switch(&o.retry_failed), "run again the runs that failed before")(
@@ -763,11 +780,15 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "slurm", po::bool_switch(&slurm), "submit a Slurm job array (sbatch), one task per run")(
       "partition", po::value(&o.partition), "Slurm partition (with --slurm)")(
       "time", po::value(&o.time_limit), "Slurm time limit per run, e.g. 30:00 (with --slurm)")(
-      "array-limit", po::value(&o.array_limit), "at most K array tasks at once (with --slurm)")(
+      "array-limit", po::value(&array_limit_text), "at most K array tasks at once (with --slurm)")(
       "task", po::value(&task), "run array task N (what the Slurm job runs)");
   po::positional_options_description pos;
   pos.add("spec", 2);
   parse(d, args, pos);
+  const auto jobs = static_cast<unsigned>(
+      jobs_text.empty() ? 0 : option_number("--jobs", jobs_text, 0xffffffffu));
+  o.array_limit = static_cast<unsigned>(
+      array_limit_text.empty() ? 0 : option_number("--array-limit", array_limit_text, 0xffffffffu));
   if (words.size() == 2 && words[0] == "collect") {
     o.mode = SweepOptions::Mode::Collect;
     words.erase(words.begin());
