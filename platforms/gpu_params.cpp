@@ -151,7 +151,12 @@ void load_platform(ParamRegistry& p, const std::string& name) {
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     std::string known;
     for (auto& n : names) known += (known.empty() ? "" : ", ") + n;
-    throw ConfigError("unknown platform '" + name + "' (known: " + known + ")");
+    const std::string dir = platform_dir();
+    throw ConfigError("unknown platform '" + name + "' (known: " + known + ")" +
+                      (dir.empty() ? ""
+                                   : "; LOCSIM_PLATFORM_DIR='" + dir + "' " +
+                                         (names.empty() ? "has no NAME.json files"
+                                                        : "replaces the built-in platforms")));
   }
   const std::string dir = platform_dir();
   if (!dir.empty()) return p.load_json_file(dir + "/" + name + ".json");
