@@ -42,9 +42,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT_S = 20
 # A bad input must not make locsim allocate much: every case of this script runs tiny
-# workloads, which need well under 200 MB. A legal configuration may ask for big caches: their
+# workloads, which need well under 100 MB. A legal configuration may ask for big caches: their
 # tag arrays are allowed up to 8 GiB (docs/cli.md, "Input limits").
-RSS_LIMIT_MB = 1024
+RSS_LIMIT_MB = 256
 RSS_LIMIT_LEGAL_MB = 9 * 1024
 LIBRARY_WORDS = ("std::", "basic_string", "bad_alloc", "json.exception", "vector::", "map::at",
                  "stoul", "stoi", "stod", "terminate called", "Assertion", "what():",
@@ -192,7 +192,7 @@ def trace_cases(binary, work):
         make(name, kernel.replace(old, new, count), strict=strict, extra=extra)
 
     # Header fields.
-    for g in (b"(4294967296,1,1)", b"(4294967295,4294967295,1)", b"(0,1,1)", b"(-1,1,1)",
+    for g in (b"(4194304,1,1)", b"(2048,2048,1)", b"(4294967296,1,1)", b"(4294967295,4294967295,1)", b"(0,1,1)", b"(-1,1,1)",
               b"(1,1)", b"(1,1,1,1)", b"(a,1,1)", b"(67108865,1,1)", b"()", b"1,1,1",
               b"(99999999999999999999,1,1)"):
         sub("grid dim = " + g.decode(), b"-grid dim = (2,1,1)", b"-grid dim = " + g)
@@ -289,6 +289,11 @@ def trace_cases(binary, work):
          names=names_list + [r"\.\./"])
     make("kernelslist names itself", vec, listing=memcpy + b"kernelslist.g\n",
          names=[r"kernelslist\.g:\d+: "])
+    make("kernelslist names /dev/zero", vec, listing=b"/dev/zero\n", names=[r"/dev/zero:1: "])
+    make("kernelslist names /dev/urandom", vec, listing=b"/dev/urandom\n",
+         names=[r"/dev/urandom:\d+: "])
+    cases.append(Case("trace", "--trace /dev/zero", ["run", "--platform", "fermi", "--trace",
+                                                     "/dev/zero"], True, [r"/dev/zero:1: "]))
     make("kernelslist binary junk", vec, listing=bytes(rng.randrange(256) for _ in range(512)),
          names=names_list)
     for bad in (b"MemcpyHtoD,0x10000000\n", b"MemcpyHtoD,zz,16\n", b"MemcpyHtoD,0x10,-1\n",

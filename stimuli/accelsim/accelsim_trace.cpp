@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <lzma.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -498,6 +499,16 @@ void index_kernel(KernelIndex& k) {
                       " = " + std::to_string(std::uint64_t{ctas} * wpc) +
                       " warps: the trace index would need " + std::to_string(index_bytes >> 20) +
                       " MiB (limit " + std::to_string(kMaxIndexBytes >> 20) + " MiB)");
+    // Every thread block takes at least "#BEGIN_TB", "thread block =0,0,0", "#END_TB" and per
+    // warp "warp =N", "insts =N" (36 + 17 bytes per warp): a plain file too short for its grid is
+    // refused before the index is allocated (a 1 KB file claiming 4M CTAs allocated 550 MB).
+    struct stat st;
+    const std::uint64_t min_bytes = std::uint64_t{ctas} * (36 + 17 * std::uint64_t{wpc});
+    if (!k.xz && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        min_bytes > static_cast<std::uint64_t>(st.st_size))
+      fail(where, "grid dim " + dim_text(info.grid) + " x block dim " + dim_text(info.block) +
+                      " needs at least " + std::to_string(min_bytes) + " bytes of thread blocks, " +
+                      "the file has " + std::to_string(st.st_size));
     k.warps_per_cta = wpc;
     k.warps.assign(std::size_t{ctas} * wpc, WarpLoc{});
     tb_line.assign(ctas, 0);

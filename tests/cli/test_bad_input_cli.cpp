@@ -92,6 +92,9 @@ TEST_CASE("bad input: binary bytes and endless lines in a trace are FILE:LINE", 
   t = "-kernel name = " + std::string(2 << 20, 'k');
   check_error(locsim("run --platform fermi --quiet --trace " + write_trace("long", t)),
               "kernel-1.traceg:1: line longer than 1 MiB");
+  // An endless file used to grow until the host ran out of memory.
+  check_error(locsim_limited("run --platform fermi --quiet --trace /dev/zero", 20),
+              "/dev/zero:1: line longer than 1 MiB");
   // The same in kernelslist.g.
   const std::string list = write_trace("nul_list", fixture_text());
   std::ofstream(list) << "kernel-1.traceg\n\x1b[2J\n";
@@ -100,6 +103,17 @@ TEST_CASE("bad input: binary bytes and endless lines in a trace are FILE:LINE", 
   remove_trace("nul");
   remove_trace("long");
   remove_trace("nul_list");
+}
+
+TEST_CASE("bad input: a small trace file claiming millions of CTAs allocates nothing", "[cli]") {
+  // The 16-byte-per-warp index of 4M CTAs (64 MB here, up to 1 GiB) used to be allocated before
+  // the file turned out to hold one thread block.
+  const std::string list = write_trace(
+      "claims", replace_once(fixture_text(), "-grid dim = (1,1,1)", "-grid dim = (4194304,1,1)"));
+  check_error(locsim("run --platform fermi --quiet --trace " + list),
+              "kernel-1.traceg:16: grid dim (4194304,1,1) x block dim (32,1,1) needs at least "
+              "222298112 bytes of thread blocks, the file has");
+  remove_trace("claims");
 }
 
 TEST_CASE("bad input: a CTA that fits no SM names the sm.* key (run and replay)", "[cli]") {
