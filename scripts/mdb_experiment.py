@@ -14,7 +14,7 @@ commit and date measured, so the page is re-made by re-running this script.
 
 usage: scripts/mdb_experiment.py [--locsim build/locsim] [--out docs/validation/mdb]
                                  [--jobs 2] [--workloads ATX,MVT,...] [--from-csv F]
-                                 [--page docs/validation/mdb.md | --page '']
+                                 [--page docs/validation/mdb.md | --page ''] [--reduced]
 """
 import datetime
 import os
@@ -76,6 +76,10 @@ CONFIGS.append(("MDB-global-lrr", {"sm.scheduler": "lrr", "l1d.bypass": "mdb-glo
 
 SCHEMES = ["SWL-best", "CBWT-best", "MDB-local", "MDB-global", "MDB-local-scaled",
            "MDB-global-scaled"]
+# --reduced drops these (Figure 8's L1-size and scheduler sweep, two of the six warp limits).
+REDUCED_SENS = {"base-32KiB", "MDB-global-32KiB", "base-64KiB", "MDB-global-64KiB", "base-lrr",
+                "MDB-global-lrr"}
+REDUCED_LIMITS = {24, 32}
 NO_LOSS = ["2DV", "SR2"]  # the paper's LCC cases the platform tests guard (3 % at most)
 
 
@@ -169,11 +173,19 @@ def main():
     ap = arg_parser(__doc__, "docs/validation/mdb")
     ap.add_argument("--page", default="docs/validation/mdb.md",
                     help="validation page whose generated section is replaced ('' = none)")
+    ap.add_argument("--reduced", action="store_true",
+                    help="skip Figure 8's L1-size and LRR runs and the K = 24/32 warp limits "
+                    "(about 35 % fewer runs, for a shared machine)")
     args = ap.parse_args()
+    configs = CONFIGS
+    if args.reduced:
+        SWL_LIMITS[:] = [k for k in SWL_LIMITS if k not in REDUCED_LIMITS]
+        configs = [(label, sets) for label, sets in CONFIGS
+                   if label not in REDUCED_SENS and limit_of(label)[1] not in REDUCED_LIMITS]
     chosen = choose("mdb_experiment", WORKLOADS, args.workloads, args.locsim)
     warps = {w[0]: w[4] for w in chosen}
     jobs = [dict(abbr=a, workload=n, args=wa, cls=c, config=label, sets=sets)
-            for a, n, wa, c, _ in chosen for label, sets in CONFIGS
+            for a, n, wa, c, _ in chosen for label, sets in configs
             if alias(label, warps[a]) == label]
     rows = run_all("mdb_experiment", args, jobs, lambda j: run_one(args.locsim, j))
     chosen = [w for w in chosen if w[0] in {x["abbr"] for x in rows}]
@@ -269,15 +281,21 @@ def main():
 
     sens = ("base-32KiB", "MDB-global", "MDB-global-32KiB", "base-64KiB", "MDB-global-64KiB",
             "base-lrr", "MDB-global-lrr")
-    md += ["\n### Figure 8: MDB-global sensitivity (IPC normalised to the 16 KB GTO baseline)\n",
-           "| workload | base 32 KB | MDB-g 16 KB | MDB-g 32 KB | base 64 KB | MDB-g 64 KB | "
-           "base LRR | MDB-g LRR |", "|---|---|---|---|---|---|---|---|"]
-    for a in abbrs:
-        md.append(f"| {a} | " + " | ".join(f"{speedup(a, c):.2f}" for c in sens) + " |")
+    if all((a, c) in raw for a in abbrs for c in sens):
+        md += ["\n### Figure 8: MDB-global sensitivity (IPC normalised to the 16 KB GTO "
+               "baseline)\n",
+               "| workload | base 32 KB | MDB-g 16 KB | MDB-g 32 KB | base 64 KB | MDB-g 64 KB | "
+               "base LRR | MDB-g LRR |", "|---|---|---|---|---|---|---|---|"]
+        for a in abbrs:
+            md.append(f"| {a} | " + " | ".join(f"{speedup(a, c):.2f}" for c in sens) + " |")
+    else:
+        sens = ()
+        md += ["\n### Figure 8: not measured in this run (`--reduced`)"]
     write_tables(args.out, md)
     if args.page and not args.from_csv:
         splice(args.page, md, f"Measured at {stamp(args.locsim)} with `scripts/mdb_experiment.py`"
-               f" ({len(rows)} runs; every run in [mdb/mdb.csv](mdb/mdb.csv)).")
+               f"{' --reduced' if args.reduced else ''} ({len(rows)} runs; every run in "
+               "[mdb/mdb.csv](mdb/mdb.csv)).")
     elif args.page:
         splice(args.page, md, f"Re-made from `{args.from_csv}` on "
                f"{datetime.date.today().isoformat()} (see the CSV for the runs).")
@@ -297,8 +315,9 @@ def main():
         bars(f"fig7_{key}.png", title, title,
              [("base", [r(a, "base")[key] for a in abbrs])] +
              [(s, [r(a, cfg_of(a, s))[key] for a in abbrs]) for s in SCHEMES], abbrs)
-    bars("fig8_sensitivity.png", "MDB-global sensitivity (normalised to 16 KB GTO baseline)",
-         "normalised IPC", [(c, [speedup(a, c) for a in abbrs]) for c in sens], abbrs, 1.0)
+    if sens:
+        bars("fig8_sensitivity.png", "MDB-global sensitivity (normalised to 16 KB GTO baseline)",
+             "normalised IPC", [(c, [speedup(a, c) for a in abbrs]) for c in sens], abbrs, 1.0)
 
 
 if __name__ == "__main__":
