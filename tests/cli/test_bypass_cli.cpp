@@ -47,10 +47,12 @@ namespace {
 // Seed 004 §7.1a: MDB "show[s] no performance degradation for the LCC benchmarks". 2DV and SR2
 // are the paper's LCC cases closest to a loss in our model; the baseline is the paper's (GTO,
 // XOR set index in the L1 and the L2), the sizes the library defaults (~2 s per run).
-// KNOWN DISAGREEMENT, hence [!shouldfail]: our MDB slows 2DV to ~0.60x and SR2 to ~0.93x
-// (docs/validation/mdb.md, "No loss on LCC": SR2's reservation failures are mostly store
-// miss-queue stalls that bypassing cannot remove; 2DV's are hidden by other warps). Catch2 then
-// reports a failure the day MDB meets the paper's claim: drop the tag then.
+// KNOWN DISAGREEMENT, hence [!shouldfail]: measured at 0f8e3e1 (L2/DRAM latency model, register
+// scoreboard) our MDB slows 2DV to ~0.10x and SR2 to ~0.59-0.64x (docs/validation/mdb.md, "Why
+// the numbers differ"): the bypassed loads lose the L1's MSHR merging and queue at the L2, whose
+// longer pipeline and DRAM latencies turn that into L2 reservation failures (control runs with
+// l2.rop_latency = dram.controller_latency = 0: SR2 0.93x, 2DV 0.39x). Catch2 reports a failure
+// the day MDB meets the paper's claim: drop the tag then.
 void check_no_loss(const std::string& workload) {
   const std::string w = "--workload " + workload + " --set l2.indexing=xor";
   const nlohmann::json base = run(w), local = run(w + " --set l1d.bypass=mdb-local"),
