@@ -182,6 +182,7 @@ def main():
         SWL_LIMITS[:] = [k for k in SWL_LIMITS if k not in REDUCED_LIMITS]
         configs = [(label, sets) for label, sets in CONFIGS
                    if label not in REDUCED_SENS and limit_of(label)[1] not in REDUCED_LIMITS]
+    measured = stamp(args.locsim)  # before the run writes its CSV/PNGs into the tree
     chosen = choose("mdb_experiment", WORKLOADS, args.workloads, args.locsim)
     warps = {w[0]: w[4] for w in chosen}
     jobs = [dict(abbr=a, workload=n, args=wa, cls=c, config=label, sets=sets)
@@ -293,7 +294,7 @@ def main():
         md += ["\n### Figure 8: not measured in this run (`--reduced`)"]
     write_tables(args.out, md)
     if args.page and not args.from_csv:
-        splice(args.page, md, f"Measured at {stamp(args.locsim)} with `scripts/mdb_experiment.py`"
+        splice(args.page, md, f"Measured at {measured} with `scripts/mdb_experiment.py`"
                f"{' --reduced' if args.reduced else ''} ({len(rows)} runs; every run in "
                "[mdb/mdb.csv](mdb/mdb.csv)).")
     elif args.page:
