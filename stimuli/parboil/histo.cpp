@@ -176,8 +176,9 @@ class HistoMainStream final : public CoroutineStream {
       }
       if (w_.block_idx().y == 0) {
         sub_ = w_.lanes_where([this](unsigned l) {
+          if (!((mask_ >> l) & 1u)) return false;  // past the image's end: no pixel to read
           const std::uint32_t r = bin(l) / kBinsPerBlock;
-          return ((mask_ >> l) & 1u) && (r < p_.range_min || r >= p_.range_min + p_.ranges);
+          return r < p_.range_min || r >= p_.range_min + p_.ranges;
         });
         if (sub_) {
           LOCSIM_CO_YIELD(emit_load(in, kPcGlobalLd, sub_, kHisto, [this](unsigned l) {
