@@ -219,6 +219,12 @@ TEST_CASE("bad input: peak RSS stays flat when a streamed trace grows 4x", "[cli
   // make it 14.4 MB. The reader keeps 16 bytes per warp (where its lines start) and no CTA state
   // after the CTA retires: +8192 x 3 x 16 B = 0.4 MB for the CTAs, nothing for the
   // instructions. Holding the text would add 10.8 MB.
+#if defined(__SANITIZE_ADDRESS__)
+  // The binary is built with AddressSanitizer too (scripts/sanitize.sh): its quarantine keeps
+  // freed memory, so peak RSS measures the sanitizer, not the reader.
+  WARN("AddressSanitizer build: peak RSS check skipped");
+  return;
+#endif
   const double base = peak_rss_mb(stream_trace("rss_base", 2048, 8));
   const double ctas = peak_rss_mb(stream_trace("rss_ctas", 8192, 8));
   const double insts = peak_rss_mb(stream_trace("rss_insts", 2048, 32));
