@@ -2,10 +2,11 @@
 // (tlm_components/l2_cache_bank) and the functional replay (model/functional_hierarchy):
 // sectored, write-back, write-allocate, LRU; a store that fully covers the sectors it misses
 // allocates without fetching, a partial one fetches them first (fetch-on-write); requests to a
-// line being filled merge into its MSHR entry (a store may also wait behind the fill when it
-// covers every sector not in flight); a dirty victim is written back; a request that cannot get
-// a line, an MSHR entry or merge slot, or room in the queue towards DRAM fails, by cause. It owns
-// the tag array and the MSHR table; `Req` is the caller's handle of a waiting request.
+// line being filled wait for the sectors they need, fetching those nobody has asked for yet
+// (one MSHR entry per sector in flight, model/mshr_table.h); a dirty victim is written back; a
+// request that cannot get a line, MSHR entries or a merge slot, or room in the queue towards DRAM
+// fails, by cause. It owns the tag array and the MSHR table; `Req` is the caller's handle of a
+// waiting request.
 #pragma once
 #include <cstdint>
 #include <unordered_map>
@@ -77,13 +78,37 @@ class L2CachePolicy {
     };
     if (p.result == ProbeResult::MissNoVictim) return fail(L2Fail::LineAlloc);
     if (p.result == ProbeResult::HitReserved) {
-      auto it = inflight_.find(line);
-      const std::uint32_t inflight = it == inflight_.end() ? 0 : it->second;
-      // Stores that fully cover what is not in flight can wait behind the fill in order.
-      if ((need & ~inflight & ~covered) != 0 || !mshr_.can_merge(line))
-        return fail(L2Fail::MshrMerge);
+      // The line's fill is in flight. Sectors that neither are valid nor in flight (nor fully
+      // written by this store) are fetched now, one MSHR entry each; the request then waits for
+      // the sectors it needs, or, a store covering everything not in flight, behind the fill.
+      const std::uint32_t valid = tags_.line(p.set, p.way).valid_sectors;
+      const std::uint32_t pending = mshr_.pending(line);
+      // Sectors a waiting store will write without a fetch: fetching them now could land stale
+      // DRAM data over the store, so requests for them wait for the line's fill to complete.
+      auto claim = claims_.find(line);
+      if (claim != claims_.end() && (need & claim->second) != 0) return fail(L2Fail::MshrMerge);
+      const std::uint32_t extra = need & ~valid & ~pending & ~covered;
+      std::uint32_t waits = need & pending;
+      if (extra == 0 && waits == 0) waits = pending;
+      if (!mshr_.can_wait(line, waits)) return fail(L2Fail::MshrMerge);
+      const std::uint32_t claims = covered & ~valid & ~pending;
+      if (extra != 0) {
+        if (!mshr_.can_fetch(extra)) return fail(L2Fail::MshrEntry);
+        if (queue_free < 1) return fail(L2Fail::MissQueue);
+        if (claims != 0) claims_[line] |= claims;
+        tags_.touch(p.set, p.way);
+        mshr_.fetch(line, extra);
+        mshr_.wait(line, waits | extra, req);
+        d.sector_miss = true;
+        d.missing = extra;
+        d.set = p.set;
+        d.way = p.way;
+        d.outcome = L2Outcome::Miss;
+        return d;
+      }
+      if (claims != 0) claims_[line] |= claims;
       tags_.touch(p.set, p.way);
-      mshr_.merge(line, req);
+      mshr_.wait(line, waits, req);
       d.outcome = L2Outcome::MshrMerge;
       return d;
     }
@@ -100,7 +125,7 @@ class L2CachePolicy {
     const bool dirty_victim = p.result == ProbeResult::Miss && tags_.line(p.set, p.way).valid &&
                               tags_.line(p.set, p.way).dirty_sectors != 0;
     const std::size_t slots = (no_fetch ? 0u : 1u) + (dirty_victim ? 1u : 0u);
-    if (!no_fetch && (mshr_.full() || mshr_.has(line))) return fail(L2Fail::MshrEntry);
+    if (!no_fetch && !mshr_.can_fetch(d.missing)) return fail(L2Fail::MshrEntry);
     if (queue_free < slots) return fail(L2Fail::MissQueue);
     d.set = p.set;
     d.way = p.way;
@@ -115,8 +140,8 @@ class L2CachePolicy {
       return d;
     }
     if (d.sector_miss) tags_.reserve_sectors(line);
-    mshr_.allocate(line, req);
-    inflight_[line] = d.missing;
+    mshr_.fetch(line, d.missing);
+    mshr_.wait(line, d.missing, req);
     d.outcome = L2Outcome::Miss;
     return d;
   }
@@ -125,16 +150,22 @@ class L2CachePolicy {
   void mark_written(Addr line, const ByteMask& bytes) {
     tags_.mark_dirty(line, bytes.sector_mask(tags_.geometry().sector_bytes));
   }
-  // The fill of `line` arrived with `sectors`; returns the requests that waited, in order.
+  // A fill of `line` arrived with `sectors`; returns, in order, the requests that waited and
+  // now have every sector they need. The line stays reserved while other sectors are in flight.
   std::vector<Req> fill(Addr line, std::uint32_t sectors) {
     tags_.fill(line, sectors);
-    inflight_.erase(line);
-    return mshr_.release(line);
+    std::vector<Req> done = mshr_.fill(line, sectors);
+    if (mshr_.pending(line) != 0)
+      tags_.reserve_sectors(line);
+    else
+      claims_.erase(line);
+    return done;
   }
   // A store released by a fill may fully cover sectors that were not fetched: they are valid
   // now, or a later load would refetch them over the stored bytes.
   void store_covers(Addr line, const ByteMask& bytes) {
     tags_.fill(line, fully_covered_sectors(bytes, tags_.geometry()));
+    if (mshr_.pending(line) != 0) tags_.reserve_sectors(line);
   }
 
   const TagArray& tags() const { return tags_; }
@@ -142,8 +173,8 @@ class L2CachePolicy {
 
  private:
   TagArray tags_;
-  MshrTable<Req> mshr_;
-  std::unordered_map<Addr, std::uint32_t> inflight_;
+  SectorMshrTable<Req> mshr_;
+  std::unordered_map<Addr, std::uint32_t> claims_;  // per line in flight: see access()
 };
 
 }  // namespace locsim

@@ -28,7 +28,8 @@ namespace locsim {
 struct L2Config {
   // One sub-partition of a GTX480 L2 (768 KiB over 12 sub-partitions, 16 ways, 32 B sectors).
   CacheGeometry geometry{32, 16, 128, 32, SetIndexing::Linear};
-  std::uint32_t mshr_entries = 32;
+  // One entry per sector in flight: 128 = the 32 four-sector lines GPGPU-Sim's GTX480 L2 tracks.
+  std::uint32_t mshr_entries = 128;
   std::uint32_t mshr_max_merge = 8;
   std::uint32_t miss_queue = 8;  // fills + write-backs waiting for the memory controller
   // The sub-partition's pipeline, in L2 cycles (docs/architecture.md, "L2 and DRAM latency").

@@ -14,9 +14,9 @@ void declare_l2_params(ParamRegistry& p) {
       p, "l2", d.geometry, d.geometry.capacity_bytes() * m.channels * m.subpartitions_per_channel,
       "total L2 capacity (split evenly over sub-partitions)");
   p.declare("l2.mshr_entries", T::UInt, std::to_string(d.mshr_entries), "entries",
-            "MSHR entries per sub-partition");
+            "MSHR entries per sub-partition, one per sector in flight");
   p.declare("l2.mshr_max_merge", T::UInt, std::to_string(d.mshr_max_merge), "requests",
-            "requests merged per L2 MSHR entry");
+            "requests waiting per sector in flight (the fetching one included)");
   p.declare("l2.miss_queue", T::UInt, std::to_string(d.miss_queue), "entries",
             "fills and write-backs queued for DRAM");
   // The hit latency is rop + tag + data; a miss pays rop + tag before DRAM and data after it.
@@ -44,6 +44,11 @@ L2Config l2_config_from_params(const ParamRegistry& p, std::uint64_t subpartitio
                       " sub-partitions");
   c.geometry = cache_geometry_from_params(p, "l2", total / subpartitions);
   c.mshr_entries = p.get_u32("l2.mshr_entries", 1);
+  // One entry per sector in flight: fewer than a line's sectors would never fit a line miss.
+  if (c.mshr_entries < c.geometry.sectors_per_line())
+    throw ConfigError("key 'l2.mshr_entries': " + std::to_string(c.mshr_entries) +
+                      " entries cannot hold the " + std::to_string(c.geometry.sectors_per_line()) +
+                      " sectors of one line in flight (one entry per sector)");
   c.mshr_max_merge = p.get_u32("l2.mshr_max_merge", 1);
   c.miss_queue = p.get_u32("l2.miss_queue", 2);
   c.rop_latency = p.get_u32("l2.rop_latency");

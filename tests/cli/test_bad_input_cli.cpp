@@ -136,6 +136,12 @@ TEST_CASE("bad input: dram.tRAS above dram.tRC names both keys", "[cli]") {
               "keys 'dram.tRAS' (28) and 'dram.tRC' (7): tRAS cannot exceed tRC");
 }
 
+TEST_CASE("bad input: fewer MSHR entries than a line's sectors names the key", "[cli]") {
+  // One entry per sector in flight: 3 entries could never take a 4-sector line miss (a hang).
+  check_error(locsim(kVecadd + " --set l2.mshr_entries=3"),
+              "key 'l2.mshr_entries': 3 entries cannot hold the 4 sectors of one line");
+}
+
 TEST_CASE("bad input: JSON files give FILE:LINE:COLUMN without library text", "[cli]") {
   const std::string f = tmp("bad.json");
   // A platform file cut in the middle of a string (line 3).

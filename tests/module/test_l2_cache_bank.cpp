@@ -110,7 +110,7 @@ L2Config small_l2(std::uint32_t sets = 2, std::uint32_t ways = 2) {
   c.geometry.ways = ways;
   c.geometry.line_bytes = 128;
   c.geometry.sector_bytes = 32;
-  c.mshr_entries = 4;
+  c.mshr_entries = 16;  // one per sector in flight: four whole-line misses
   c.mshr_max_merge = 4;
   c.miss_queue = 4;
   // Hit latency 20 = ROP 4 + tag 6 + data 10; a miss goes to DRAM 10 cycles after acceptance and
@@ -492,7 +492,7 @@ TEST_CASE("L2: data round-trips through the real memory controller with write-ba
 TEST_CASE("L2: a full MSHR table holds the next miss and counts the stalled cycles",
           "[module][l2]") {
   L2Config cfg = small_l2();
-  cfg.mshr_entries = 1;
+  cfg.mshr_entries = 4;  // one entry per sector: exactly one whole-line miss
   L2Bench b(cfg);
   const Addr a = 0x9000, c = 0x9100;
   b.noc.push(make_load(b.ctx, a));

@@ -232,11 +232,15 @@ TEST_CASE("L2 policy: load miss, fetch-on-write, full-cover store allocation, wr
 
 TEST_CASE("L2 policy: merging behind a fill and failures by cause", "[cache_policy][l2]") {
   const CacheGeometry g{1, 2, 128, 32, SetIndexing::Linear};
-  L2CachePolicy<int> p(g, 1, 2);
+  L2CachePolicy<int> p(g, 1, 2);  // one sector in flight, two requests per sector
   CHECK(p.access(AccessKind::Load, 0x0, kWord, 1, 8).outcome == L2Outcome::Miss);
-  // A store covering what is not in flight waits behind the fill; a load of another sector not.
+  // A store covering what is not in flight waits behind the fill.
   CHECK(p.access(AccessKind::Store, 0x20, bytes(32, 32), 2, 8).outcome == L2Outcome::MshrMerge);
-  CHECK(p.access(AccessKind::Load, 0x40, bytes(64, 4), 3, 8).fail == L2Fail::MshrMerge);
+  // The store will write sector 1 without a fetch: a load of it may not fetch it (the DRAM data
+  // could land over the store's), it waits until the line's fill is complete.
+  CHECK(p.access(AccessKind::Load, 0x20, bytes(32, 4), 9, 8).fail == L2Fail::MshrMerge);
+  // A load of another sector needs an MSHR entry of its own; the only one is taken.
+  CHECK(p.access(AccessKind::Load, 0x40, bytes(64, 4), 3, 8).fail == L2Fail::MshrEntry);
   CHECK(p.access(AccessKind::Load, 0x0, kWord, 4, 8).fail == L2Fail::MshrMerge);   // merge limit
   CHECK(p.access(AccessKind::Load, 0x80, kWord, 5, 8).fail == L2Fail::MshrEntry);  // 1 entry
   const std::vector<int> waited = p.fill(0x0, 0x1u);
@@ -248,4 +252,39 @@ TEST_CASE("L2 policy: merging behind a fill and failures by cause", "[cache_poli
   q.access(AccessKind::Load, 0x0, kWord, 1, 8);
   q.access(AccessKind::Load, 0x80, kWord, 2, 8);
   CHECK(q.access(AccessKind::Load, 0x100, kWord, 3, 8).fail == L2Fail::LineAlloc);
+}
+
+TEST_CASE("L2 policy: a sector not in flight is fetched at once, one MSHR entry per sector",
+          "[cache_policy][l2]") {
+  // GPGPU-Sim keys a sectored cache's MSHRs on the sector: a request for another sector of a
+  // line being filled is a sector miss with its own fetch, not a refusal (issue 15).
+  const CacheGeometry g{1, 2, 128, 32, SetIndexing::Linear};
+  L2CachePolicy<int> p(g, 3, 2);
+  L2Decision d = p.access(AccessKind::Load, 0x0, kWord, 1, 8);  // sector 0
+  CHECK(d.outcome == L2Outcome::Miss);
+  d = p.access(AccessKind::Load, 0x0, bytes(0, 96), 2, 8);  // sectors 0-2: fetches 1 and 2
+  CHECK(d.outcome == L2Outcome::Miss);
+  CHECK(d.sector_miss);
+  CHECK(d.missing == 0x6u);
+  CHECK_FALSE(d.victim.valid);
+  CHECK(p.access(AccessKind::Load, 0x40, bytes(64, 4), 3, 8).outcome == L2Outcome::MshrMerge);
+  // Three sectors in flight fill the three entries: sector 3 must wait for one.
+  CHECK(p.access(AccessKind::Load, 0x60, bytes(96, 4), 4, 8).fail == L2Fail::MshrEntry);
+  // Sector 2 is waited for by requests 2 and 3: the merge limit.
+  CHECK(p.access(AccessKind::Load, 0x40, bytes(64, 4), 5, 8).fail == L2Fail::MshrMerge);
+  // Nothing may fetch without room towards DRAM.
+  L2CachePolicy<int> r(g, 8, 8);
+  r.access(AccessKind::Load, 0x0, kWord, 1, 8);
+  CHECK(r.access(AccessKind::Load, 0x20, bytes(32, 4), 2, 0).fail == L2Fail::MissQueue);
+  // Sector 0 arrives: only request 1 had everything it waited for; the line stays reserved.
+  CHECK(p.fill(0x0, 0x1u) == std::vector<int>{1});
+  CHECK(p.tags().line(0, p.tags().find(0x0)).reserved);
+  CHECK(p.access(AccessKind::Load, 0x0, kWord, 6, 8).outcome == L2Outcome::Hit);
+  CHECK(p.access(AccessKind::Load, 0x60, bytes(96, 4), 7, 8).outcome == L2Outcome::Miss);
+  // Sectors 1 and 2 arrive: requests 2 and 3 in arrival order; sector 3 still in flight.
+  CHECK(p.fill(0x0, 0x6u) == std::vector<int>{2, 3});
+  CHECK(p.tags().line(0, p.tags().find(0x0)).reserved);
+  CHECK(p.fill(0x0, 0x8u) == std::vector<int>{7});
+  CHECK_FALSE(p.tags().line(0, p.tags().find(0x0)).reserved);
+  CHECK(p.access(AccessKind::Load, 0x0, bytes(0, 128), 8, 8).outcome == L2Outcome::Hit);
 }
