@@ -9,7 +9,6 @@
 #pragma once
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "model/ldesc_selection.h"
@@ -131,19 +130,25 @@ class L1CachePolicy {
     }
     const std::uint32_t want = bytes.sector_mask(tags_.geometry().sector_bytes);
     const Probe p = tags_.probe(line, want);
+    std::uint32_t waits = 0;  // sectors this request waits for that are already in flight
     switch (p.result) {
       case ProbeResult::Hit:
         touch(p, line);
         d.outcome = L1Outcome::Hit;
         return d;
       case ProbeResult::HitReserved: {
-        auto it = inflight_.find(line);
-        const bool covered = it != inflight_.end() && (want & ~it->second) == 0;
-        if (!covered || !mshr_.can_merge(line)) return fail(ReservationFail::MshrMerge);
-        touch(p, line);
-        mshr_.merge(line, req);
-        d.outcome = L1Outcome::MshrMerge;
-        return d;
+        // The line's fill is in flight: wait for the wanted sectors already on their way, and
+        // fetch the others now as a sector miss (one MSHR entry per sector, model/mshr_table.h).
+        const std::uint32_t pending = mshr_.pending(line);
+        waits = want & pending;
+        if (!mshr_.can_wait(line, waits)) return fail(ReservationFail::MshrMerge);
+        if ((want & ~tags_.line(p.set, p.way).valid_sectors & ~pending) == 0) {
+          touch(p, line);
+          mshr_.wait(line, waits, req);
+          d.outcome = L1Outcome::MshrMerge;
+          return d;
+        }
+        break;
       }
       case ProbeResult::MissNoVictim:
         return fail(ReservationFail::LineAlloc);
@@ -151,13 +156,19 @@ class L1CachePolicy {
       case ProbeResult::SectorMiss:
         break;
     }
-    if (mshr_.full() || mshr_.has(line)) return fail(ReservationFail::MshrEntry);
+    const CacheGeometry& g = tags_.geometry();
+    const bool tag_miss = p.result == ProbeResult::Miss;
+    // Sectored caches fetch only the sectors asked for; others fetch the whole line.
+    const std::uint32_t fetch =
+        tag_miss ? (g.sector_bytes < g.line_bytes ? want : g.full_sector_mask())
+                 : want & ~tags_.line(p.set, p.way).valid_sectors & ~mshr_.pending(line);
+    if (!mshr_.can_fetch(fetch)) return fail(ReservationFail::MshrEntry);
     if (miss_queue_full) return fail(ReservationFail::MissQueue);
     Probe victim = p;
     if (pdp_) {
       // CBWT's PDP (seed 004 §7.1): an inserting miss whose set has only protected lines
       // bypasses.
-      const int way = p.result == ProbeResult::Miss ? pdp_->victim(tags_, p.set) : p.way;
+      const int way = tag_miss ? pdp_->victim(tags_, p.set) : p.way;
       if (way < 0 && bypass_queue_full) return fail(ReservationFail::BypassQueue);
       pdp_->on_access(p.set, line);
       if (way < 0) {
@@ -167,10 +178,9 @@ class L1CachePolicy {
       }
       victim.way = way;
     }
-    const CacheGeometry& g = tags_.geometry();
-    if (p.result == ProbeResult::SectorMiss) {
+    d.fetch = fetch;
+    if (!tag_miss) {
       d.outcome = L1Outcome::SectorMiss;
-      d.fetch = want & ~tags_.line(p.set, p.way).valid_sectors;
       tags_.reserve_sectors(line);
       tags_.touch(p.set, p.way);
     } else {
@@ -179,12 +189,10 @@ class L1CachePolicy {
       const Eviction ev = tags_.allocate(line, victim, d.pin);
       d.evicted = ev.valid;
       d.evicted_line = ev.line_addr;
-      // Sectored caches fetch only the sectors asked for; others fetch the whole line.
-      d.fetch = g.sector_bytes < g.line_bytes ? want : g.full_sector_mask();
     }
     if (pdp_) pdp_->protect(victim.set, victim.way);
-    mshr_.allocate(line, req);
-    inflight_[line] = d.fetch;
+    mshr_.fetch(line, d.fetch);
+    mshr_.wait(line, waits | d.fetch, req);
     return d;
   }
 
@@ -202,9 +210,10 @@ class L1CachePolicy {
     const Probe p = tags_.probe(d.line, g.full_sector_mask());
     if (p.result == ProbeResult::Hit || p.result == ProbeResult::SectorMiss)
       return PrefetchDrop::Present;
-    if (p.result == ProbeResult::HitReserved || mshr_.has(d.line)) return PrefetchDrop::InFlight;
+    if (p.result == ProbeResult::HitReserved || mshr_.pending(d.line) != 0)
+      return PrefetchDrop::InFlight;
     if (p.result == ProbeResult::MissNoVictim) return PrefetchDrop::NoLine;
-    if (mshr_.full()) return PrefetchDrop::NoMshr;
+    if (!mshr_.can_fetch(g.full_sector_mask())) return PrefetchDrop::NoMshr;
     if (miss_queue_full) return PrefetchDrop::MissQueue;
     d.outcome = L1Outcome::Miss;
     d.pin = pin;
@@ -212,17 +221,19 @@ class L1CachePolicy {
     d.evicted = ev.valid;
     d.evicted_line = ev.line_addr;
     d.fetch = g.full_sector_mask();
-    mshr_.allocate(d.line, marker);
-    inflight_[d.line] = d.fetch;
+    mshr_.fetch(d.line, d.fetch);
+    mshr_.wait(d.line, d.fetch, marker);
     return PrefetchDrop::None;
   }
 
-  // The fill of `line` arrived with `sectors`: they become valid; returns every request that
-  // waited for it (the missing one first, then the merged ones in arrival order).
+  // A fill of `line` arrived with `sectors`: they become valid; returns, in arrival order, the
+  // requests that now have every sector they waited for. The line stays reserved while other
+  // sectors of it are in flight.
   std::vector<Req> fill(Addr line, std::uint32_t sectors) {
     tags_.fill(line, sectors);
-    inflight_.erase(line);
-    return mshr_.release(line);
+    std::vector<Req> done = mshr_.fill(line, sectors);
+    if (mshr_.pending(line) != 0) tags_.reserve_sectors(line);
+    return done;
   }
 
   // Kernel boundary: GPUs drop (non-coherent) L1 contents between kernels.
@@ -259,8 +270,7 @@ class L1CachePolicy {
 
   L1PolicyConfig cfg_;
   TagArray tags_;
-  MshrTable<Req> mshr_;
-  std::unordered_map<Addr, std::uint32_t> inflight_;  // sectors being fetched per line
+  SectorMshrTable<Req> mshr_;
   std::uint32_t bypass_limit_ = ~std::uint32_t{0};
   std::unique_ptr<ProtectingDistancePolicy> pdp_;
   std::vector<DsTreatment> treatment_;

@@ -12,9 +12,9 @@ void declare_l1_params(ParamRegistry& p) {
   declare_cache_geometry_params(p, "l1d", d.geometry, d.geometry.capacity_bytes(),
                                 "L1 data cache capacity per SM");
   p.declare("l1d.mshr_entries", T::UInt, std::to_string(d.mshr_entries), "entries",
-            "L1 MSHR entries");
+            "L1 MSHR entries, one per sector in flight (one per line when l1d.sector = l1d.line)");
   p.declare("l1d.mshr_max_merge", T::UInt, std::to_string(d.mshr_max_merge), "requests",
-            "requests merged per L1 MSHR entry");
+            "requests waiting per sector in flight (the fetching one included)");
   p.declare("l1d.miss_queue", T::UInt, std::to_string(d.miss_queue), "entries",
             "L1 miss queue towards the NoC");
   p.declare("l1d.hit_latency", T::UInt, std::to_string(d.hit_latency), "cycles",
@@ -40,6 +40,11 @@ L1Config l1_config_from_params(const ParamRegistry& p) {
   c.enabled = p.get_bool("l1d.enabled");
   c.geometry = cache_geometry_from_params(p, "l1d", p.get_bytes("l1d.size"));
   c.mshr_entries = p.get_u32("l1d.mshr_entries", 1);
+  // One entry per sector in flight: fewer than a line's sectors would never fit a line miss.
+  if (c.mshr_entries < c.geometry.sectors_per_line())
+    throw ConfigError("key 'l1d.mshr_entries': " + std::to_string(c.mshr_entries) +
+                      " entries cannot hold the " + std::to_string(c.geometry.sectors_per_line()) +
+                      " sectors of one line in flight (one entry per sector)");
   c.mshr_max_merge = p.get_u32("l1d.mshr_max_merge", 1);
   c.miss_queue = p.get_u32("l1d.miss_queue", 1);
   c.hit_latency = p.get_u32("l1d.hit_latency", 1);

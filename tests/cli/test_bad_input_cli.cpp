@@ -140,6 +140,9 @@ TEST_CASE("bad input: fewer MSHR entries than a line's sectors names the key", "
   // One entry per sector in flight: 3 entries could never take a 4-sector line miss (a hang).
   check_error(locsim(kVecadd + " --set l2.mshr_entries=3"),
               "key 'l2.mshr_entries': 3 entries cannot hold the 4 sectors of one line");
+  check_error(locsim("run --platform volta --workload vecadd --set workload.n=2048 --quiet "
+                     "--set l1d.mshr_entries=2"),
+              "key 'l1d.mshr_entries': 2 entries cannot hold the 4 sectors of one line");
 }
 
 TEST_CASE("bad input: JSON files give FILE:LINE:COLUMN without library text", "[cli]") {

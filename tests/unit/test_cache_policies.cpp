@@ -89,11 +89,22 @@ TEST_CASE("L1 policy: sectored misses fetch the sectors asked for", "[cache_poli
   d = load(p, 0x2000, 2, bytes(32, 64));
   CHECK(d.outcome == L1Outcome::SectorMiss);
   CHECK(d.fetch == 0x6u);
-  // The sectors being fetched cover a later request: it merges; one asking for more does not.
+  // The sectors being fetched cover a later request: it merges. One asking for a sector not in
+  // flight fetches it at once (one MSHR entry per sector, as GPGPU-Sim's sectored L1).
   CHECK(load(p, 0x2000, 3, bytes(40, 4)).outcome == L1Outcome::MshrMerge);
-  CHECK(load(p, 0x2000, 4, bytes(96, 4)).fail == ReservationFail::MshrMerge);
-  p.fill(0x2000, 0x6u);
-  CHECK(load(p, 0x2000, 5, bytes(0, 96)).outcome == L1Outcome::Hit);
+  d = load(p, 0x2000, 4, bytes(64, 64));
+  CHECK(d.outcome == L1Outcome::SectorMiss);
+  CHECK(d.fetch == 0x8u);
+  CHECK(p.mshr_in_use() == 3);
+  // Four entries: sector 0 of another line fits, a second one does not.
+  CHECK(load(p, 0x2100, 5, bytes(0, 4)).outcome == L1Outcome::Miss);
+  CHECK(load(p, 0x2200, 6, bytes(0, 4)).fail == ReservationFail::MshrEntry);
+  // Sectors 1 and 2 arrive: requests 2 and 3 have everything; 4 still waits for sector 3.
+  CHECK(p.fill(0x2000, 0x6u) == std::vector<int>{2, 3});
+  CHECK(load(p, 0x2000, 7, bytes(0, 96)).outcome == L1Outcome::Hit);
+  CHECK(load(p, 0x2000, 8, bytes(96, 4)).outcome == L1Outcome::MshrMerge);
+  CHECK(p.fill(0x2000, 0x8u) == std::vector<int>{4, 8});
+  CHECK(load(p, 0x2000, 9, bytes(0, 128)).outcome == L1Outcome::Hit);
 }
 
 TEST_CASE("L1 policy: stores and atomics write through and evict a present copy",

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -7,85 +6,65 @@
 
 using namespace locsim;
 
-TEST_CASE("MshrTable: allocate, merge up to max_merged, release in arrival order", "[mshr]") {
-  MshrTable<int> m(2, 3);
-  CHECK(m.capacity() == 2);
-  CHECK(m.max_merged() == 3);
+TEST_CASE("SectorMshrTable: one entry per sector in flight, waiters per sector", "[mshr]") {
+  SectorMshrTable<int> m(4, 2);
+  CHECK(m.capacity() == 4);
+  CHECK(m.max_merged() == 2);
   CHECK(m.in_use() == 0);
-  CHECK_FALSE(m.full());
-  CHECK_FALSE(m.has(0x100));
-  CHECK_FALSE(m.can_merge(0x100));  // no entry: nothing to merge into
-  CHECK(m.find(0x100) == nullptr);
+  CHECK(m.pending(0x100) == 0);
+  CHECK(m.can_wait(0x100, 0x1u));  // no entry: nothing limits it
+  CHECK(m.can_fetch(0xfu));
+  CHECK_FALSE(m.can_fetch(0x1fu));  // five sectors do not fit four entries
 
-  m.allocate(0x100, 1);
-  CHECK(m.has(0x100));
-  CHECK(m.in_use() == 1);
-  CHECK(m.can_merge(0x100));  // 1 of 3
-  m.merge(0x100, 2);
-  CHECK(m.can_merge(0x100));  // 2 of 3
-  m.merge(0x100, 3);
-  CHECK_FALSE(m.can_merge(0x100));  // 3 of 3: merge limit reached (the first request counts)
-  REQUIRE(m.find(0x100) != nullptr);
-  CHECK(*m.find(0x100) == std::vector<int>{1, 2, 3});
-  CHECK(m.in_use() == 1);  // merging does not take entries
-  CHECK_FALSE(m.full());
-
-  m.allocate(0x200, 10);
+  m.fetch(0x100, 0x3u);  // sectors 0 and 1 of one line: two entries
+  m.wait(0x100, 0x3u, 1);
   CHECK(m.in_use() == 2);
-  CHECK(m.full());
-  CHECK(m.can_merge(0x200));  // full table still merges into existing entries
-  CHECK_FALSE(m.can_merge(0x300));
+  CHECK(m.pending(0x100) == 0x3u);
+  CHECK(m.can_fetch(0x3u));
+  CHECK_FALSE(m.can_fetch(0x7u));
+  m.wait(0x100, 0x2u, 2);
+  CHECK(m.can_wait(0x100, 0x1u));        // sector 0: request 1 only
+  CHECK_FALSE(m.can_wait(0x100, 0x2u));  // sector 1: requests 1 and 2, the merge limit
+  CHECK_FALSE(m.can_wait(0x100, 0x3u));
 
-  const std::vector<int> r = m.release(0x100);
-  CHECK(r == std::vector<int>{1, 2, 3});
-  CHECK_FALSE(m.has(0x100));
-  CHECK_FALSE(m.full());
+  m.fetch(0x200, 0x4u);
+  m.wait(0x200, 0x4u, 10);
+  CHECK(m.in_use() == 3);
+
+  // Sector 1 arrives first: request 2 had all it waited for, request 1 still needs sector 0.
+  CHECK(m.fill(0x100, 0x2u) == std::vector<int>{2});
+  CHECK(m.in_use() == 2);
+  CHECK(m.pending(0x100) == 0x1u);
+  CHECK(m.fill(0x100, 0x1u) == std::vector<int>{1});
+  CHECK(m.pending(0x100) == 0);
   CHECK(m.in_use() == 1);
-  CHECK(m.find(0x100) == nullptr);
-
-  // Releasing an absent line returns nothing and changes nothing.
-  CHECK(m.release(0x100).empty());
+  // A fill for a line with no entry (or for sectors not pending) changes nothing.
+  CHECK(m.fill(0x100, 0x1u).empty());
+  CHECK(m.fill(0x200, 0x1u).empty());
   CHECK(m.in_use() == 1);
-
-  // The freed entry can be reused for another line.
-  m.allocate(0x300, 7);
-  CHECK(m.full());
-  CHECK(m.release(0x200) == std::vector<int>{10});
-  CHECK(m.release(0x300) == std::vector<int>{7});
+  CHECK(m.fill(0x200, 0x4u) == std::vector<int>{10});
   CHECK(m.in_use() == 0);
 }
 
-TEST_CASE("MshrTable: max_merged 1 never merges, capacity 1 is full after one allocation",
-          "[mshr]") {
-  MshrTable<int> m(1, 1);
-  m.allocate(0x40, 5);
-  CHECK(m.full());
-  CHECK(m.has(0x40));
-  CHECK_FALSE(m.can_merge(0x40));
-  CHECK(m.release(0x40) == std::vector<int>{5});
-  CHECK_FALSE(m.full());
+TEST_CASE("SectorMshrTable: released requests keep their arrival order", "[mshr]") {
+  SectorMshrTable<int> m(8, 8);
+  m.fetch(0x0, 0x1u);
+  m.wait(0x0, 0x1u, 1);
+  m.fetch(0x0, 0x2u);  // a later fetch of another sector of the same line
+  m.wait(0x0, 0x3u, 2);
+  m.wait(0x0, 0x1u, 3);
+  m.wait(0x0, 0x2u, 4);
+  CHECK(m.fill(0x0, 0x1u) == std::vector<int>{1, 3});
+  CHECK(m.fill(0x0, 0x2u) == std::vector<int>{2, 4});
 }
 
-TEST_CASE("MshrTable: for_each visits every entry with its requests", "[mshr]") {
-  MshrTable<int> m(4, 8);
-  m.allocate(0x000, 1);
-  m.allocate(0x080, 2);
-  m.merge(0x080, 3);
-  m.allocate(0x100, 4);
-  std::map<Addr, std::vector<int>> seen;
-  m.for_each([&](Addr line, const std::vector<int>& reqs) { seen[line] = reqs; });
-  CHECK(seen.size() == 3);
-  CHECK(seen[0x000] == std::vector<int>{1});
-  CHECK(seen[0x080] == std::vector<int>{2, 3});
-  CHECK(seen[0x100] == std::vector<int>{4});
-}
-
-TEST_CASE("MshrTable: move-only request handles", "[mshr]") {
-  MshrTable<std::unique_ptr<int>> m(2, 2);
-  m.allocate(0x80, std::make_unique<int>(1));
-  m.merge(0x80, std::make_unique<int>(2));
-  CHECK_FALSE(m.can_merge(0x80));
-  auto r = m.release(0x80);
+TEST_CASE("SectorMshrTable: move-only request handles", "[mshr]") {
+  SectorMshrTable<std::unique_ptr<int>> m(2, 2);
+  m.fetch(0x80, 0x1u);
+  m.wait(0x80, 0x1u, std::make_unique<int>(1));
+  m.wait(0x80, 0x1u, std::make_unique<int>(2));
+  CHECK_FALSE(m.can_wait(0x80, 0x1u));
+  auto r = m.fill(0x80, 0x1u);
   REQUIRE(r.size() == 2);
   CHECK(*r[0] == 1);
   CHECK(*r[1] == 2);
