@@ -25,6 +25,11 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
       misses_(L2_STAT("misses", "accesses", "accesses that needed a line or sector allocation")),
       mshr_hits_(L2_STAT("mshr_hits", "accesses", "accesses merged into an in-flight fill")),
       rf_(L2_STAT("reservation_fails", "cycles", "cycles the input was stalled for a resource")),
+      rf_line_(L2_STAT("rf_line_alloc", "cycles", "reservation failures: every way reserved")),
+      rf_mshr_(L2_STAT("rf_mshr_entry", "cycles", "reservation failures: MSHR entries full")),
+      rf_merge_(L2_STAT("rf_mshr_merge", "cycles",
+                        "reservation failures: merge limit, or a sector a waiting store claims")),
+      rf_mq_(L2_STAT("rf_miss_queue", "cycles", "reservation failures: queue to DRAM full")),
       writebacks_(L2_STAT("writebacks", "lines", "dirty lines written back to DRAM")),
       evictions_(L2_STAT("evictions", "lines", "valid lines displaced")),
       stores_(L2_STAT("stores", "accesses", "store requests")),
@@ -36,6 +41,26 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
   SC_METHOD(down_method);
   sensitive << down_ev_;
   dont_initialize();
+}
+
+void L2CacheBank::stalled(int cause, std::uint64_t cycles) {
+  rf_ += cycles;
+  switch (static_cast<L2Fail>(cause)) {
+    case L2Fail::LineAlloc:
+      rf_line_ += cycles;
+      break;
+    case L2Fail::MshrEntry:
+      rf_mshr_ += cycles;
+      break;
+    case L2Fail::MshrMerge:
+      rf_merge_ += cycles;
+      break;
+    case L2Fail::MissQueue:
+      rf_mq_ += cycles;
+      break;
+    case L2Fail::None:
+      break;
+  }
 }
 
 void L2CacheBank::down_method() {

@@ -61,7 +61,7 @@ class L2CacheBank : public CacheShell {
 
  private:
   int process(Payload& gp, Cycle now) override;
-  void stalled(int, std::uint64_t cycles) override { rf_ += cycles; }
+  void stalled(int cause, std::uint64_t cycles) override;
   bool on_response_from_below(Payload& gp) override;
   void send_down() override;
   void b_transport(Payload& gp, sc_core::sc_time& d) override;
@@ -93,8 +93,8 @@ class L2CacheBank : public CacheShell {
   std::unordered_map<const Payload*, Cycle> merged_at_;
   LineDataArray data_;  // only in data-integrity mode
 
-  Counter &accesses_, &hits_, &misses_, &mshr_hits_, &rf_, &writebacks_, &evictions_, &stores_,
-      &atomics_, &fills_;
+  Counter &accesses_, &hits_, &misses_, &mshr_hits_, &rf_, &rf_line_, &rf_mshr_, &rf_merge_,
+      &rf_mq_, &writebacks_, &evictions_, &stores_, &atomics_, &fills_;
 };
 
 // Parameters (l2.*, clock.l2), declared from L2Config's defaults (l2_cache_bank_params.cpp);

@@ -511,6 +511,7 @@ TEST_CASE("L2: a full MSHR table holds the next miss and counts the stalled cycl
   CHECK(b.noc.response_times[0] == sc_time(120, SC_NS));
   CHECK(b.noc.response_times[1] == sc_time(231, SC_NS));
   CHECK(b.stat("reservation_fails") == 110);
+  CHECK(b.stat("rf_mshr_entry") == 110);
   CHECK(b.stat("misses") == 2);
   b.quiescent();
 }
