@@ -89,6 +89,7 @@ void AddressMap::add_range(Addr base, Addr end, std::shared_ptr<const AddressRan
                                 " overlaps range " +
                                 describe(clash->base, clash->end, clash->name));
   ranges_.insert(it, Range{base, end, mapper.get(), name});
+  ++version_;
   mappers_.push_back(std::move(mapper));
 }
 

@@ -92,6 +92,8 @@ class AddressMap {
   // The mapper whose range holds `a`, nullptr outside every range.
   const AddressRangeMapper* mapper_for(Addr a) const;
   std::size_t num_ranges() const { return ranges_.size(); }
+  // Changes whenever the mapping does (a range is added or removed): lets callers cache decodes.
+  std::uint64_t version() const { return version_; }
 
  private:
   struct Range {
@@ -106,6 +108,7 @@ class AddressMap {
   unsigned row_shift_;
   unsigned bank_bits_;
   std::vector<Range> ranges_;  // sorted by base, disjoint
+  std::uint64_t version_ = 0;
   std::vector<std::shared_ptr<const AddressRangeMapper>> mappers_;
 };
 
@@ -113,10 +116,21 @@ class AddressMap {
 class L2BankIndex final : public SetIndexAddress {
  public:
   explicit L2BankIndex(const AddressMap& map) : map_(map) {}
-  Addr index_address(Addr a) const override { return map_.bank_local(a); }
+  // One access looks its line up several times (probe, touch, fill, ...): the last answer is
+  // kept, which saves a full address decode per lookup (issue 10).
+  Addr index_address(Addr a) const override {
+    if (a != last_addr_ || version_ != map_.version() + 1) {
+      last_addr_ = a;
+      last_index_ = map_.bank_local(a);
+      version_ = map_.version() + 1;  // 0 = nothing kept yet
+    }
+    return last_index_;
+  }
 
  private:
   const AddressMap& map_;
+  mutable Addr last_addr_ = 0, last_index_ = 0;
+  mutable std::uint64_t version_ = 0;
 };
 
 }  // namespace locsim
