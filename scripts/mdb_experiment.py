@@ -175,7 +175,7 @@ def main():
                     help="validation page whose generated section is replaced ('' = none)")
     ap.add_argument("--reduced", action="store_true",
                     help="skip Figure 8's L1-size and LRR runs and the K = 24/32 warp limits "
-                    "(about 35 % fewer runs, for a shared machine)")
+                    "(about 35 %% fewer runs, for a shared machine)")
     args = ap.parse_args()
     configs = CONFIGS
     if args.reduced:
