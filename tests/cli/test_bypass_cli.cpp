@@ -47,10 +47,13 @@ namespace {
 // Seed 004 §7.1a: MDB "show[s] no performance degradation for the LCC benchmarks". 2DV and SR2
 // are the paper's LCC cases closest to a loss in our model; the baseline is the paper's (GTO,
 // XOR set index in the L1 and the L2), the sizes the library defaults (~2 s per run).
-// SR2 holds since the L2 keeps one MSHR entry per sector (MDB-local 0.96x of the baseline's
-// cycles). KNOWN DISAGREEMENT for 2DV, hence [!shouldfail]: MDB still takes ~2.6x the baseline's
-// cycles (docs/validation/mdb.md, "Why the numbers differ"). Catch2 reports a failure the day
-// MDB meets the paper's claim on 2DV: drop the tag then.
+// SR2 holds since the L2 keeps one MSHR entry per sector (13abcff: MDB-local 97,765 and MDB-global
+// 99,058 cycles against 101,395). KNOWN DISAGREEMENT for 2DV, hence [!shouldfail]: MDB takes
+// 2.6x the baseline's cycles (175,633 -> 456,606 local, 453,786 global). Its bypassed loads,
+// no longer merged by the L1, exceed the L2's 8 requests per sector in flight (every L2
+// refusal is rf_mshr_merge), then the NoC's 32 B channels; MDB-local runs within 10 % of no L1
+// (docs/validation/mdb.md, "Why the numbers differ"). Catch2 reports a failure the day MDB
+// meets the paper's claim on 2DV: drop the tag then.
 void check_no_loss(const std::string& workload) {
   const std::string w = "--workload " + workload + " --set l2.indexing=xor";
   const nlohmann::json base = run(w), local = run(w + " --set l1d.bypass=mdb-local"),
