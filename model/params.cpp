@@ -445,6 +445,25 @@ std::string text_position(const std::string& text, std::size_t at) {
   return std::to_string(line) + ":" + std::to_string(at - start + 1);
 }
 
+// Where the k-th (from 1) object key or '{' of a JSON text starts, in parse order (the order of
+// the parser's callback events on valid text). text.size() if there is none.
+std::size_t json_token_at(const std::string& text, bool key, std::size_t k) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{' && !key && ++seen == k) return i;
+    if (text[i] != '"') continue;
+    std::size_t j = i + 1;
+    while (j < text.size() && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
+    std::size_t n = j + 1;
+    while (n < text.size() &&
+           (text[n] == ' ' || text[n] == '\t' || text[n] == '\n' || text[n] == '\r'))
+      ++n;
+    if (key && n < text.size() && text[n] == ':' && ++seen == k) return i;
+    i = j;
+  }
+  return text.size();
+}
+
 // Every key has at most a few components; deeper nesting is a malformed file (and deep recursion
 // and quadratic dotted names on a hostile one). Checked while parsing (load_json_text).
 constexpr int kMaxConfigDepth = 16;
@@ -620,20 +639,28 @@ void ParamRegistry::load_json_text(const std::string& text, const std::string& s
   // name are errors naming the file.
   std::vector<std::set<std::string>> open_objects;
   std::string error;
+  std::size_t keys = 0, objects = 0, error_at = 0;  // events so far; the error's position
   auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
     if (!error.empty()) return true;
     switch (event) {
       case Json::parse_event_t::object_start:
-        if (depth >= kMaxConfigDepth)
+        ++objects;
+        if (depth >= kMaxConfigDepth) {
           error = "objects nested deeper than " + std::to_string(kMaxConfigDepth) + " levels";
+          error_at = json_token_at(text, false, objects);
+        }
         open_objects.emplace_back();
         break;
       case Json::parse_event_t::object_end:
         if (!open_objects.empty()) open_objects.pop_back();
         break;
       case Json::parse_event_t::key:
-        if (!open_objects.empty() && !open_objects.back().insert(parsed.get<std::string>()).second)
+        ++keys;
+        if (!open_objects.empty() &&
+            !open_objects.back().insert(parsed.get<std::string>()).second) {
           error = "key " + quote(parsed.get<std::string>()) + " appears twice in one object";
+          error_at = json_token_at(text, true, keys);
+        }
         break;
       default:
         break;
@@ -645,7 +672,8 @@ void ParamRegistry::load_json_text(const std::string& text, const std::string& s
   } catch (const Json::exception& e) {
     throw ConfigError(json_error_message(source, text, e));
   }
-  if (!error.empty()) throw ConfigError(quote(source) + ": " + error);
+  if (!error.empty())
+    throw ConfigError(escape(source) + ":" + text_position(text, error_at) + ": " + error);
   if (!j.is_object())
     throw ConfigError(quote(source) + ": expected a JSON object at the top level, not " +
                       j.type_name());
