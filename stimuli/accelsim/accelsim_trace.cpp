@@ -921,7 +921,8 @@ void parse_trace_inst(const std::string& line, const TraceKernelInfo& info, bool
       }
     }
   }
-  if (i < tok.size()) {  // an optional immediate (tracer versions 4 and 5)
+  // An optional immediate (tracer versions 4 and 5; version 3 lines end with the addresses).
+  if (i < tok.size() && info.version >= 4) {
     std::int64_t imm = 0;
     std::uint64_t himm = 0;
     if (!parse_sdec(tok[i], imm) && !parse_hex(tok[i], himm))
@@ -1013,7 +1014,10 @@ std::unique_ptr<Workload> load_accelsim_trace(const std::string& kernelslist_pat
       fail(where, "expected a kernel trace file name or 'MemcpyHtoD,...', got " + quote(t));
     files.emplace_back(name, ln);
   }
-  if (files.empty()) fail(at(kernelslist_path, ln), "no kernel trace files listed");
+  if (files.empty()) {
+    if (ln == 0) fail(kernelslist_path, "empty file: no kernel trace files listed");
+    fail(at(kernelslist_path, ln), "no kernel trace files listed");
+  }
   std::vector<std::unique_ptr<Kernel>> kernels;
   for (const auto& f : files) {
     std::string p = (!f.first.empty() && f.first[0] == '/') ? f.first : dir + f.first;

@@ -136,6 +136,11 @@ TEST_CASE("bad input: dram.tRAS above dram.tRC names both keys", "[cli]") {
               "keys 'dram.tRAS' (28) and 'dram.tRC' (7): tRAS cannot exceed tRC");
 }
 
+TEST_CASE("bad input: an empty kernelslist names the file, not a line 0", "[cli]") {
+  check_error(locsim("run --platform fermi --quiet --trace /dev/null"),
+              "/dev/null: empty file: no kernel trace files listed");
+}
+
 TEST_CASE("bad input: fewer MSHR entries than a line's sectors names the key", "[cli]") {
   // One entry per sector in flight: 3 entries could never take a 4-sector line miss (a hang).
   check_error(locsim(kVecadd + " --set l2.mshr_entries=3"),
@@ -151,6 +156,10 @@ TEST_CASE("bad input: JSON files give FILE:LINE:COLUMN without library text", "[
   std::ofstream(f) << "{\n  \"l1d\": {\n    \"size\": \"16K";
   check_error(locsim(kVecadd + " --config " + f), f + ":3:");
   CHECK_THAT(locsim(kVecadd + " --config " + f).err, Catch::Contains("JSON syntax error"));
+  // A key given twice in one object: FILE:LINE:COLUMN of the second one.
+  std::ofstream(f) << "{\n  \"l1d\": {\"ways\": 2,\n           \"ways\": 8}\n}\n";
+  check_error(locsim(kVecadd + " --config " + f),
+              f + ":3:12: key 'ways' appears twice in one object");
   // 1e400 used to be '[json.exception.out_of_range.406] number overflow parsing'.
   std::ofstream(f) << "{\n\"l1d\": {\"size\": 1e400}}";
   check_error(locsim(kVecadd + " --config " + f), f + ":2:17: number out of range '1e400'");

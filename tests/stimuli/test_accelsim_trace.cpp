@@ -215,6 +215,13 @@ TEST_CASE("trace: malformed instruction lines name what is wrong", "[trace]") {
         "t:1: unsupported access width 12 bytes for LDG.E (1, 2, 4, 8 or 16)");
   CHECK(parse_error("0 1 0 EXIT 0 0 5 6") == "t:1: unexpected token '6' at the end of the line");
   CHECK(parse_error("0 1 0 EXIT") == "t:1: truncated instruction: missing source count");
+  // Tracer version 3 has no immediate: a token after the operands is an error there.
+  TraceKernelInfo v3;
+  v3.version = 3;
+  WarpInst in;
+  CHECK_THROWS_WITH(parse_trace_inst("0 1 0 EXIT 0 0 5", v3, true, {}, "t:1", in),
+                    "t:1: unexpected token '5' at the end of the line");
+  CHECK_NOTHROW(parse_trace_inst("0 1 0 EXIT 0 0", v3, true, {}, "t:1", in));
 }
 
 TEST_CASE("trace: warps stream lazily with the right instructions", "[trace]") {
