@@ -23,7 +23,8 @@ void declare_l1_params(ParamRegistry& p) {
   // which sets the rank limit of the L1's bypass path.
   p.declare("l1d.bypass", T::Enum, d.bypass == L1BypassMode::All ? "all" : "none", "",
             "global loads on the bypass path: none, all (like -dlcm=cg), mdb-local (one "
-            "bypassing parameter generator per SM), mdb-global (SM 0 decides for all)",
+            "bypassing parameter generator per SM), mdb-global (one sampling SM, chosen by "
+            "activity, decides for all)",
             {"none", "all", "mdb-local", "mdb-global"});
   p.declare("l1d.bypass_queue", T::UInt, std::to_string(d.bypass_queue), "requests",
             "bypass-path requests buffered towards the NoC");
