@@ -10,9 +10,10 @@ using namespace cli_test;
 
 namespace {
 // Default memory path (issue 15's L2 pipeline and DRAM front end) with the register scoreboard.
-// Measured: Private 23,938, Shared 27,944, Shared+Chunk 20,655, Shared++ 18,551 cycles. Before
-// the scoreboard (sm.scoreboard=block-all) Shared+Chunk fell behind Private (22,903 vs 20,380),
-// which is why this test was pinned to dram.controller_latency=0 in between.
+// Measured: Private 23,938, Shared 27,944, Shared+Chunk 20,655, Shared++ 17,289 cycles (18,551
+// before the per-sector L2 MSHRs of 0b6aada). Before the scoreboard (sm.scoreboard=block-all)
+// Shared+Chunk fell behind Private (22,903 vs 20,380), which is why this test was pinned to
+// dram.controller_latency=0 in between.
 nlohmann::json run(const std::string& org) {
   return run_json(
       "run --platform mesh --workload matmul --set workload.n=128 --check-data "
