@@ -2,6 +2,7 @@
 // values (transactions and ratios > 0, the large size doing twice the work), the callgrind
 // marginal cost on the tiny SAXPY trace, --write-doc splicing between the markers only, and
 // bad input exiting 2 with one line.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -64,8 +65,10 @@ TEST_CASE("bench cli: --quick measures vecadd and the SAXPY trace at two sizes",
   CHECK_THAT(page, Catch::StartsWith("# page\n\nbefore\n\n<!-- BEGIN bench.py -->\n"));
   CHECK_THAT(page, Catch::EndsWith("<!-- END bench.py -->\n\nafter\n"));
   CHECK_THAT(page, !Catch::Contains("old table"));
-  CHECK_THAT(page, Catch::Contains("at commit `"));
-  CHECK_THAT(page, Catch::Contains("load average"));
+  std::string prose = page;  // the header is wrapped at 100 columns wherever its words fall
+  std::replace(prose.begin(), prose.end(), '\n', ' ');
+  CHECK_THAT(prose, Catch::Contains("at commit `"));
+  CHECK_THAT(prose, Catch::Contains("load average", Catch::CaseSensitive::No));
   CHECK_THAT(page, Catch::Contains("| volta | saxpy |"));
   std::remove(j.c_str());
   std::remove(doc.c_str());
