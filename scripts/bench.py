@@ -31,6 +31,7 @@ usage: scripts/bench.py [--locsim build/locsim] [--platforms fermi,volta]
 import argparse
 import json
 import os
+import resource
 import platform as host_platform
 import shutil
 import subprocess
@@ -69,7 +70,7 @@ CORE = {
 # SAXPY trace CTAs (x 256 threads x 4 trips): wall time, callgrind (issue 10: 60 -> 120), linearity
 TRACE_WALL, TRACE_CG, TRACE_LIN = [240, 480], [60, 120], [120, 240, 480, 960]
 QUICK = {"vecadd": ("n", [16384, 32768], [16384, 32768])}
-QUICK_TRACE = [8, 16]
+QUICK_TRACE, QUICK_LIN = [8, 16], [8, 16, 32]
 
 # --workloads all: the parameters that give about twice the golden small size's work (most are
 # linear; cubic ones by 2^(1/3) rounded to the workload's multiple; atax/bicg/gesummv/mvt by their
@@ -154,15 +155,20 @@ class Runner:
         cg = os.path.join(self.tmpdir, "callgrind.out")
         if callgrind:
             cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}"] + cmd
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         p = subprocess.run(cmd, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            text=True)
         if p.returncode != 0:
             last = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
             raise BenchError(f"{platform} {spec_label(spec)}: '{' '.join(cmd)}' exited "
                              f"{p.returncode}: {last}")
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         with open(out) as f:
             data = json.load(f)
         os.unlink(out)
+        # The process's own CPU time (user + system): a loaded machine stretches wall time by the
+        # time the process waits for a core, CPU time much less.
+        data["cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if callgrind:
             data["host_ir"] = callgrind_total(cg)
             os.unlink(cg)
@@ -186,7 +192,8 @@ def measure(data):
     return {"warp_insts": data["warp_insts"], "l1d_tx": data["l1d"]["accesses"],
             "cycles": data["cycles"], "wall_s": h["wall_s"], "winst_per_s": h["warp_insts_per_s"],
             "tx_per_s": h["mem_transactions_per_s"], "cycles_per_s": h["sim_cycles_per_s"],
-            "rss_mb": h["peak_rss_mb"]}
+            "rss_mb": h["peak_rss_mb"], "cpu_s": data["cpu_s"],
+            "tx_per_cpu_s": ratio(data["l1d"]["accesses"], data["cpu_s"])}
 
 
 def ratio(a, b):
@@ -275,9 +282,9 @@ def main_table(rows, callgrind):
     hdr = ["platform", "case"]
     if callgrind:
         hdr += ["host Ir / L1D tx (callgrind)", "callgrind sizes", "Ir x"]
-    hdr += ["sizes (wall)", "warp insts", "L1D tx", "cycles", "wall s", "time x", "work x",
-            "time x / work x",
-            "M winst/s", "M L1D tx/s", "M cycles/s", "peak RSS MB"]
+    hdr += ["sizes (wall)", "warp insts", "L1D tx", "cycles", "wall s", "CPU s", "time x", "CPU x",
+            "work x", "CPU x / work x", "M winst/s", "M L1D tx/s", "M cycles/s",
+            "M L1D tx/CPU-s", "peak RSS MB"]
     out = [hdr]
     for r in rows:
         s, l = r["wall"]
@@ -288,24 +295,36 @@ def main_table(rows, callgrind):
                       f"{cg['ir_x']:.2f}" if cg else ""]
         cells += [" -> ".join(r["sizes"]), f"{s['warp_insts']} -> {l['warp_insts']}",
                   f"{s['l1d_tx']} -> {l['l1d_tx']}", f"{s['cycles']} -> {l['cycles']}",
-                  f"{s['wall_s']:.2f} -> {l['wall_s']:.2f}", f"{r['time_x']:.2f}",
-                  f"{r['work_x']:.2f}", f"{ratio(r['time_x'], r['work_x']):.2f}",
-                  f"{l['winst_per_s'] / 1e6:.3f}",
+                  f"{s['wall_s']:.2f} -> {l['wall_s']:.2f}",
+                  f"{s['cpu_s']:.2f} -> {l['cpu_s']:.2f}", f"{r['time_x']:.2f}",
+                  f"{r['cpu_x']:.2f}", f"{r['work_x']:.2f}",
+                  f"{ratio(r['cpu_x'], r['work_x']):.2f}", f"{l['winst_per_s'] / 1e6:.3f}",
                   f"{l['tx_per_s'] / 1e6:.3f}", f"{l['cycles_per_s'] / 1e6:.3f}",
+                  f"{l['tx_per_cpu_s'] / 1e6:.3f}",
                   f"{max(s['rss_mb'], l['rss_mb']):.1f}"]
         out.append(cells)
     return out
 
 
-def linearity_table(lin):
-    out = [["platform", "CTAs", "warp insts", "L1D tx", "wall s", "time x (vs half)",
-            "M L1D tx/s", "peak RSS MB"]]
+def linearity_table(lin, callgrind):
+    out = [["platform", "CTAs", "warp insts", "L1D tx"]
+           + (["G Ir (callgrind)", "Ir x (vs half)", "host Ir / L1D tx (vs half)"]
+              if callgrind else [])
+           + ["wall s", "time x (vs half)", "CPU s", "CPU x (vs half)", "M L1D tx/s",
+              "peak RSS MB"]]
     for platform, pts in lin.items():
         prev = None
         for ctas, m in pts:
-            out.append([platform, str(ctas), str(m["warp_insts"]), str(m["l1d_tx"]),
-                        f"{m['wall_s']:.2f}", f"{ratio(m['wall_s'], prev['wall_s']):.2f}"
-                        if prev else "", f"{m['tx_per_s'] / 1e6:.3f}", f"{m['rss_mb']:.1f}"])
+            row = [platform, str(ctas), str(m["warp_insts"]), str(m["l1d_tx"])]
+            if callgrind:
+                row += [f"{m['ir'] / 1e9:.2f}", f"{ratio(m['ir'], prev['ir']):.2f}" if prev else "",
+                        fmt_ir({"ir_per_tx": ratio(m["ir"] - prev["ir"],
+                                                   m["l1d_tx"] - prev["l1d_tx"])}) if prev else ""]
+            row += [f"{m['wall_s']:.2f}", f"{ratio(m['wall_s'], prev['wall_s']):.2f}"
+                    if prev else "", f"{m['cpu_s']:.2f}",
+                    f"{ratio(m['cpu_s'], prev['cpu_s']):.2f}" if prev else "",
+                    f"{m['tx_per_s'] / 1e6:.3f}", f"{m['rss_mb']:.1f}"]
+            out.append(row)
             prev = m
     return out
 
@@ -346,8 +365,10 @@ def describe_text(args, info, load_end, cmd):
            "load, is the primary figure." if args.callgrind else ".")
         + "\n\nEach case runs at two sizes, the second doing about twice the work; `a -> b` gives "
         "the small and the large run, `time x` and `work x` are the ratios of wall time and "
-        "warp instructions between them (linear scaling: `time x / work x` <= 1.025, issue 10's "
-        "2.05x for 2x work), and the rates are the large run's. `L1D tx` counts L1D "
+        "warp instructions between them, `CPU s` and `CPU x` the same for the process's CPU time "
+        "(user + system, from `getrusage`; start-up included), which the load stretches much "
+        "less than wall time (linear scaling: `CPU x / work x` <= 1.025, issue 10's 2.05x for 2x "
+        "work), and the rates are the large run's (`M L1D tx/CPU-s` per CPU second). `L1D tx` counts L1D "
         "accesses (line or sector requests after intra-warp coalescing), the `host` block of "
         "`--stats-json` ([stats.md](stats.md)) gives the rates and the peak RSS."
         + (" `host Ir / L1D tx` is the marginal cost between the two callgrind sizes, "
@@ -432,7 +453,7 @@ def main(argv):
             if w not in all_w:
                 raise BenchError(f"--workloads: unknown workload '{w}'")
     cases = cases_for(args, workloads)
-    if not cases:
+    if not cases and not args.trace_linearity:
         raise BenchError("nothing to run (no workloads and --no-trace)")
     info = machine()
     rows, lin = [], {}
@@ -444,18 +465,27 @@ def main(argv):
                 row = {"platform": platform, "case": name,
                        "sizes": [spec_label(x) for x in wall_specs], "wall": [s, l],
                        "time_x": ratio(l["wall_s"], s["wall_s"]),
+                       "cpu_x": ratio(l["cpu_s"], s["cpu_s"]),
                        "work_x": ratio(l["warp_insts"], s["warp_insts"]),
                        "tx_x": ratio(l["l1d_tx"], s["l1d_tx"])}
                 if args.callgrind:
                     row["callgrind"] = callgrind_pair(runner, platform, cg_specs)
                 rows.append(row)
             if args.trace_linearity:
-                lin[platform] = [(c, wall_pair(runner, platform, [("trace", c)], args.repeat)[0])
-                                 for c in TRACE_LIN]
-    text = render(main_table(rows, args.callgrind), args.markdown)
+                lin[platform] = []
+                for c in QUICK_LIN if args.quick else TRACE_LIN:
+                    m = wall_pair(runner, platform, [("trace", c)], args.repeat)[0]
+                    if args.callgrind:
+                        d = runner.run(platform, ("trace", c), callgrind=True)
+                        m["ir"] = d["host_ir"]
+                        print(f"  {platform} {c} CTAs (callgrind): {m['ir'] / 1e9:.2f} G Ir",
+                              file=sys.stderr)
+                    lin[platform].append((c, m))
+    text = render(main_table(rows, args.callgrind), args.markdown) if rows else ""
     if lin:
-        text += "\n\n" + ("SAXPY trace linearity (wall time, CTAs x 256 threads x 4 trips):\n\n"
-                          if args.markdown else "") + render(linearity_table(lin), args.markdown)
+        text += ("\n\n" if text else "") + ("SAXPY trace linearity (CTAs x 256 threads x 4 trips; each row against "
+                          "the one above, half its CTAs):\n\n"
+                          if args.markdown else "") + render(linearity_table(lin, args.callgrind), args.markdown)
     print(text)
     if args.json:
         with open(args.json, "w") as f:

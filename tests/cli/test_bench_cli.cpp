@@ -59,6 +59,8 @@ TEST_CASE("bench cli: --quick measures vecadd and the SAXPY trace at two sizes",
     CHECK(l["winst_per_s"].get<double>() > 0);
     CHECK(l["cycles_per_s"].get<double>() > 0);
     CHECK(l["rss_mb"].get<double>() > 1);
+    CHECK(l["cpu_s"].get<double>() > 0);  // the process's own CPU time
+    CHECK(row["cpu_x"].get<double>() > 0);
   }
   // The page keeps what is outside the markers and names the commit and the load.
   const std::string page = slurp(doc);
