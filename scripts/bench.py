@@ -347,8 +347,9 @@ def describe(args, info, load_end):
         elif a != "--write-doc" and not a.startswith(("--json=", "--doc=")):
             shown.append(a)
     cmd = " ".join(["scripts/bench.py"] + shown)
+    paragraphs = describe_text(args, info, load_end, cmd).split("\n\n")
     return "\n\n".join(textwrap.fill(p, width=100, break_long_words=False,
-                                     break_on_hyphens=False) for p in describe_text(args, info, load_end, cmd).split("\n\n"))
+                                     break_on_hyphens=False) for p in paragraphs)
 
 
 def describe_text(args, info, load_end, cmd):
@@ -368,14 +369,16 @@ def describe_text(args, info, load_end, cmd):
         "warp instructions between them, `CPU s` and `CPU x` the same for the process's CPU time "
         "(user + system, from `getrusage`; start-up included), which the load stretches much "
         "less than wall time (linear scaling: `CPU x / work x` <= 1.025, issue 10's 2.05x for 2x "
-        "work), and the rates are the large run's (`M L1D tx/CPU-s` per CPU second). `L1D tx` counts L1D "
+        "work), and the rates are the large run's (`M L1D tx/CPU-s` per CPU second). `L1D tx` "
+        "counts L1D "
         "accesses (line or sector requests after intra-warp coalescing), the `host` block of "
         "`--stats-json` ([stats.md](stats.md)) gives the rates and the peak RSS."
         + (" `host Ir / L1D tx` is the marginal cost between the two callgrind sizes, "
            "(Ir_large - Ir_small) / (tx_large - tx_small), measured with `valgrind "
            "--tool=callgrind`; `Ir x` is the instruction ratio between them." if args.callgrind
            else "")
-        + ("" if args.no_trace else f" `{TRACE}` is the SAXPY Accel-Sim trace the script writes (Volta SASS, 256 threads "
+        + ("" if args.no_trace else f" `{TRACE}` is the SAXPY Accel-Sim trace the script writes "
+           "(Volta SASS, 256 threads "
         "per CTA, 4 grid-stride trips of two LDG, one STG and eight ALU/branch instructions), "
         "run with `locsim run --trace`; its sizes are CTAs."))
 
@@ -483,9 +486,10 @@ def main(argv):
                     lin[platform].append((c, m))
     text = render(main_table(rows, args.callgrind), args.markdown) if rows else ""
     if lin:
-        text += ("\n\n" if text else "") + ("SAXPY trace linearity (CTAs x 256 threads x 4 trips; each row against "
-                          "the one above, half its CTAs):\n\n"
-                          if args.markdown else "") + render(linearity_table(lin, args.callgrind), args.markdown)
+        title = ("SAXPY trace linearity (CTAs x 256 threads x 4 trips; each row against the one "
+                 "above, half its CTAs):\n\n" if args.markdown else "")
+        text += ("\n\n" if text else "") + title + render(linearity_table(lin, args.callgrind),
+                                                          args.markdown)
     print(text)
     if args.json:
         with open(args.json, "w") as f:
