@@ -57,7 +57,9 @@ CONTROLS = [
     (["DT"], "Baseline/wide-wires", {"numa.policy": "xor", "mcm.link_bandwidth": 100000}),
     (["DT"], "Baseline/zone-split/wide-wires",
      {"numa.policy": "xor", "dispatcher.policy": "numa-zone", "mcm.link_bandwidth": 100000}),
-    (["DT"], "Baseline/link-latency-1", {"numa.policy": "xor", "mcm.link_latency": 1}),
+    # ... and on ATX and LIB: how much of the Baseline's loss to local placement is hop latency.
+    (["DT", "ATX", "LIB"], "Baseline/link-latency-1",
+     {"numa.policy": "xor", "mcm.link_latency": 1}),
     (["DT"], "Baseline/zone-split/link-latency-1",
      {"numa.policy": "xor", "dispatcher.policy": "numa-zone", "mcm.link_latency": 1}),
     # lavaMD's fv described as one box of 100 particles per CTA instead of Table 2's
