@@ -26,6 +26,7 @@
 #include "model/params.h"
 #include "model/paver_policy.h"
 #include "model/stats_report.h"
+#include "model/version.h"
 #include "platforms/gpu_params.h"
 #include "platforms/gpu_platform.h"
 #include "platforms/replay.h"
@@ -83,6 +84,7 @@ const char* kUsage =
     "             gathers them (docs/sweeps.md)\n"
     "  export-trace --workload NAME [--set workload.k=v]... DIR\n"
     "             write a workload as an Accel-Sim trace (docs/traces.md)\n"
+    "  version    the version and the git commit this binary was built from\n"
     "  help       this text; 'locsim COMMAND --help' lists a command's options\n"
     "workload parameters are set with --set workload.PARAM=VALUE (see 'locsim list workloads');\n"
     "--set workload.preset=NAME selects a named size preset (e.g. paver), explicit values override "
@@ -888,6 +890,15 @@ int sc_main(int argc, char* argv[]) {
     std::cout << kUsage;
     return kExitOk;
   }
+  if (args[0] == "version" || args[0] == "--version") {
+    if (args.size() > 1) {
+      std::cerr << "locsim: error: 'version' takes no arguments, got '" << args[1] << "'\n";
+      return kExitUsage;
+    }
+    std::cout << "locsim " << locsim::locsim_version() << " (commit " << locsim::locsim_commit()
+              << ")\n";
+    return kExitOk;
+  }
   const std::string cmd = args[0];
   args.erase(args.begin());
   try {
@@ -901,7 +912,7 @@ int sc_main(int argc, char* argv[]) {
     if (cmd == "analyze") return cmd_analyze(args);
     std::string hint = "try 'locsim help'";
     for (const char* known : {"run", "list", "params", "elaborate", "replay", "export-trace",
-                              "analyze", "sweep", "help"})
+                              "analyze", "sweep", "version", "help"})
       if (edit_distance(cmd, known) <= 2) {
         hint = std::string("did you mean '") + known + "'?";
         break;

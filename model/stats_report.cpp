@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "model/params.h"
+#include "model/version.h"
 
 namespace locsim {
 
@@ -126,7 +127,8 @@ nlohmann::json report_json(const StatRegistry& reg, const RunReport& r, bool per
                {"mem_transactions_per_s", ratio(tx, r.wall_s)},
                {"sim_cycles_per_s", ratio(static_cast<double>(r.cycles), r.wall_s)},
                {"peak_rss_mb", r.peak_rss_mb},
-               {"cta_policy_analysis_s", r.cta_policy_analysis_s}};
+               {"cta_policy_analysis_s", r.cta_policy_analysis_s},
+               {"locsim_commit", locsim_commit()}};
   if (r.core_hz > 0)
     j["host"]["cta_policy_analysis_core_cycles"] = r.cta_policy_analysis_s * r.core_hz;
   nlohmann::json ks = nlohmann::json::array();

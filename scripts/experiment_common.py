@@ -26,6 +26,18 @@ def arg_parser(doc, default_out):
     return ap
 
 
+def binary_commit(locsim):
+    """The git commit the simulator binary was built from (`locsim version`), not the commit of
+    the tree the script runs in: a frozen binary may be run from another checkout."""
+    try:
+        out = subprocess.run([locsim, "version"], capture_output=True, text=True,
+                             check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    marker = "(commit "
+    return out[out.index(marker) + len(marker):out.rindex(")")] if marker in out else "unknown"
+
+
 def available_workloads(locsim):
     out = subprocess.run([locsim, "list", "workloads"], capture_output=True, text=True,
                          env=ENV).stdout

@@ -14,12 +14,11 @@ usage: scripts/icc_experiment.py [--locsim build/locsim] [--out docs/validation/
 """
 import datetime
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from experiment_common import (arg_parser, bar_plotter, choose, geomean, run_all,  # noqa: E402
-                               run_locsim, write_tables)
+from experiment_common import (arg_parser, bar_plotter, binary_commit, choose,  # noqa: E402
+                               geomean, run_all, run_locsim, write_tables)
 
 # Paper abbreviation -> (library workload, size arguments). Sizes are the library defaults except
 # fdtd3d, whose default volume has 16 CTAs (too few for 60 SMs).
@@ -84,21 +83,12 @@ PAPER_MEAN = {("IPC", "DB"): 4, ("IPC", "DB+ICC"): 10, ("IPC", "DB+ICC+CC"): 15,
               ("NoC reads", "DB+ICC+CC"): -20}
 
 
-def measured():
-    """The commit and date this run measures (the integrator re-runs the script after merges)."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    try:
-        rev = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, check=True).stdout.strip()
-        rev += "+dirty" if dirty else ""
-    except (OSError, subprocess.CalledProcessError):
-        rev = "unknown"
-    return rev, datetime.date.today().isoformat()
+def measured(locsim):
+    """The simulator's commit (from the binary) and today's date."""
+    return binary_commit(locsim), datetime.date.today().isoformat()
 
 
-MEASURED = measured()
+MEASURED = ["unknown", ""]  # set in main() from --locsim
 
 
 def run_one(locsim, job):
@@ -269,6 +259,7 @@ def extra_tables(rows, abbrs, main_r, norm_ipc, norm_reads):
 
 def main():
     args = arg_parser(__doc__, "docs/validation/icc").parse_args()
+    MEASURED[:] = measured(args.locsim)
     chosen = choose("icc_experiment", WORKLOADS, args.workloads, args.locsim)
     jobs = [j for a, n, wa in chosen for j in jobs_for(a, n, wa)]
     rows = run_all("icc_experiment", args, jobs, lambda j: run_one(args.locsim, j))

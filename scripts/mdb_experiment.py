@@ -19,12 +19,11 @@ usage: scripts/mdb_experiment.py [--locsim build/locsim] [--out docs/validation/
 import datetime
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from experiment_common import (arg_parser, bar_plotter, choose, geomean, run_all,  # noqa: E402
-                               run_locsim, write_tables)
+from experiment_common import (arg_parser, bar_plotter, binary_commit, choose,  # noqa: E402
+                               geomean, run_all, run_locsim, write_tables)
 
 # The Polybench HCC kernels get 3840 rows: 15 CTAs of 256 threads, one per SM, so every SM's L1
 # thrashes and all 15 SMs compete for the L2/DRAM as in the paper (the library defaults launch 2
@@ -144,15 +143,8 @@ def run_one(locsim, job):
 
 
 def stamp(locsim):
-    """'commit <hash>[+uncommitted changes], <date>' of the tree the simulator was built from."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    git = ["git", "-C", root]
-    h = subprocess.run(git + ["rev-parse", "--short=10", "HEAD"], capture_output=True,
-                       text=True).stdout.strip() or "unknown"
-    dirty = subprocess.run(git + ["status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
-    return (f"commit `{h}`" + (" plus uncommitted changes" if dirty else "") +
-            f", {datetime.date.today().isoformat()}")
+    """'commit <hash>[+dirty], <date>' of the code the simulator binary was built from."""
+    return f"commit `{binary_commit(locsim)}`, {datetime.date.today().isoformat()}"
 
 
 def splice(page, md, header):

@@ -111,6 +111,29 @@ TEST_CASE("cli: a run writes JSON and CSV statistics with the documented keys", 
   CHECK_FALSE(cs.empty());
 }
 
+TEST_CASE("cli: version names the commit the binary was built from, as the statistics do",
+          "[cli]") {
+  const Result v = locsim("version");
+  REQUIRE(v.code == 0);
+  CHECK_THAT(v.out, Catch::StartsWith("locsim ") && Catch::Contains(" (commit "));
+  const std::string commit =
+      v.out.substr(v.out.find("(commit ") + 8, v.out.rfind(')') - v.out.find("(commit ") - 8);
+  const nlohmann::json j = run_json("run --platform fermi --workload vecadd --set workload.n=8192");
+  CHECK(j["host"]["locsim_commit"] == commit);
+  // Built from this checkout: the commit is its HEAD (the build runs the recording script).
+  std::string head;
+  if (FILE* p = popen(
+          ("git -C " + std::string(LOCSIM_SOURCE_DIR) + " rev-parse --short=10 HEAD 2>/dev/null")
+              .c_str(),
+          "r")) {
+    char buf[64] = {};
+    if (fgets(buf, sizeof buf, p)) head = buf;
+    if (pclose(p) != 0) head.clear();
+  }
+  if (!head.empty()) CHECK(commit.substr(0, commit.find('+')) == head.substr(0, head.find('\n')));
+  CHECK(locsim("version extra").code == 2);
+}
+
 TEST_CASE("cli: identical inputs give identical statistics", "[cli]") {
   const std::string a = tmp("a.json"), b = tmp("b.json");
   REQUIRE(
