@@ -15,6 +15,7 @@
 #include "model/params.h"
 #include "model/stats.h"
 #include "model/stats_report.h"
+#include "model/version.h"
 
 using namespace locsim;
 
@@ -347,7 +348,8 @@ TEST_CASE("Stats report: report_json top level, host speed and per-kernel values
   CHECK(j["l1d"]["miss_rate"].get<double>() == Approx(0.4));  // 4 / (6 + 4 + 0)
   // Host speed: 80 warp insts, 10 L1 accesses and 40 cycles in 2 s.
   const nlohmann::json& h = j["host"];
-  CHECK(h.size() == 6);
+  CHECK(h.size() == 7);
+  CHECK(h["locsim_commit"] == std::string(locsim_commit()));  // the binary's source commit
   CHECK(h["cta_policy_analysis_s"].get<double>() == 0);  // no analysing CTA policy, no core clock
   CHECK(h["wall_s"].get<double>() == 2.0);
   CHECK(h["warp_insts_per_s"].get<double>() == Approx(40.0));
