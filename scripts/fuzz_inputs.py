@@ -241,44 +241,42 @@ def trace_cases(binary, work):
     sub("#END_TB missing", b"#END_TB", b"")
     sub("#BEGIN_TB twice", b"#BEGIN_TB", b"#BEGIN_TB\n#BEGIN_TB")
     # Instruction fields.
-    ld = b"0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x0000000010000000 4"
-    for new, why in ((b"0000 1ffffffff 1 R4 LDG.E 1 R2 4 1 0x0000000010000000 4", "mask 33 bits"),
-                     (b"0000 ffffffffffffffffff 1 R4 LDG.E 1 R2 4 1 0x10000000 4", "mask 72 bits"),
-                     (b"0000 ffffffff 1 R4 LDG.E 1 R2 0 1 0x0000000010000000 4", "mem_width 0"),
-                     (b"0000 ffffffff 1 R4 LDG.E 1 R2 3 1 0x0000000010000000 4", "mem_width 3"),
-                     (b"0000 ffffffff 1 R4 LDG.E 1 R2 1000 1 0x0000000010000000 4",
+    ld = b"0000 ffffffff 1 R8 LDG.E 1 R2 4 1 0x0000000010000000 4"
+    for new, why in ((b"0000 1ffffffff 1 R8 LDG.E 1 R2 4 1 0x0000000010000000 4", "mask 33 bits"),
+                     (b"0000 ffffffffffffffffff 1 R8 LDG.E 1 R2 4 1 0x10000000 4", "mask 72 bits"),
+                     (b"0000 ffffffff 1 R8 LDG.E 1 R2 0 1 0x0000000010000000 4", "mem_width 0"),
+                     (b"0000 ffffffff 1 R8 LDG.E 1 R2 3 1 0x0000000010000000 4", "mem_width 3"),
+                     (b"0000 ffffffff 1 R8 LDG.E 1 R2 1000 1 0x0000000010000000 4",
                       "mem_width 1000"),
-                     (b"0000 ffffffff 1 R4 LDG.E 1 R2 4 3 0x0000000010000000 4", "mode 3"),
-                     (b"0000 ffffffff 1 R4 LDG.E 1 R2 4 0 0x0000000010000000", "mode 0 one address"),
-                     (b"0000 ffffffff 1 R4 LDG.E 1 R2 4 2 0x0000000010000000 4",
+                     (b"0000 ffffffff 1 R8 LDG.E 1 R2 4 3 0x0000000010000000 4", "mode 3"),
+                     (b"0000 ffffffff 1 R8 LDG.E 1 R2 4 0 0x0000000010000000", "mode 0 one address"),
+                     (b"0000 ffffffff 1 R8 LDG.E 1 R2 4 2 0x0000000010000000 4",
                       "mode 2 one delta"),
-                     (b"0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x0000000010000000", "stride missing"),
-                     (b"0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0xg 4", "bad address"),
-                     (b"0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x10000000000000000 4",
+                     (b"0000 ffffffff 1 R8 LDG.E 1 R2 4 1 0x0000000010000000", "stride missing"),
+                     (b"0000 ffffffff 1 R8 LDG.E 1 R2 4 1 0xg 4", "bad address"),
+                     (b"0000 ffffffff 1 R8 LDG.E 1 R2 4 1 0x10000000000000000 4",
                       "address 2^64"),
-                     (b"0000 ffffffff 9 R4 LDG.E 1 R2 4 1 0x0000000010000000 4", "9 destinations"),
-                     (b"0000 ffffffff 1 R4 LDG.E 99 R2 4 1 0x0000000010000000 4", "99 sources"),
-                     (b"0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x0000000010000000 4 5 6",
+                     (b"0000 ffffffff 9 R8 LDG.E 1 R2 4 1 0x0000000010000000 4", "9 destinations"),
+                     (b"0000 ffffffff 1 R8 LDG.E 99 R2 4 1 0x0000000010000000 4", "99 sources"),
+                     (b"0000 ffffffff 1 R8 LDG.E 1 R2 4 1 0x0000000010000000 4 5 6",
                       "two extra tokens"),
-                     (b"zzzz ffffffff 1 R4 LDG.E 1 R2 4 1 0x0000000010000000 4", "bad PC"),
-                     (b"0000 ffffffff 1 R4", "cut after the destinations"),
+                     (b"zzzz ffffffff 1 R8 LDG.E 1 R2 4 1 0x0000000010000000 4", "bad PC"),
+                     (b"0000 ffffffff 1 R8", "cut after the destinations"),
                      (b"0000", "PC only")):
         sub(why, ld, new)
     # Legal oddities: an unknown opcode computes; a load without width computes; a width the
     # opcode's suffix overrides.
-    sub("unknown opcode", b"FFMA 2 R4 R5 0", b"FOOBAR.X 2 R4 R5 0", strict=False)
+    sub("unknown opcode", b"FFMA 2 R8 R9 0", b"FOOBAR.X 2 R8 R9 0", strict=False)
     sub("LDG.E.64 with mem_width 3", ld, ld.replace(b"LDG.E 1 R2 4", b"LDG.E.64 1 R2 3"),
         strict=False)
     sub("all lanes off", ld, ld.replace(b"ffffffff", b"00000000"), strict=False)
     sub("stride -9223372036854775808", ld, ld[:-1] + b"-9223372036854775808", strict=False)
     sub("address 0xffffffffffffffff", ld,
         ld.replace(b"0x0000000010000000", b"0xffffffffffffffff"), strict=False)
-    make("warp with insts = 0", vec.replace(b"insts = 5\n0000 ffffffff 1 R4 LDG.E 1 R2 4 1 "
-                                            b"0x0000000010000000 4\n0008 ffffffff 1 R4 LDG.E 1 "
-                                            b"R2 4 1 0x0000000010010000 4\n0010 ffffffff 1 R4 "
-                                            b"FFMA 2 R4 R5 0\n0018 ffffffff 0 STG.E 2 R2 R4 4 1 "
-                                            b"0x0000000010020000 4\n0020 ffffffff 0 EXIT 0 0",
-                                            b"insts = 0", 1), strict=False)
+    sub("warp with insts = 0", b"insts = 5\n0000 ffffffff 1 R8 LDG.E 1 R2 4 1 "
+        b"0x0000000010000000 4\n0008 ffffffff 1 R9 LDG.E 1 R2 4 1 0x0000000010010000 4\n0010 "
+        b"ffffffff 1 R4 FFMA 2 R8 R9 0\n0018 ffffffff 0 STG.E 2 R2 R4 4 1 0x0000000010020000 "
+        b"4\n0020 ffffffff 0 EXIT 0 0", b"insts = 0", strict=False)
     # kernelslist.g.
     names_list = [r"kernelslist\.g:\d+: "]
     make("kernelslist without kernels", vec, listing=memcpy, names=names_list)
@@ -771,6 +769,15 @@ def main():
     a = ap.parse_args()
     binary = os.path.abspath(a.locsim)
     families = a.only.split(",")
+    known = {"trace", "config", "json", "cli", "memory"}
+    unknown = [f for f in families if f not in known]
+    if unknown:
+        print(f"fuzz_inputs.py: error: unknown family '{unknown[0]}' for --only "
+              f"(one of: {', '.join(sorted(known))})", file=sys.stderr)
+        return 2
+    if not os.access(binary, os.X_OK):
+        print(f"fuzz_inputs.py: error: --locsim {a.locsim} is not an executable", file=sys.stderr)
+        return 2
     work = tempfile.mkdtemp(prefix="locsim_fuzz_")
     cases = []
     if "trace" in families:
