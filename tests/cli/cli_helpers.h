@@ -34,14 +34,11 @@ inline std::string tmp(const std::string& name) {
 // Runs locsim; with limit_s > 0 under `timeout` (exit 124 when the run was still going). Without
 // SYSTEMC_DISABLE_COPYRIGHT_MESSAGE: locsim silences SystemC's banner itself, and the tests that
 // count stderr lines would see it if it did not.
-inline Result locsim_limited(const std::string& args, int limit_s) {
+// Runs a shell command line with no input, capturing its exit code, stdout and stderr.
+inline Result run_shell(const std::string& cmd) {
   const std::string o = tmp("out"), e = tmp("err");
-  const std::string limit =
-      limit_s > 0 ? "timeout -k 5 " + std::to_string(limit_s) + " " : std::string();
-  const std::string cmd =
-      std::string("env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE -u LOCSIM_SYSTEMC_BANNER ") + limit +
-      LOCSIM_BIN + " " + args + " >" + o + " 2>" + e + " </dev/null";
-  int st = std::system(cmd.c_str());
+  const std::string full = cmd + " >" + o + " 2>" + e + " </dev/null";
+  const int st = std::system(full.c_str());
   Result r;
   r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   r.out = slurp(o);
@@ -49,6 +46,14 @@ inline Result locsim_limited(const std::string& args, int limit_s) {
   std::remove(o.c_str());
   std::remove(e.c_str());
   return r;
+}
+
+inline Result locsim_limited(const std::string& args, int limit_s) {
+  const std::string limit =
+      limit_s > 0 ? "timeout -k 5 " + std::to_string(limit_s) + " " : std::string();
+  return run_shell(
+      std::string("env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE -u LOCSIM_SYSTEMC_BANNER ") + limit +
+      LOCSIM_BIN + " " + args);
 }
 
 inline Result locsim(const std::string& args) {

@@ -13,18 +13,8 @@ using namespace cli_test;
 namespace {
 
 Result bench(const std::string& args) {
-  const std::string o = tmp("bench.out"), e = tmp("bench.err");
-  const std::string cmd = "cd " + std::string(LOCSIM_SOURCE_DIR) +
-                          " && python3 scripts/bench.py --locsim " + LOCSIM_BIN + " " + args +
-                          " >" + o + " 2>" + e + " </dev/null";
-  const int st = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.out = slurp(o);
-  r.err = slurp(e);
-  std::remove(o.c_str());
-  std::remove(e.c_str());
-  return r;
+  return run_shell("cd " + std::string(LOCSIM_SOURCE_DIR) +
+                   " && python3 scripts/bench.py --locsim " + LOCSIM_BIN + " " + args);
 }
 
 }  // namespace
