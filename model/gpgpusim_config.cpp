@@ -227,6 +227,14 @@ class Importer {
       set(o, "l1d.bypass", s ? "all" : "none");
     } else if (n == "-icnt_flit_size") {
       set(o, "noc.flit_bytes", uint(o, v, 1));
+    } else if (n == "-gpgpu_dram_partition_queues") {
+      // icnt-to-L2:L2-to-DRAM:DRAM-to-L2:L2-to-icnt. locsim models the first (the queue behind
+      // the ROP stage); the L2's miss queue comes from -gpgpu_cache:dl2, the others are
+      // unbounded here.
+      const std::size_t colon = v.find(':');
+      if (colon == std::string::npos || colon == 0)
+        bad(o, "four queue sizes <icnt-L2>:<L2-DRAM>:<DRAM-L2>:<L2-icnt>");
+      set(o, "l2.input_queue", uint(o, v.substr(0, colon), 1));
     } else if (n == "-gpgpu_cache:dl1") {
       const CacheSpec c = cache(o);
       set_cache(o, "l1d.", c, c.sets * c.line * c.ways);

@@ -7,6 +7,9 @@ namespace locsim {
 
 namespace {
 constexpr std::uintptr_t kFillTag = 1, kWritebackTag = 2;
+// The shell's stall cause for a request refused because the input queue is full (the tag
+// stage's causes are L2Fail values).
+constexpr int kInputFull = 100;
 
 }  // namespace
 
@@ -30,6 +33,9 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
       rf_merge_(L2_STAT("rf_mshr_merge", "cycles",
                         "reservation failures: merge limit, or a sector a waiting store claims")),
       rf_mq_(L2_STAT("rf_miss_queue", "cycles", "reservation failures: queue to DRAM full")),
+      input_full_(L2_STAT("input_full", "cycles",
+                          "cycles the crossbar was refused: the input queue behind the ROP "
+                          "stage was full")),
       writebacks_(L2_STAT("writebacks", "lines", "dirty lines written back to DRAM")),
       evictions_(L2_STAT("evictions", "lines", "valid lines displaced")),
       stores_(L2_STAT("stores", "accesses", "store requests")),
@@ -41,9 +47,16 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
   SC_METHOD(down_method);
   sensitive << down_ev_;
   dont_initialize();
+  SC_METHOD(tag_method);
+  sensitive << tag_ev_;
+  dont_initialize();
 }
 
 void L2CacheBank::stalled(int cause, std::uint64_t cycles) {
+  if (cause == kInputFull) {
+    input_full_ += cycles;
+    return;
+  }
   rf_ += cycles;
   switch (static_cast<L2Fail>(cause)) {
     case L2Fail::LineAlloc:
@@ -120,18 +133,61 @@ void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data, Cycle
 }
 
 int L2CacheBank::process(Payload& gp, Cycle now) {
+  // Requests through the ROP stage but not yet through the tag stage occupy the input queue.
+  std::size_t waiting = 0;
+  for (const Queued& q : rop_) {
+    if (q.ready > now || waiting == cfg_.input_queue) break;
+    ++waiting;
+  }
+  if (waiting == cfg_.input_queue) return kInputFull;
+  gpu_ext(gp).at(name());
+  rop_.push_back(Queued{&gp, now + cfg_.rop_latency});
+  if (rop_.size() == 1) wake_tag_stage(now + cfg_.rop_latency);
+  return 0;
+}
+
+void L2CacheBank::wake_tag_stage(Cycle when) {
+  if (!rop_.empty()) tag_ev_.notify(clk_.until(std::max(when, rop_.front().ready)));
+}
+
+void L2CacheBank::tag_method() {
+  if (rop_.empty()) return;
+  const Cycle now = clk_.now();
+  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_decision_) {
+    tag_ev_.notify(clk_.until(now + 1));
+    return;
+  }
+  Queued& head = rop_.front();
+  if (head.ready > now) {
+    tag_ev_.notify(clk_.until(head.ready));
+    return;
+  }
+  const int f = decide(*head.gp, now);
+  // The head failed in every cycle from held_since_ up to now (exclusive).
+  if (held_cause_ != 0 && now > held_since_) stalled(held_cause_, now - held_since_);
+  held_cause_ = f;
+  held_since_ = now;
+  if (f != 0) return;  // a fill or a miss-queue pop wakes the stage again
+  last_decision_ = now;
+  rop_.pop_front();
+  retry_at(now + 1);  // a request refused for a full input queue may enter now
+  wake_tag_stage(now + 1);
+}
+
+int L2CacheBank::decide(Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   const CacheGeometry& g = policy_.tags().geometry();
-  const L2Decision d = policy_.access(e.kind, gp.get_address(), e.bytes, &gp,
-                                      miss_queue_.capacity() - miss_queue_.size());
+  // Fills and write-backs still in the tag stage will take miss-queue entries too.
+  const std::size_t used = miss_queue_.size() + pipe_.size();
+  const std::size_t room = used < miss_queue_.capacity() ? miss_queue_.capacity() - used : 0;
+  const L2Decision d = policy_.access(e.kind, gp.get_address(), e.bytes, &gp, room);
   if (d.outcome == L2Outcome::Fail) return static_cast<int>(d.fail);
   ++accesses_;
   if (e.kind == AccessKind::Store) ++stores_;
   if (e.kind == AccessKind::Atomic) ++atomics_;
-  e.at(name());
-  // The decision is taken at acceptance; its effects follow the pipeline: a miss reaches the miss
-  // queue after the ROP and tag stages, a hit's data after the data stage.
-  const Cycle tagged = now + cfg_.rop_latency + cfg_.tag_latency;
+  // The decision is taken as the request enters the tag stage: a miss reaches the miss queue
+  // after it, a hit's data after the data stage.
+  const Cycle tagged = now + cfg_.tag_latency;
   switch (d.outcome) {
     case L2Outcome::MshrMerge:
       ++mshr_hits_;
@@ -192,7 +248,7 @@ void L2CacheBank::send_down() {
   // A head still in the pipeline needs a wake-up; one blocked by a full miss queue moves when
   // the link below frees (which calls send_down).
   if (!pipe_.empty() && pipe_.front().ready > now) down_ev_.notify(clk_.until(pipe_.front().ready));
-  if (popped) retry_at(clk_.next_edge_cycle() + 1);
+  if (popped) wake_tag_stage(clk_.next_edge_cycle() + 1);
 }
 
 bool L2CacheBank::on_response_from_below(Payload& gp) {
@@ -208,7 +264,7 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
   if (std::uint8_t* d = line_data(line)) copy_masked(d, gp.get_data_ptr(), e.bytes, g.line_bytes);
   // The fill is written to the data array and the waiting requests read from it.
   const Cycle when = now + cfg_.data_latency;
-  const Cycle pipeline = cfg_.hit_latency();
+  const Cycle pipeline = cfg_.tag_latency + cfg_.data_latency;
   for (Payload* r : policy_.fill(line, e.sector_mask)) {
     if (gpu_ext(*r).kind == AccessKind::Store) policy_.store_covers(line, gpu_ext(*r).bytes);
     perform(*r, line);
@@ -223,7 +279,7 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
   }
   gp.release();
   wake_responses();
-  retry_at(now + 1);
+  wake_tag_stage(now + 1);
   return true;
 }
 

@@ -32,8 +32,13 @@ struct L2Config {
   std::uint32_t mshr_entries = 128;
   std::uint32_t mshr_max_merge = 8;
   std::uint32_t miss_queue = 8;  // fills + write-backs waiting for the memory controller
+  // Requests that have passed the ROP stage and wait for the tag lookup; when it is full the
+  // crossbar is refused. GPGPU-Sim's icnt-to-L2 queue (-gpgpu_dram_partition_queues, first
+  // field: 8 for the GTX480).
+  std::uint32_t input_queue = 8;
   // The sub-partition's pipeline, in L2 cycles (docs/architecture.md, "L2 and DRAM latency").
-  // Every request passes the ROP input queue and the tag lookup; a hit then reads the data array,
+  // Every request passes the ROP stage (a fixed delay) and then the tag lookup, where the
+  // hit/miss and MSHR decision is taken, as in GPGPU-Sim; a hit then reads the data array,
   // a miss leaves for DRAM after the tag lookup and its fill is written to and read from the data
   // array on the way back. GTX480 values: GPGPU-Sim's -gpgpu_l2_rop_latency 120 (its 700 MHz
   // core cycles = this L2 clock); the tag/data split is locsim's assumption.
@@ -60,7 +65,13 @@ class L2CacheBank : public CacheShell {
   const TagArray& tags() const { return policy_.tags(); }
 
  private:
+  // Acceptance from the crossbar: into the ROP stage, unless the input queue behind it is full.
   int process(Payload& gp, Cycle now) override;
+  // The tag stage: the head of the ROP stage, once through it, gets its hit/miss/MSHR decision
+  // (0 if taken, else the L2Fail for which it waits; it then blocks the requests behind it).
+  int decide(Payload& gp, Cycle now);
+  void tag_method();
+  void wake_tag_stage(Cycle when);
   void stalled(int cause, std::uint64_t cycles) override;
   bool on_response_from_below(Payload& gp) override;
   void send_down() override;
@@ -83,18 +94,25 @@ class L2CacheBank : public CacheShell {
   SimContext& ctx_;
   std::unique_ptr<L2BankIndex> index_;  // bank-local set indexing (before policy_: it uses it)
   L2CachePolicy<Payload*> policy_;      // the decisions (model/l2_cache_policy.h)
-  // Fills and write-backs still in the ROP/tag stages, in acceptance (hence `ready`) order;
-  // bounded by the MSHR entries (one fill per primary miss, at most one write-back with it).
+  // Requests in the ROP stage and the input queue behind it, in acceptance (hence `ready`)
+  // order; those with `ready` <= now have passed the ROP stage.
+  std::deque<Queued> rop_;
+  sc_core::sc_event tag_ev_;
+  Cycle last_decision_ = ~Cycle{0};
+  int held_cause_ = 0;  // the L2Fail the head of rop_ last waited for
+  Cycle held_since_ = 0;
+  // Fills and write-backs in the tag stage, in decision (hence `ready`) order; they count
+  // against the miss queue's room.
   std::deque<Queued> pipe_;
   BoundedQueue<Payload*> miss_queue_;
   sc_core::sc_event down_ev_;  // the head of pipe_ becomes ready
-  // Accepted cycle of requests merged into an in-flight fill: their response cannot leave
-  // before their own pass through the pipeline (a fill can return within it).
+  // Decision cycle of requests merged into an in-flight fill: their response cannot leave
+  // before their own pass through the tag and data stages (a fill can return within them).
   std::unordered_map<const Payload*, Cycle> merged_at_;
   LineDataArray data_;  // only in data-integrity mode
 
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &rf_, &rf_line_, &rf_mshr_, &rf_merge_,
-      &rf_mq_, &writebacks_, &evictions_, &stores_, &atomics_, &fills_;
+      &rf_mq_, &input_full_, &writebacks_, &evictions_, &stores_, &atomics_, &fills_;
 };
 
 // Parameters (l2.*, clock.l2), declared from L2Config's defaults (l2_cache_bank_params.cpp);

@@ -19,6 +19,10 @@ void declare_l2_params(ParamRegistry& p) {
             "requests waiting per sector in flight (the fetching one included)");
   p.declare("l2.miss_queue", T::UInt, std::to_string(d.miss_queue), "entries",
             "fills and write-backs queued for DRAM");
+  p.declare("l2.input_queue", T::UInt, std::to_string(d.input_queue), "requests",
+            "requests past the ROP stage waiting for the tag lookup; when full the crossbar is "
+            "refused (GPGPU-Sim's icnt-to-L2 queue, first field of "
+            "-gpgpu_dram_partition_queues)");
   // The hit latency is rop + tag + data; a miss pays rop + tag before DRAM and data after it.
   p.declare("l2.rop_latency", T::UInt, std::to_string(d.rop_latency), "L2 cycles",
             "ROP/input queue every request passes before the tag lookup (GPGPU-Sim's "
@@ -51,6 +55,7 @@ L2Config l2_config_from_params(const ParamRegistry& p, std::uint64_t subpartitio
                       " sectors of one line in flight (one entry per sector)");
   c.mshr_max_merge = p.get_u32("l2.mshr_max_merge", 1);
   c.miss_queue = p.get_u32("l2.miss_queue", 2);
+  c.input_queue = p.get_u32("l2.input_queue", 1);
   c.rop_latency = p.get_u32("l2.rop_latency");
   c.tag_latency = p.get_u32("l2.tag_latency", 1);
   c.data_latency = p.get_u32("l2.data_latency", 1);

@@ -321,9 +321,10 @@ TEST_CASE("Watchdog: fires after the limit without progress and names the stuck 
   CHECK(sc_core::sc_time_stamp() == sc_time(500, SC_NS));  // ctx.fail() stopped the run
   const std::string& msg = ctx.failures[0];
   CHECK(msg.find("watchdog: no progress for 300 cycles at cycle 500; in flight:\n") == 0);
-  // The load sits in the L2 (MSHR) and the fill it sent in the L2 as well (its last holder).
+  // The load sits in the L2 since its acceptance (ROP stage, then MSHR) and the fill it sent,
+  // created at the tag stage after the 120-cycle ROP stage, in the L2 as well (its last holder).
   CHECK(msg.find("#1 load at l2 since 0 s\n") != std::string::npos);
-  CHECK(msg.find("#2 load at l2 since 0 s\n") != std::string::npos);
+  CHECK(msg.find("#2 load at l2 since 120 ns\n") != std::string::npos);
   CHECK(ctx.pool.in_use() == 2);
 }
 

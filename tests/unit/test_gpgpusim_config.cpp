@@ -82,6 +82,7 @@ TEST_CASE("gpgpusim import: TITAN V's clusters, adaptive L1 and HBM", "[gpgpusim
   CHECK(m.at("sm.scheduler") == "lrr");
   CHECK(m.at("dram.atom_bytes") == "32");  // 16-byte HBM channel x burst 2
   CHECK(m.at("dram.burst_cycles") == "1");
+  CHECK(m.at("l2.input_queue") == "64");  // icnt-to-L2 field of -gpgpu_dram_partition_queues
 }
 
 TEST_CASE("gpgpusim import: malformed values are one-line errors with file:line", "[gpgpusim]") {
@@ -94,6 +95,9 @@ TEST_CASE("gpgpusim import: malformed values are one-line errors with file:line"
   CHECK_THAT(error_of("-gpgpu_shader_core_pipeline 1536:64\n"),
              Catch::Contains("a warp size of 32"));
   CHECK_THAT(error_of("-gpgpu_scheduler fastest\n"), Catch::Contains("gto, lrr"));
+  CHECK_THAT(error_of("-gpgpu_dram_partition_queues 64\n"),
+             Catch::Contains("<icnt-L2>:<L2-DRAM>:<DRAM-L2>:<L2-icnt>"));
+  CHECK_THAT(error_of("-gpgpu_dram_partition_queues 0:8:8:8\n"), Catch::Contains("integer >= 1"));
   CHECK_THAT(error_of("-gpgpu_dram_timing_opt \"nbk=16:CL\"\n"),
              Catch::Contains("name=value fields"));
   CHECK_THAT(error_of("-gpgpu_dram_timing_opt \"nbk=16\n"),
