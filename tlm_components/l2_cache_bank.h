@@ -34,7 +34,7 @@ struct L2Config {
   std::uint32_t miss_queue = 8;  // fills + write-backs waiting for the memory controller
   // Requests that have passed the ROP stage and wait for the tag lookup; when it is full the
   // crossbar is refused. GPGPU-Sim's icnt-to-L2 queue (-gpgpu_dram_partition_queues, first
-  // field: 8 for the GTX480).
+  // field): 8 is its default and its 3.x GTX480 setting (4.x's SM2_GTX480 config has 64).
   std::uint32_t input_queue = 8;
   // The sub-partition's pipeline, in L2 cycles (docs/architecture.md, "L2 and DRAM latency").
   // Every request passes the ROP stage (a fixed delay) and then the tag lookup, where the
