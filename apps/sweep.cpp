@@ -21,6 +21,7 @@
 #include "model/params.h"
 #include "model/stats_report.h"
 #include "model/sweep_plan.h"
+#include "model/version.h"
 
 namespace locsim {
 
@@ -32,6 +33,17 @@ std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
+}
+
+// The commit of the locsim build that wrote a run's statistics (host.locsim_commit), or "" when
+// the file is missing or unreadable.
+std::string run_commit(const std::string& json_path) {
+  const std::string text = read_file(json_path);
+  if (text.empty()) return "";
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.contains("host") || !j["host"].is_object()) return "";
+  const auto it = j["host"].find("locsim_commit");
+  return it != j["host"].end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 bool exists(const std::string& path) {
@@ -321,14 +333,31 @@ int run_sweep(const SweepOptions& o) {
 
   std::vector<Outcome> results(plan.runs.size());
   std::vector<std::size_t> pending;
+  std::size_t stale = 0;
+  std::string stale_commit;
   for (std::size_t i = 0; i < plan.runs.size(); ++i) {
     results[i].run = &plan.runs[i];
     const std::string base = dir + "/" + plan.runs[i].id;
     const std::string status = read_file(base + ".status");
     // Resumable: a finished run keeps its files; a failed one runs again with --retry-failed.
-    const bool done = !status.empty() && (status == "0\n" || !o.retry_failed);
+    bool done = !status.empty() && (status == "0\n" || !o.retry_failed);
+    // A finished run of another locsim build is not a result of this one: run it again.
+    if (done && status == "0\n") {
+      const std::string commit = run_commit(base + ".json");
+      if (commit != locsim::locsim_commit()) {
+        done = false;
+        ++stale;
+        stale_commit = commit;
+      }
+    }
     if (!done) pending.push_back(i);
   }
+  if (stale)
+    std::fprintf(stderr,
+                 "[sweep] %zu finished runs in %s came from another locsim build (commit %s, "
+                 "this is %s): they run again\n",
+                 stale, dir.c_str(), stale_commit.empty() ? "unknown" : stale_commit.c_str(),
+                 locsim::locsim_commit());
 
   using Mode = SweepOptions::Mode;
   if (o.mode == Mode::Collect) {

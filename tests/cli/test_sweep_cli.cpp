@@ -80,6 +80,25 @@ TEST_CASE("sweep cli: runs a grid in parallel, records a failure, resumes, fills
   CHECK_THAT(retry.err, Catch::Contains("6 runs, 2 to run, 4 already done"));
   CHECK(query(db, "SELECT COUNT(*) FROM runs") == "6\n");
 
+  // A finished run written by another build (its host.locsim_commit differs) is not a result of
+  // this one: resuming runs it again and says so.
+  const std::string id = query(db,
+                               "SELECT id FROM runs WHERE exit_code = 0 AND workload = 'vecadd' "
+                               "LIMIT 1");
+  REQUIRE(!id.empty());
+  const std::string js = out + "/runs/" + id.substr(0, id.size() - 1) + ".json";
+  const Result edit = run_shell(
+      "sed -i 's/\"locsim_commit\": *\"[^\"]*\"/\"locsim_commit\": "
+      "\"0123456789\"/' " +
+      js + " && grep -c 0123456789 " + js);
+  REQUIRE(edit.out == "1\n");
+  const Result stale = locsim("sweep " + spec + " -j 2 -o " + out);
+  INFO(stale.err);
+  CHECK_THAT(stale.err, Catch::Contains("1 finished runs in " + out +
+                                        "/runs came from another locsim build (commit 0123456789"));
+  CHECK_THAT(stale.err, Catch::Contains("6 runs, 1 to run, 5 already done"));
+  CHECK(slurp(js).find("0123456789") == std::string::npos);
+
   const Result help = locsim("sweep --help");
   CHECK(help.code == 0);
   CHECK_THAT(help.out, Catch::Contains("-j [ --jobs ] arg"));
