@@ -164,6 +164,7 @@ void StreamingMultiprocessor::cycle_method() {
     schedule_wake(now + 1);
     return;
   }
+  release_shared_loads(now);
   if (now != last_cycle_) {
     last_cycle_ = now;
     if (cfg_.warp_limit) update_warp_limit();
@@ -193,7 +194,23 @@ void StreamingMultiprocessor::cycle_method() {
     }
     next = std::min(next, r);
   }
+  if (!shared_releases_.empty()) next = std::min(next, shared_releases_.top().when);
   if (next != kNeverCycle) schedule_wake(next);
+}
+
+void StreamingMultiprocessor::release_shared_loads(Cycle now) {
+  while (!shared_releases_.empty() && shared_releases_.top().when <= now) {
+    const SharedRelease r = shared_releases_.top();
+    shared_releases_.pop();
+    Warp& w = warps_[r.warp];
+    if (w.sb.line_returned(r.slot) && w.sb_stalled && w.sb.ready(w.inst)) {
+      // The consumer issues in the cycle the data is back, as it did when the warp waited at
+      // the load.
+      w.sb_stalled = false;
+      if (!w.at_barrier && r.when > w.sb_since) sb_stall_cycles_ += r.when - w.sb_since;
+      w.ready_at = std::max(w.ready_at, r.when);
+    }
+  }
 }
 
 void StreamingMultiprocessor::update_warp_limit() {
@@ -238,7 +255,14 @@ void StreamingMultiprocessor::issue(std::uint32_t wi, Cycle now) {
           1, shared_bank_conflict_degree(in.addr, in.active_mask, cfg_.shared_banks, 4));
       shared_conflict_cycles_ += degree - 1;
       shared_free_at_ = now + degree;
-      w.ready_at = now + cfg_.shared_latency + degree - 1;
+      if (in.op == WarpOp::SharedLoad) {
+        // The data is back after the shared-memory latency and the conflict replays.
+        const Cycle done = now + cfg_.shared_latency + degree - 1;
+        const std::uint32_t slot = w.sb.reserve(in, 1, cfg_.scoreboard == ScoreboardMode::BlockAll);
+        shared_releases_.push(SharedRelease{done, wi, slot});
+        schedule_wake(done);
+      }
+      w.ready_at = now + 1;
       fetch(w);
       return;
     }

@@ -14,7 +14,9 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
+#include <queue>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -108,6 +110,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   bool on_response(Payload& gp);
   void schedule_wake(Cycle c);
   void note_scoreboard(Warp& w);
+  void release_shared_loads(Cycle now);
 
   tlm::tlm_sync_enum nb_transport_bw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
     return port_.on_bw(gp, ph, d);
@@ -126,6 +129,16 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::deque<Payload*> ldst_queue_;
   Cycle ldst_free_at_ = 0;
   Cycle shared_free_at_ = 0;
+  // Shared-memory loads in flight: their destination registers are released at `when`. The warp
+  // does not wait at the load itself; as in GPGPU-Sim, the scoreboard holds an LDS's destinations
+  // and only the instruction that reads them waits (a shared store holds nothing).
+  struct SharedRelease {
+    Cycle when;
+    std::uint32_t warp, slot;
+    bool operator>(const SharedRelease& o) const { return when > o.when; }
+  };
+  std::priority_queue<SharedRelease, std::vector<SharedRelease>, std::greater<SharedRelease>>
+      shared_releases_;
   Cycle last_cycle_ = ~Cycle{0};
   Cycle wake_at_ = ~Cycle{0};
   sc_core::sc_event wake_;

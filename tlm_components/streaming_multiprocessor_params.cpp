@@ -32,7 +32,8 @@ void declare_sm_params(ParamRegistry& p) {
   p.declare("sm.ldst_queue", T::UInt, std::to_string(d.ldst_queue), "requests",
             "line requests the load/store unit buffers towards the L1");
   p.declare("sm.shared_latency", T::UInt, std::to_string(d.shared_latency), "cycles",
-            "conflict-free shared-memory latency");
+            "conflict-free shared-memory load latency (its destination registers are pending "
+            "that long; a shared store does not wait)");
   p.declare("sm.shared_banks", T::UInt, std::to_string(d.shared_banks), "banks",
             "shared-memory banks (4 B wide)");
   p.declare("sm.warp_limit", T::UInt, std::to_string(d.warp_limit), "warps",

@@ -285,13 +285,15 @@ TEST_CASE("SM: shared-memory bank conflicts add cycles and occupy the shared pip
   b.sm->launch_cta(k, 0, 0);
   sc_core::sc_start(sc_time(1000, SC_NS));
   // Warp 0, cycle 1: 32 passes -> 31 extra cycles; the shared pipeline is busy until 1 + 32 = 33
-  // and the warp waits 24 + 31 = 55 cycles (ready at 56). Warp 1's shared load must wait for the
-  // pipeline: it issues at 33 and is ready at 33 + 24 = 57, storing at 57. Warp 0: conflict-free
-  // load at 56 (ready 80), broadcast store at 80 (ready 104), global store at 104.
+  // and the data is back after 24 + 31 = 55 cycles (at 56). These instructions name no registers,
+  // so each waits for the warp's outstanding loads (the built-in workloads' consumer rule).
+  // Warp 1's shared load must wait for the pipeline: it issues at 33, its data is back at
+  // 33 + 24 = 57, and its store follows at 57. Warp 0: conflict-free load at 56 (back at 80),
+  // broadcast store at 80, which holds nothing, so the global store issues at 81.
   REQUIRE(b.memory.request_times.size() == 2);
   CHECK(b.memory.addresses == std::vector<Addr>{0x2000, 0x1000});
   CHECK(b.memory.request_times[0] == sc_time(57, SC_NS));
-  CHECK(b.memory.request_times[1] == sc_time(104, SC_NS));
+  CHECK(b.memory.request_times[1] == sc_time(81, SC_NS));
   CHECK(b.stat("shared_mem_insts") == 4);
   CHECK(b.stat("shared_conflict_cycles") == 31);
   CHECK(b.stat("global_mem_insts") == 2);
@@ -440,6 +442,49 @@ TEST_CASE("SM scoreboard: a dependent load waits for its producer (registers)", 
 TEST_CASE("SM scoreboard: a dependent load waits for its producer (block-all)", "[module][sm]") {
   SmBench b(sb_config(ScoreboardMode::BlockAll));
   CHECK(run_pair(b, true) == std::vector<double>{1, 102, 204});
+  b.quiescent();
+}
+
+// GPGPU-Sim puts an LDS's destination registers on the scoreboard and lets an STS go; locsim
+// held the warp for sm.shared_latency on both (found against Accel-Sim, validation/accelsim.md).
+TEST_CASE("SM scoreboard: a shared load holds only its destinations, a shared store nothing",
+          "[module][sm]") {
+  SmBench b(sb_config(ScoreboardMode::Registers));
+  ScriptKernel k = make_kernel(1, 32, [](std::uint32_t, std::uint32_t) {
+    return std::vector<WarpInst>{
+        with_regs(mem_inst(WarpOp::SharedStore, 0), {}, {3}),  // STS [R3] <- R3
+        with_regs(mem_inst(WarpOp::SharedLoad, 0), {4}, {2}),  // LDS R4 <- [R2]
+        with_regs(store(0x1000), {}, {8, 9}),                  // independent of R4
+        with_regs(compute(1, 1), {6}, {4}),                    // reads R4
+        with_regs(store(0x2000), {}, {8, 6}),
+        with_regs(exit_inst(), {}, {})};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  // STS at 1 (the shared pipeline is busy for one cycle), LDS at 2 (R4 back at 2 + 24 = 26), the
+  // independent store at 3; the FFMA waits for R4 (ready at 4, issued at 26, latency 1), the
+  // dependent store at 27. Holding the warp at each shared access gave 50 and 51.
+  REQUIRE(b.memory.request_times.size() == 2);
+  CHECK(b.memory.request_times[0] == sc_time(3, SC_NS));
+  CHECK(b.memory.request_times[1] == sc_time(27, SC_NS));
+  CHECK(b.stat("scoreboard_stalled_insts") == 1);
+  CHECK(b.stat("scoreboard_stall_cycles") == 22);
+  b.quiescent();
+}
+
+TEST_CASE("SM scoreboard: block-all holds every later instruction at a shared load",
+          "[module][sm]") {
+  SmBench b(sb_config(ScoreboardMode::BlockAll));
+  ScriptKernel k = make_kernel(1, 32, [](std::uint32_t, std::uint32_t) {
+    return std::vector<WarpInst>{with_regs(mem_inst(WarpOp::SharedLoad, 0), {4}, {2}),
+                                 with_regs(store(0x1000), {}, {8, 9}),
+                                 with_regs(exit_inst(), {}, {})};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  // LDS at 1, back at 25: the independent store waits for it under block-all.
+  REQUIRE(b.memory.request_times.size() == 1);
+  CHECK(b.memory.request_times[0] == sc_time(25, SC_NS));
   b.quiescent();
 }
 
