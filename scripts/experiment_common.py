@@ -246,6 +246,7 @@ def sensitivity_rows(chosen, present, gain, threshold):
 
 
 def write_tables(out, md):
+    os.makedirs(out, exist_ok=True)  # --from-csv with a fresh --out
     with open(os.path.join(out, "tables.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print("\n".join(md))

@@ -246,14 +246,18 @@ def main():
         v3set = chosen if args.v3_all else sf + pf
         jobs = [job(w, "v3", o) for w in v3set for o in ("dynamat", "dyneb-nol1mrpr")]
         v1p = {r["abbr"]: r for r in rows if r["experiment"] == "v1" and r["config"] == "private"}
-        cheap = sorted(sf, key=lambda w: v1p[w[0]]["wall_s"])[:V4_APPS]
+        # "Cheap" by simulated work (warp instructions + L1 accesses of the V1 private run), a
+        # host-cost proxy that, unlike host wall time, does not depend on the machine's load.
+        def work(w):
+            return (v1p[w[0]]["warp_insts"] + v1p[w[0]]["l1_accesses"], w[0])
+        cheap = sorted(sf, key=work)[:V4_APPS]
         jobs += [job(w, "v4", o, e, v) for w in cheap for v, e, orgs in SENS for o in orgs]
         jobs += [job(w, "v3", o) for w in sf for o in DYN_CONTROLS]
         xset = sf + [by[a] for a in XBAR_OTHERS if a in by and by[a] not in sf]
         jobs += [job(w, "v4x", "private", XBAR, "crossbar") for w in xset]
         jobs += [job(w, "v4x", o, e, v) for v, e in XBAR_NETS for w in xset
                  for o in XBAR_ORGS + (XBAR_SF_ONLY if w in sf else [])]
-        big = [w for w in sorted(sf, key=lambda w: v1p[w[0]]["wall_s"])
+        big = [w for w in sorted(sf, key=work)
                if v1p[w[0]]["max_ctas"] >= int(SCALE[1]["gpu.sms"])][:SCALE_APPS]
         jobs += [job(w, "v4s", o, SCALE[1], SCALE[0]) for w in big for o in SCALE_ORGS]
         rows += phase("shared-l1-c", args, jobs)
