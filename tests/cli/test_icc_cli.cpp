@@ -15,13 +15,11 @@ namespace {
 nlohmann::json run(const std::string& args) {
   return run_json("run --platform clustered " + args);
 }
-// Default (calibrated) latencies; measured at 0f8e3e1: NoC reads base 12,032, ICC 6,181, ICC+CC
-// 6,115 with 156 CC hits. Under the register scoreboard a cluster's warps no longer reach a
-// shared line in lockstep, so some requests arrive after the line's reply has freed its merge
-// entry and hit the CC (127 CC hits even with 160 entries, where the table never fills). Under
-// sm.scoreboard=block-all every request for a line arrives while the first is outstanding: the
-// merge table takes all the sharing (6,400 merges) and the CC none, which is why these tests had
-// pinned a shorter memory path between the latency calibration and the scoreboard.
+// Default (calibrated) latencies; measured at 6bb7764: NoC reads base 12,032, ICC 6,608, ICC+CC
+// 6,333 with 286 CC hits (cycles 16,035 / 12,981 / 12,849). The CC's hits need the 48-entry
+// merge table to overflow: with icc.merge_entries=160 the merge table takes the sharing (6,393
+// merges) and the CC hits twice. Under sm.scoreboard=block-all every request for a line arrives
+// while the first is outstanding, so the merge table takes all the sharing and the CC none.
 const std::string kMm = "--workload matmul --set workload.n=128 --check-data";
 const std::string kVec = "--workload vecadd --set workload.n=65536 --check-data";
 const std::string kIcc = " --set icc.enabled=true";
