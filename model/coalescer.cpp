@@ -9,23 +9,38 @@ namespace {
 // The common case: every active lane's access is naturally aligned and no wider than a sector,
 // so it lies in one sector of one line and in one 64-bit word of the byte mask. Same result as
 // the general path, at a fraction of its cost per lane (issue 10: coalescing was ~8 % of a
-// memory-bound run's host instructions). Returns false, with `out` untouched, otherwise.
+// memory-bound run's host instructions). One pass over the lanes: the masks of the current line
+// are gathered in locals and merged into `out` when the line changes (neighbouring lanes usually
+// share a line). Returns false, with `out` empty, otherwise.
 bool coalesce_aligned(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
                       std::uint32_t access_bytes, std::uint32_t line_bytes,
                       std::uint32_t sector_bytes, std::vector<LineRequest>& out) {
   if (access_bytes > sector_bytes || access_bytes > 16) return false;
   const Addr amask = access_bytes - 1;
-  for (std::uint32_t m = active_mask; m != 0; m &= m - 1)
-    if (addrs[static_cast<unsigned>(__builtin_ctz(m))] & amask) return false;
   const Addr lmask = ~Addr{line_bytes - 1};
   const unsigned sector_shift = log2_floor(sector_bytes);
   const std::uint64_t lane_bits = (std::uint64_t{1} << access_bytes) - 1;
   std::size_t cur = 0;
+  Addr cur_line = 0;
+  std::uint64_t bytes[2] = {0, 0};
+  std::uint32_t sectors = 0, lanes = 0;
+  auto merge = [&]() {
+    LineRequest& r = out[cur];
+    r.bytes.w[0] |= bytes[0];
+    r.bytes.w[1] |= bytes[1];
+    r.sector_mask |= sectors;
+    r.lane_mask |= lanes;
+  };
   for (std::uint32_t m = active_mask; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
     const Addr a = addrs[lane];
+    if (a & amask) {
+      out.clear();
+      return false;
+    }
     const Addr line = a & lmask;
-    if (out.empty() || out[cur].line_addr != line) {
+    if (lanes == 0 || line != cur_line) {
+      if (lanes) merge();
       std::size_t i = 0;
       while (i < out.size() && out[i].line_addr != line) ++i;
       if (i == out.size()) {
@@ -33,16 +48,18 @@ bool coalesce_aligned(const std::array<Addr, kWarpSize>& addrs, std::uint32_t ac
         out.back().line_addr = line;
       }
       cur = i;
+      cur_line = line;
+      bytes[0] = bytes[1] = 0;
+      sectors = lanes = 0;
     }
-    LineRequest& r = out[cur];
     const unsigned off = static_cast<unsigned>(a - line);
-    r.bytes.w[off >> 6] |= lane_bits << (off & 63);
-    r.sector_mask |= 1u << (off >> sector_shift);
-    r.lane_mask |= 1u << lane;
+    bytes[off >> 6] |= lane_bits << (off & 63);
+    sectors |= 1u << (off >> sector_shift);
+    lanes |= 1u << lane;  // non-zero from the first lane on: a line is open
   }
+  if (lanes) merge();
   return true;
 }
-
 }  // namespace
 
 void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,

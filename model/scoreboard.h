@@ -69,6 +69,15 @@ class Scoreboard {
     return true;
   }
 
+  // Back to the empty state (a new warp in the slot), keeping the buffers' capacity.
+  void reset() {
+    regs_ = {};
+    any_pending_ = false;
+    outstanding_ = blocking_ = 0;
+    entries_.clear();
+    free_.clear();
+  }
+
   // Load instructions issued and not yet complete.
   std::uint32_t outstanding() const { return outstanding_; }
   bool pending(std::uint8_t r) const { return (regs_[r >> 6] >> (r & 63)) & 1u; }

@@ -91,7 +91,10 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
     while (wi < warps_.size() && warps_[wi].active) ++wi;
     sc_assert(wi < warps_.size());
     Warp& wp = warps_[wi];
+    Scoreboard sb = std::move(wp.sb);  // keeps its buffers' capacity: no allocation per warp
+    sb.reset();
     wp = Warp();
+    wp.sb = std::move(sb);
     wp.active = true;
     wp.cta_slot = slot;
     wp.warp_in_cta = w;
@@ -356,7 +359,15 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
     if (kind != AccessKind::Load) {
       // Stores and atomics carry TLM byte enables for the bytes they touch.
       std::uint8_t* be = PayloadPool::byte_enables(gp);
-      for (unsigned b = 0; b < cfg_.line_bytes; ++b) be[b] = lr.bytes.test(b) ? 0xff : 0x00;
+      for (unsigned b0 = 0; b0 < cfg_.line_bytes;
+           b0 += 64) {  // a 64-byte word of the mask at a time
+        const unsigned n = std::min(64u, cfg_.line_bytes - b0);
+        const std::uint64_t bits = lr.bytes.w[b0 >> 6];
+        if (bits == 0 || (n == 64 && bits == ~std::uint64_t{0}))
+          std::memset(be + b0, bits ? 0xff : 0x00, n);
+        else
+          for (unsigned b = 0; b < n; ++b) be[b0 + b] = (bits >> b) & 1u ? 0xff : 0x00;
+      }
       gp->set_byte_enable_ptr(be);
       gp->set_byte_enable_length(cfg_.line_bytes);
       if (kind == AccessKind::Store) {
