@@ -105,8 +105,7 @@ std::uint32_t Butterfly::target_of(Payload& gp) const {
 
 bool Butterfly::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t dst = target_of(gp);
-  if (in_accept_[src] == now || !req_.can_inject(src, now) ||
-      sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (in_accept_[src] == now || !req_.can_inject(src, now) || !clk_.on_edge(now)) {
     step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (in_accept_[src] == now ? 1 : 0)));
     return false;
   }
@@ -129,8 +128,7 @@ bool Butterfly::on_request(std::uint32_t src, Payload& gp, Cycle now) {
 }
 
 bool Butterfly::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
-  if (out_accept_[tgt] == now || !rep_.can_inject(tgt, now) ||
-      sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (out_accept_[tgt] == now || !rep_.can_inject(tgt, now) || !clk_.on_edge(now)) {
     step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (out_accept_[tgt] == now ? 1 : 0)));
     return false;
   }
@@ -153,7 +151,7 @@ bool Butterfly::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
 
 void Butterfly::step_method() {
   const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (!clk_.on_edge(now)) {
     step_ev_.notify(clk_.until(now + 1));
     return;
   }

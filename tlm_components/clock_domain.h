@@ -11,6 +11,12 @@
 
 namespace locsim {
 
+// The current simulation time: sc_core::sc_time_stamp() without its out-of-line library call
+// (the same value; called several times per transaction and module activation).
+inline const sc_core::sc_time& sim_time() {
+  return sc_core::sc_get_curr_simcontext()->time_stamp();
+}
+
 class ClockDomain {
  public:
   ClockDomain() = default;
@@ -25,18 +31,20 @@ class ClockDomain {
   }
   const sc_core::sc_time& period() const { return period_; }
   Cycle cycle(const sc_core::sc_time& t) const { return to_ps(t) / ps_; }
-  Cycle now() const { return cycle(sc_core::sc_time_stamp()); }
+  Cycle now() const { return cycle(sim_time()); }
   sc_core::sc_time at(Cycle c) const {
     return sc_core::sc_time::from_value(c * ps_);  // resolution is 1 ps
   }
+  // Whether now is the edge of cycle c (sim_time() == at(c), without building an sc_time).
+  bool on_edge(Cycle c) const { return to_ps(sim_time()) == c * ps_; }
   // Time from now until the start of cycle c (zero if c is now or past).
   sc_core::sc_time until(Cycle c) const {
-    std::uint64_t t = c * ps_, n = to_ps(sc_core::sc_time_stamp());
+    std::uint64_t t = c * ps_, n = to_ps(sim_time());
     return t > n ? sc_core::sc_time::from_value(t - n) : sc_core::SC_ZERO_TIME;
   }
   // First cycle whose edge is at or after now.
   Cycle next_edge_cycle() const {
-    std::uint64_t n = to_ps(sc_core::sc_time_stamp());
+    std::uint64_t n = to_ps(sim_time());
     return (n + ps_ - 1) / ps_;
   }
 

@@ -104,7 +104,7 @@ void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {
 
 bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t p = port_of(src);
-  if (port_accept_[p] == now || !req_.can_inject(p) || sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (port_accept_[p] == now || !req_.can_inject(p) || !clk_.on_edge(now)) {
     step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now ? 1 : 0)));
     return false;
   }
@@ -137,7 +137,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     // A home core's reply to a forwarded request: back to the slice on the request network.
     const std::uint32_t home = tgt - targets_;
     const std::uint32_t p = port_of(home);
-    if (port_accept_[p] == now || !req_.can_inject(p) || sc_core::sc_time_stamp() != clk_.at(now)) {
+    if (port_accept_[p] == now || !req_.can_inject(p) || !clk_.on_edge(now)) {
       step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now ? 1 : 0)));
       return false;
     }
@@ -154,8 +154,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     step_ev_.notify(clk_.until(now + 1));
     return true;
   }
-  if (reply_accept_[tgt] == now || !rep_.can_inject(tgt) ||
-      sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (reply_accept_[tgt] == now || !rep_.can_inject(tgt) || !clk_.on_edge(now)) {
     step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (reply_accept_[tgt] == now ? 1 : 0)));
     return false;
   }
@@ -175,7 +174,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
 
 void Crossbar::step_method() {
   const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (!clk_.on_edge(now)) {
     step_ev_.notify(clk_.until(now + 1));
     return;
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/types.h"
+#include "tlm_components/clock_domain.h"
 #include "tlm_components/timeline.h"
 
 namespace locsim {
@@ -62,7 +63,7 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   void at(const char* module) {
     if (Timeline* t = Timeline::active()) t->moved(*this, module);  // off: one load and a test
     where = module;
-    since = sc_core::sc_time_stamp();
+    since = sim_time();
   }
 };
 

@@ -127,7 +127,7 @@ bool IntraClusterCoalescer::can_accept(std::uint32_t port) const {
 
 bool IntraClusterCoalescer::try_accept(std::uint32_t, Payload& gp, Cycle now) {
   // One lookup per cycle (the unit is the cluster's single path to its port).
-  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_accept_ || !can_accept(port_of(gp))) {
+  if (!clk_.on_edge(now) || now == last_accept_ || !can_accept(port_of(gp))) {
     kick(std::max(clk_.next_edge_cycle(), now + (now == last_accept_ ? 1 : 0)));
     return false;
   }
@@ -268,7 +268,7 @@ void IntraClusterCoalescer::deliver(std::uint32_t port, Payload& gp, Cycle when,
 
 void IntraClusterCoalescer::step_method() {
   const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (!clk_.on_edge(now)) {
     kick(now + 1);
     return;
   }

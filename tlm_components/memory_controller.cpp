@@ -105,7 +105,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
 
 void MemoryController::schedule_method() {
   const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (!clk_.on_edge(now)) {
     ev_.notify(clk_.until(now + 1));
     return;
   }

@@ -143,8 +143,7 @@ void MeshNoc::clear_noc_target(Payload& gp) const {
 
 bool MeshNoc::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t cls = cfg_.in_class.empty() ? 0 : cfg_.in_class[src];
-  if (in_accept_[src] == now || !req_.can_inject(src, cls) ||
-      sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (in_accept_[src] == now || !req_.can_inject(src, cls) || !clk_.on_edge(now)) {
     // Retry at the next edge (a step in progress schedules the retry itself).
     if (in_step_)
       retry_ = true;
@@ -174,8 +173,7 @@ bool MeshNoc::on_request(std::uint32_t src, Payload& gp, Cycle now) {
 
 bool MeshNoc::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   const std::uint32_t src = n_in_ + tgt;
-  if (out_accept_[tgt] == now || !rep_.can_inject(src, 0) ||
-      sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (out_accept_[tgt] == now || !rep_.can_inject(src, 0) || !clk_.on_edge(now)) {
     if (in_step_)
       retry_ = true;
     else
@@ -202,7 +200,7 @@ bool MeshNoc::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
 
 void MeshNoc::step_method() {
   const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (!clk_.on_edge(now)) {
     step_ev_.notify(clk_.until(now + 1));
     return;
   }

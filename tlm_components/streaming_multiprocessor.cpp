@@ -163,7 +163,7 @@ int StreamingMultiprocessor::pick(std::uint32_t s, Cycle now) {
 void StreamingMultiprocessor::cycle_method() {
   wake_at_ = kNeverCycle;
   const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now)) {  // not on our edge: run at the next one
+  if (!clk_.on_edge(now)) {  // not on our edge: run at the next one
     schedule_wake(now + 1);
     return;
   }
@@ -306,7 +306,7 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   const AccessKind kind = in.op == WarpOp::Load    ? AccessKind::Load
                           : in.op == WarpOp::Store ? AccessKind::Store
                                                    : AccessKind::Atomic;
-  const std::uint64_t now_ps = sc_core::sc_time_stamp().value();
+  const std::uint64_t now_ps = sim_time().value();
   // Loads and atomics enter the scoreboard once, with the number of line requests to wait for.
   std::uintptr_t sb_slot = 0;
   if (kind != AccessKind::Store && !coalesced_.empty())
@@ -420,7 +420,7 @@ bool StreamingMultiprocessor::on_response(Payload& gp) {
     }
   }
   if (e.kind != AccessKind::Store) {
-    load_latency_.sample(sc_core::sc_time_stamp().value() - e.issue_ps);
+    load_latency_.sample(sim_time().value() - e.issue_ps);
     Warp& w = warps_[e.warp];
     if (w.sb.line_returned(static_cast<std::uint32_t>(e.owner_tag >> 32)) && w.sb_stalled &&
         w.sb.ready(w.inst)) {
