@@ -6,6 +6,43 @@ namespace locsim {
 
 namespace {
 
+// The most common case of all: a fully active warp accessing consecutive, naturally aligned
+// elements (addrs[l] = addrs[0] + l * access_bytes), e.g. a[i] with i the thread index. The
+// accessed bytes are one contiguous range, so each line's request follows from the range alone,
+// in increasing address order (= lowest lane first); no element straddles a line or a sector.
+// Same result as the general path; returns false, with `out` untouched, otherwise.
+bool coalesce_contiguous(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
+                         std::uint32_t access_bytes, std::uint32_t line_bytes,
+                         std::uint32_t sector_bytes, std::vector<LineRequest>& out) {
+  if (active_mask != ~std::uint32_t{0} || access_bytes > sector_bytes || access_bytes > 16)
+    return false;
+  const Addr base = addrs[0];
+  // Far from the top of the address space, so that no line end below wraps around.
+  if ((base & (access_bytes - 1)) || base > ~Addr{0} - 2048) return false;
+  for (unsigned l = 1; l < kWarpSize; ++l)
+    if (addrs[l] != base + Addr{l} * access_bytes) return false;
+  const Addr end = base + Addr{kWarpSize} * access_bytes;
+  const Addr lmask = ~Addr{line_bytes - 1};
+  const unsigned sector_shift = log2_floor(sector_bytes), elem_shift = log2_floor(access_bytes);
+  for (Addr a = base; a < end;) {
+    const Addr line = a & lmask;
+    const Addr stop = std::min<Addr>(end, line + line_bytes);
+    LineRequest r;
+    r.line_addr = line;
+    const unsigned off = static_cast<unsigned>(a - line), n = static_cast<unsigned>(stop - a);
+    r.bytes.set_range(off, n);
+    const unsigned s0 = off >> sector_shift, s1 = (off + n - 1) >> sector_shift;
+    r.sector_mask = static_cast<std::uint32_t>(((std::uint64_t{2} << s1) - 1) &
+                                               ~((std::uint64_t{1} << s0) - 1));
+    const unsigned l0 = static_cast<unsigned>((a - base) >> elem_shift),
+                   l1 = static_cast<unsigned>((stop - base) >> elem_shift);
+    r.lane_mask = static_cast<std::uint32_t>(((std::uint64_t{1} << (l1 - l0)) - 1) << l0);
+    out.push_back(r);
+    a = stop;
+  }
+  return true;
+}
+
 // The common case: every active lane's access is naturally aligned and no wider than a sector,
 // so it lies in one sector of one line and in one 64-bit word of the byte mask. Same result as
 // the general path, at a fraction of its cost per lane (issue 10: coalescing was ~8 % of a
@@ -66,6 +103,7 @@ void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mas
               std::uint32_t access_bytes, std::uint32_t line_bytes, std::uint32_t sector_bytes,
               std::vector<LineRequest>& out) {
   out.clear();
+  if (coalesce_contiguous(addrs, active_mask, access_bytes, line_bytes, sector_bytes, out)) return;
   if (coalesce_aligned(addrs, active_mask, access_bytes, line_bytes, sector_bytes, out)) return;
   const Addr lmask = ~Addr{line_bytes - 1};
   std::size_t last = 0;
