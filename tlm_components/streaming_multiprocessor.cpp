@@ -27,6 +27,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
       port_("mem_port"),
       warps_(cfg.resources.max_warps),
+      eligible_((cfg.resources.max_warps + 63) / 64, 0),
       ctas_(cfg.resources.max_ctas),
       last_issued_(cfg.schedulers, -1),
       warp_insts_(ctx.stats.counter(this->name(), "sm", "warp_insts", "instructions",
@@ -64,6 +65,15 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
   SC_METHOD(cycle_method);
   sensitive << wake_;
   dont_initialize();
+}
+
+void StreamingMultiprocessor::refresh(std::uint32_t wi) {
+  const Warp& w = warps_[wi];
+  const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
+  if (w.active && !w.exited && !w.at_barrier && w.have_inst && !w.sb_stalled)
+    eligible_[wi >> 6] |= bit;
+  else
+    eligible_[wi >> 6] &= ~bit;
 }
 
 void StreamingMultiprocessor::schedule_wake(Cycle c) {
@@ -124,14 +134,16 @@ void StreamingMultiprocessor::note_scoreboard(Warp& w) {
   // Called with ready_at already set: the stall counts from there (a warp only adds to its own
   // scoreboard by issuing, so an instruction that is free now stays free).
   w.sb_stalled = !w.sb.ready(w.inst);
+  refresh(w);  // fetch() ends here: have_inst and sb_stalled are final
   if (!w.sb_stalled) return;
   w.sb_since = w.ready_at;
   ++sb_stalled_insts_;
 }
 
-bool StreamingMultiprocessor::can_issue(const Warp& w, Cycle now) const {
-  if (!w.active || w.exited || w.at_barrier || !w.have_inst) return false;
-  if (w.ready_at > now || w.sb_stalled) return false;
+bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
+  if (!eligible(wi)) return false;
+  const Warp& w = warps_[wi];
+  if (w.ready_at > now) return false;
   if (w.age > swl_max_age_) return false;
   if (is_global_mem(w.inst.op)) return ldst_free_at_ <= now && ldst_queue_.size() < cfg_.ldst_queue;
   if (is_shared_mem(w.inst.op)) return shared_free_at_ <= now;
@@ -142,11 +154,15 @@ int StreamingMultiprocessor::pick(std::uint32_t s, Cycle now) {
   const std::uint32_t S = cfg_.schedulers, n = static_cast<std::uint32_t>(warps_.size());
   if (cfg_.policy == WarpSchedulerPolicy::Gto) {
     int last = last_issued_[s];
-    if (last >= 0 && can_issue(warps_[last], now)) return last;
+    if (last >= 0 && can_issue(static_cast<std::uint32_t>(last), now)) return last;
     int best = -1;
-    for (std::uint32_t i = s; i < n; i += S)
-      if (can_issue(warps_[i], now) && (best < 0 || warps_[i].age < warps_[best].age))
-        best = static_cast<int>(i);
+    // This scheduler's warps (i = s mod S) among the eligible ones, in increasing order.
+    for (std::size_t k = 0; k < eligible_.size(); ++k)
+      for (std::uint64_t m = eligible_[k]; m; m &= m - 1) {
+        const std::uint32_t i = static_cast<std::uint32_t>(k * 64 + __builtin_ctzll(m));
+        if (i % S == s && can_issue(i, now) && (best < 0 || warps_[i].age < warps_[best].age))
+          best = static_cast<int>(i);
+      }
     return best;
   }
   // Loose round-robin: the next issuable warp after the last one issued.
@@ -155,7 +171,7 @@ int StreamingMultiprocessor::pick(std::uint32_t s, Cycle now) {
       last_issued_[s] < 0 ? 0 : (static_cast<std::uint32_t>(last_issued_[s]) - s) / S + 1;
   for (std::uint32_t k = 0; k < slots; ++k) {
     std::uint32_t i = s + ((start + k) % slots) * S;
-    if (can_issue(warps_[i], now)) return static_cast<int>(i);
+    if (can_issue(i, now)) return static_cast<int>(i);
   }
   return -1;
 }
@@ -185,18 +201,19 @@ void StreamingMultiprocessor::cycle_method() {
   if (cfg_.warp_limit) update_warp_limit();  // warps may have exited or reached a barrier
   Cycle next = kNeverCycle;
   const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
-  for (const Warp& w : warps_) {
-    if (!w.active || w.exited || w.at_barrier || w.sb_stalled || !w.have_inst) continue;
-    if (w.age > swl_max_age_) continue;  // re-evaluated whenever an older warp waits or exits
-    Cycle r = std::max(w.ready_at, now + 1);
-    if (is_global_mem(w.inst.op)) {
-      if (ldst_full) continue;
-      r = std::max(r, ldst_free_at_);
-    } else if (is_shared_mem(w.inst.op)) {
-      r = std::max(r, shared_free_at_);
+  for (std::size_t k = 0; k < eligible_.size(); ++k)
+    for (std::uint64_t m = eligible_[k]; m; m &= m - 1) {
+      const Warp& w = warps_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))];
+      if (w.age > swl_max_age_) continue;  // re-evaluated whenever an older warp waits or exits
+      Cycle r = std::max(w.ready_at, now + 1);
+      if (is_global_mem(w.inst.op)) {
+        if (ldst_full) continue;
+        r = std::max(r, ldst_free_at_);
+      } else if (is_shared_mem(w.inst.op)) {
+        r = std::max(r, shared_free_at_);
+      }
+      next = std::min(next, r);
     }
-    next = std::min(next, r);
-  }
   if (!shared_releases_.empty()) next = std::min(next, shared_releases_.top().when);
   if (next != kNeverCycle) schedule_wake(next);
 }
@@ -210,6 +227,7 @@ void StreamingMultiprocessor::release_shared_loads(Cycle now) {
       // The consumer issues in the cycle the data is back, as it did when the warp waited at
       // the load.
       w.sb_stalled = false;
+      refresh(r.warp);
       if (!w.at_barrier && r.when > w.sb_since) sb_stall_cycles_ += r.when - w.sb_since;
       w.ready_at = std::max(w.ready_at, r.when);
     }
@@ -279,6 +297,7 @@ void StreamingMultiprocessor::issue(std::uint32_t wi, Cycle now) {
     case WarpOp::Exit:
       w.exited = true;
       w.active = false;
+      refresh(wi);
       w.stream.reset();
       --c.live_warps;
       if (c.live_warps && c.at_barrier == c.live_warps) release_barrier(w.cta_slot);
@@ -293,6 +312,7 @@ void StreamingMultiprocessor::release_barrier(std::uint32_t slot) {
     if (w.active && w.cta_slot == slot && w.at_barrier) {
       w.at_barrier = false;
       w.sb_since = std::max(w.sb_since, now);  // the wait at the barrier is not a stall
+      refresh(w);
     }
   ctas_[slot].at_barrier = 0;
 }
@@ -426,6 +446,7 @@ bool StreamingMultiprocessor::on_response(Payload& gp) {
         w.sb.ready(w.inst)) {
       const Cycle nx = clk_.next_edge_cycle() + 1;
       w.sb_stalled = false;
+      refresh(e.warp);
       if (!w.at_barrier && nx > w.sb_since) sb_stall_cycles_ += nx - w.sb_since;
       w.ready_at = std::max(w.ready_at, nx);
       schedule_wake(w.ready_at);

@@ -98,7 +98,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   };
 
   void cycle_method();
-  bool can_issue(const Warp& w, Cycle now) const;
+  bool can_issue(std::uint32_t wi, Cycle now) const;
+  // Keeps warp wi's bit in eligible_ equal to its flags; called after every change of them.
+  void refresh(std::uint32_t wi);
+  void refresh(const Warp& w) { refresh(static_cast<std::uint32_t>(&w - warps_.data())); }
+  bool eligible(std::uint32_t wi) const { return (eligible_[wi >> 6] >> (wi & 63)) & 1u; }
   void update_warp_limit();
   int pick(std::uint32_t sched, Cycle now);
   void issue(std::uint32_t wi, Cycle now);
@@ -121,6 +125,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   ClockDomain clk_;
   InitiatorPort port_;
   std::vector<Warp> warps_;
+  // One bit per warp: active, not exited, not at a barrier, holding an instruction that does not
+  // wait on the scoreboard. The issue scans visit only these warps (most of a memory-bound
+  // kernel's warps wait for loads).
+  std::vector<std::uint64_t> eligible_;
   std::vector<CtaSlot> ctas_;
   std::uint32_t resident_ = 0;
   std::vector<int> last_issued_;  // per scheduler
