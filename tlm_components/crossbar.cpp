@@ -32,6 +32,8 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
       reply_accept_(targets_, ~Cycle{0}),
       port_delivered_(ports_, ~Cycle{0}),
       port_rr_(ports_, 0),
+      held_ports_((ports_ + 63) / 64, 0),
+      held_targets_((targets_ + cfg.core_bindings + 63) / 64, 0),
 #define NOC_STAT(n, u, d) ctx.stats.counter(this->name(), "noc", n, u, d)
       requests_(NOC_STAT("requests", "packets", "request packets injected by SM ports")),
       read_requests_(NOC_STAT("read_requests", "packets", "request packets that are loads")),
@@ -106,6 +108,7 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t p = port_of(src);
   if (port_accept_[p] == now || !req_.can_inject(p) || !clk_.on_edge(now)) {
     step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now ? 1 : 0)));
+    if (src < cfg_.bindings) mark(held_ports_, p);  // core bindings: their own loop in the step
     return false;
   }
   port_accept_[p] = now;
@@ -139,6 +142,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     const std::uint32_t p = port_of(home);
     if (port_accept_[p] == now || !req_.can_inject(p) || !clk_.on_edge(now)) {
       step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now ? 1 : 0)));
+      mark(held_targets_, tgt);
       return false;
     }
     port_accept_[p] = now;
@@ -156,6 +160,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   }
   if (reply_accept_[tgt] == now || !rep_.can_inject(tgt) || !clk_.on_edge(now)) {
     step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (reply_accept_[tgt] == now ? 1 : 0)));
+    mark(held_targets_, tgt);
     return false;
   }
   reply_accept_[tgt] = now;
@@ -199,8 +204,10 @@ void Crossbar::step_method() {
   };
   if (now != last_step_) {
     last_step_ = now;
-    // Requests held at injection ports (round-robin among the bindings of a port).
-    for (std::uint32_t p = 0; p < ports_; ++p) {
+    // Requests held at injection ports (round-robin among the bindings of a port), in port
+    // order; ports without a held request have nothing to do.
+    for (std::uint32_t p = next_marked(held_ports_, 0, ports_); p < ports_;
+         p = next_marked(held_ports_, p + 1, ports_)) {
       const std::uint32_t first = p * cfg_.bindings_per_port;
       const std::uint32_t n = std::min(cfg_.bindings_per_port, cfg_.bindings - first);
       for (std::uint32_t k = 0; k < n; ++k) {
@@ -217,6 +224,9 @@ void Crossbar::step_method() {
         }
         break;
       }
+      bool held = false;
+      for (std::uint32_t k = 0; k < n && !held; ++k) held = in_ports_[first + k]->held_request();
+      if (!held) unmark(held_ports_, p);
     }
     for (std::uint32_t b = cfg_.bindings; b < cfg_.bindings + cfg_.core_bindings; ++b) {
       Payload* gp = in_ports_[b]->held_request();
@@ -229,15 +239,19 @@ void Crossbar::step_method() {
       else
         waiting_inputs = true;
     }
-    for (std::uint32_t t = 0; t < targets_ + cfg_.core_bindings; ++t) {
+    const std::uint32_t outs = targets_ + cfg_.core_bindings;
+    for (std::uint32_t t = next_marked(held_targets_, 0, outs); t < outs;
+         t = next_marked(held_targets_, t + 1, outs)) {
       Payload* gp = out_ports_[t]->held_response();
-      if (!gp) continue;
-      if (t < targets_ && (reply_accept_[t] == now || !rep_.can_inject(t)))
-        blocked(reply_accept_[t] == now);
-      else if (on_reply(t, *gp, now))
-        out_ports_[t]->accept_response();
-      else
-        waiting_inputs = true;
+      if (gp) {
+        if (t < targets_ && (reply_accept_[t] == now || !rep_.can_inject(t)))
+          blocked(reply_accept_[t] == now);
+        else if (on_reply(t, *gp, now))
+          out_ports_[t]->accept_response();
+        else
+          waiting_inputs = true;
+      }
+      if (!out_ports_[t]->held_response()) unmark(held_targets_, t);
     }
     if (cfg_.core_bindings) forward(now);
     req_.arbitrate(now);

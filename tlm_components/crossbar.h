@@ -112,6 +112,27 @@ class Crossbar : public Interconnect {
   std::vector<Cycle> port_delivered_;   // last cycle each response FIFO delivered
   std::vector<std::uint32_t> port_rr_;  // round-robin among the bindings of a port
   Cycle last_step_ = ~Cycle{0};
+  // Injection ports with a request held at one of their `in` bindings, and `out` bindings with
+  // a held reply: set when on_request / on_reply refuses one, cleared by step_method once none
+  // is held. The step visits only these instead of every port and target.
+  std::vector<std::uint64_t> held_ports_, held_targets_;
+  static void mark(std::vector<std::uint64_t>& bits, std::uint32_t i) {
+    bits[i >> 6] |= std::uint64_t{1} << (i & 63);
+  }
+  static void unmark(std::vector<std::uint64_t>& bits, std::uint32_t i) {
+    bits[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
+  }
+  // The first member >= i of the set, read as it is now (members added while a loop visits the
+  // set are seen if they lie ahead); `end` if none.
+  static std::uint32_t next_marked(const std::vector<std::uint64_t>& bits, std::uint32_t i,
+                                   std::uint32_t end) {
+    for (std::uint32_t k = i >> 6; k < bits.size(); ++k) {
+      std::uint64_t w = bits[k];
+      if (k == (i >> 6)) w &= ~std::uint64_t{0} << (i & 63);
+      if (w) return std::min(end, k * 64 + static_cast<std::uint32_t>(__builtin_ctzll(w)));
+    }
+    return end;
+  }
   sc_core::sc_event step_ev_;
   // Via-L2 forwarding (core_bindings > 0): the leg each forwarded packet is on, the slice
   // forwarding it, and the unbounded buffers of the slices and of the home ports (a bound
