@@ -31,6 +31,29 @@ std::string at(const std::string& file, std::uint64_t line) {
   return file + ":" + std::to_string(line);
 }
 
+// An error location ("FILE:LINE") formatted only when an error is reported: the trace readers
+// parse every instruction line twice (index, then stream), and building the string per line
+// cost more than parsing it.
+class Where {
+ public:
+  Where(const std::string& file, std::uint64_t line) : file_(&file), line_(line) {}
+  explicit Where(const std::string& text) : text_(&text) {}
+  std::string str() const { return text_ ? *text_ : at(*file_, line_); }
+
+ private:
+  const std::string* file_ = nullptr;
+  std::uint64_t line_ = 0;
+  const std::string* text_ = nullptr;
+};
+
+[[noreturn]] void fail(const Where& where, const std::string& what) {
+  fail(where.str(), what);
+}
+
+// parse_trace_inst() on a string_view with a lazily formatted location (defined below).
+void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
+                const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out);
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
@@ -627,7 +650,7 @@ void index_kernel(KernelIndex& k) {
           fail(at(path, ln), "warp " + std::to_string(cur_warp) + " of thread block " + tb_name +
                                  ": insts = " + std::to_string(done_insts + left) + " but only " +
                                  std::to_string(done_insts) + " instruction lines");
-        parse_trace_inst(std::string(t), info, left == 1, k.regions, at(path, ln), scratch);
+        parse_inst(t, info, left == 1, k.regions, Where(path, ln), scratch);
         ++done_insts;
         if (--left == 0) st = kInTb;
         break;
@@ -672,7 +695,7 @@ class TraceWarpStream final : public WarpStream {
         fail(at(k_->path, line_), "unexpected end of file (file changed since it was loaded?)");
       std::string_view t = trim(buf_);
       if (t.empty()) continue;
-      parse_trace_inst(std::string(t), k_->info, left_ == 1, k_->regions, at(k_->path, line_), in);
+      parse_inst(t, k_->info, left_ == 1, k_->regions, Where(k_->path, line_), in);
       --left_;
       return true;
     }
@@ -718,9 +741,12 @@ class TraceKernel final : public Kernel {
   std::vector<DataStructure> data_;
 };
 
-std::string base_of(const std::string& opcode) {
+std::string_view base_of(std::string_view opcode) {
   return opcode.substr(0, opcode.find('.'));
 }
+
+TraceOpcodeClass classify_opcode(std::string_view opcode);
+std::uint8_t opcode_width(std::string_view opcode);
 
 struct RegList {
   std::uint8_t n = 0;
@@ -737,7 +763,7 @@ struct RegList {
 };
 
 // "Rn" with n <= 255 joins `out` (RZ = R255 is dropped); other register names are ignored.
-void add_register(std::string_view t, const std::string& where, RegList& out) {
+void add_register(std::string_view t, const Where& where, RegList& out) {
   if (t.size() < 2 || t[0] != 'R' || t[1] < '0' || t[1] > '9') return;
   std::uint64_t n = 0;
   if (!parse_dec(t.substr(1), n) || n > 255) fail(where, "bad register " + quote(t));
@@ -748,17 +774,17 @@ void add_register(std::string_view t, const std::string& where, RegList& out) {
 // consecutive registers from the one NVBit lists (LDG.E.128 R24 writes R24..R27). An instruction
 // with more registers than WarpInst holds waits for all outstanding loads (conservative); a load
 // whose destinations do not fit is an error (a later reader of the others could issue early).
-void set_registers(WarpInst& out, RegList dsts, const RegList& srcs, const std::string& opcode,
-                   std::uint64_t width, const std::string& where) {
-  const WarpOp op = classify_trace_opcode(opcode).op;
+void set_registers(WarpInst& out, RegList dsts, const RegList& srcs, std::string_view opcode,
+                   std::uint64_t width, const Where& where) {
+  const WarpOp op = classify_opcode(opcode).op;
   const bool global = (op == WarpOp::Load || op == WarpOp::Atomic) && width > 0;
-  std::uint8_t w = trace_opcode_width(opcode);
+  std::uint8_t w = opcode_width(opcode);
   if (w == 0) w = static_cast<std::uint8_t>(std::min<std::uint64_t>(width, 16));
   if (global && dsts.n == 1 && w > 4)
     for (unsigned i = 1; i < w / 4u && dsts.r[0] + i < Scoreboard::kZeroRegister; ++i)
       dsts.add(static_cast<std::uint8_t>(dsts.r[0] + i));
   if (global && (dsts.n > out.dst.size() || dsts.overflow))
-    fail(where, opcode + " writes " + std::to_string(dsts.n) +
+    fail(where, std::string(opcode) + " writes " + std::to_string(dsts.n) +
                     " registers; the scoreboard tracks at most " + std::to_string(out.dst.size()) +
                     " per load");
   out.n_dst = static_cast<std::uint8_t>(std::min<unsigned>(dsts.n, out.dst.size()));
@@ -771,8 +797,11 @@ void set_registers(WarpInst& out, RegList dsts, const RegList& srcs, const std::
 
 }  // namespace
 
-TraceOpcodeClass classify_trace_opcode(const std::string& opcode) {
-  static const std::map<std::string, TraceOpcodeClass> table = {
+namespace {
+
+TraceOpcodeClass classify_opcode(std::string_view opcode) {
+  // std::less<>: looked up by string_view, without building a string per instruction.
+  static const std::map<std::string, TraceOpcodeClass, std::less<>> table = {
       // global memory (LDL/STL: local memory, modelled as global accesses)
       {"LDG", {WarpOp::Load, 0}},
       {"LD", {WarpOp::Load, 0}},
@@ -818,11 +847,12 @@ TraceOpcodeClass classify_trace_opcode(const std::string& opcode) {
   return it == table.end() ? TraceOpcodeClass{WarpOp::Compute, 1} : it->second;
 }
 
-std::uint8_t trace_opcode_width(const std::string& opcode) {
+std::uint8_t opcode_width(std::string_view opcode) {
   std::size_t i = opcode.find('.');
-  while (i != std::string::npos) {
+  while (i != std::string_view::npos) {
     std::size_t j = opcode.find('.', i + 1);
-    std::string tok = opcode.substr(i + 1, j == std::string::npos ? std::string::npos : j - i - 1);
+    std::string_view tok =
+        opcode.substr(i + 1, j == std::string_view::npos ? std::string_view::npos : j - i - 1);
     if (!tok.empty() && (tok[0] == 'U' || tok[0] == 'S')) tok = tok.substr(1);
     if (tok == "8") return 1;
     if (tok == "16") return 2;
@@ -834,9 +864,26 @@ std::uint8_t trace_opcode_width(const std::string& opcode) {
   return 0;
 }
 
+}  // namespace
+
+TraceOpcodeClass classify_trace_opcode(const std::string& opcode) {
+  return classify_opcode(opcode);
+}
+
+std::uint8_t trace_opcode_width(const std::string& opcode) {
+  return opcode_width(opcode);
+}
+
 void parse_trace_inst(const std::string& line, const TraceKernelInfo& info, bool last,
                       const std::vector<TraceMemcpy>& regions, const std::string& where,
                       WarpInst& out) {
+  parse_inst(line, info, last, regions, Where(where), out);
+}
+
+namespace {
+
+void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
+                const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out) {
   thread_local std::vector<std::string_view> tok;
   split_ws(line, tok);
   std::size_t i = 0;
@@ -861,7 +908,7 @@ void parse_trace_inst(const std::string& line, const TraceKernelInfo& info, bool
   t = need("destination count");
   if (!parse_dec(t, v) || v > 255) fail(where, "bad destination register count " + quote(t));
   for (std::uint64_t r = 0; r < v; ++r) add_register(need("destination register"), where, dsts);
-  std::string opcode(need("opcode"));
+  const std::string_view opcode = need("opcode");
   t = need("source count");
   if (!parse_dec(t, v) || v > 255) fail(where, "bad source register count " + quote(t));
   for (std::uint64_t r = 0; r < v; ++r) add_register(need("source register"), where, srcs);
@@ -931,7 +978,7 @@ void parse_trace_inst(const std::string& line, const TraceKernelInfo& info, bool
   }
   if (i < tok.size()) fail(where, "unexpected token " + quote(tok[i]) + " at the end of the line");
 
-  TraceOpcodeClass cls = classify_trace_opcode(opcode);
+  TraceOpcodeClass cls = classify_opcode(opcode);
   const bool is_mem = cls.op == WarpOp::Load || cls.op == WarpOp::Store ||
                       cls.op == WarpOp::Atomic || cls.op == WarpOp::SharedLoad ||
                       cls.op == WarpOp::SharedStore;
@@ -947,11 +994,11 @@ void parse_trace_inst(const std::string& line, const TraceKernelInfo& info, bool
     out.addr.fill(0);
     return;
   }
-  std::uint8_t w = trace_opcode_width(opcode);
+  std::uint8_t w = opcode_width(opcode);
   if (w == 0) w = static_cast<std::uint8_t>(width);
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
-    fail(where, "unsupported access width " + std::to_string(width) + " bytes for " + opcode +
-                    " (1, 2, 4, 8 or 16)");
+    fail(where, "unsupported access width " + std::to_string(width) + " bytes for " +
+                    std::string(opcode) + " (1, 2, 4, 8 or 16)");
   out.size = w;
   if (cls.op == WarpOp::SharedLoad || cls.op == WarpOp::SharedStore) {
     if (info.shmem_base != 0)  // generic shared addresses become offsets in the CTA's window
@@ -968,6 +1015,8 @@ void parse_trace_inst(const std::string& line, const TraceKernelInfo& info, bool
       }
   }
 }
+
+}  // namespace
 
 std::unique_ptr<Kernel> open_accelsim_kernel(const std::string& path,
                                              std::vector<DataStructure> data) {
