@@ -13,6 +13,7 @@
 #include <cstring>
 #include <map>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "model/params.h"
@@ -774,11 +775,11 @@ void add_register(std::string_view t, const Where& where, RegList& out) {
 // consecutive registers from the one NVBit lists (LDG.E.128 R24 writes R24..R27). An instruction
 // with more registers than WarpInst holds waits for all outstanding loads (conservative); a load
 // whose destinations do not fit is an error (a later reader of the others could issue early).
+// `op` and `opcode_w` are classify_opcode(opcode).op and opcode_width(opcode).
 void set_registers(WarpInst& out, RegList dsts, const RegList& srcs, std::string_view opcode,
-                   std::uint64_t width, const Where& where) {
-  const WarpOp op = classify_opcode(opcode).op;
+                   WarpOp op, std::uint8_t opcode_w, std::uint64_t width, const Where& where) {
   const bool global = (op == WarpOp::Load || op == WarpOp::Atomic) && width > 0;
-  std::uint8_t w = opcode_width(opcode);
+  std::uint8_t w = opcode_w;
   if (w == 0) w = static_cast<std::uint8_t>(std::min<std::uint64_t>(width, 16));
   if (global && dsts.n == 1 && w > 4)
     for (unsigned i = 1; i < w / 4u && dsts.r[0] + i < Scoreboard::kZeroRegister; ++i)
@@ -801,7 +802,8 @@ namespace {
 
 TraceOpcodeClass classify_opcode(std::string_view opcode) {
   // std::less<>: looked up by string_view, without building a string per instruction.
-  static const std::map<std::string, TraceOpcodeClass, std::less<>> table = {
+  // Hashed by string_view (keys are literals): no string is built per instruction.
+  static const std::unordered_map<std::string_view, TraceOpcodeClass> table = {
       // global memory (LDL/STL: local memory, modelled as global accesses)
       {"LDG", {WarpOp::Load, 0}},
       {"LD", {WarpOp::Load, 0}},
@@ -924,7 +926,9 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
   out.size = 4;
   out.data_structure = 0xffff;
   out.addr.fill(0);
-  set_registers(out, dsts, srcs, opcode, width, where);
+  TraceOpcodeClass cls = classify_opcode(opcode);
+  const std::uint8_t opcode_w = opcode_width(opcode);
+  set_registers(out, dsts, srcs, opcode, cls.op, opcode_w, width, where);
   if (width > 0) {
     t = need("address compression mode");
     std::uint64_t mode = 0;
@@ -978,7 +982,6 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
   }
   if (i < tok.size()) fail(where, "unexpected token " + quote(tok[i]) + " at the end of the line");
 
-  TraceOpcodeClass cls = classify_opcode(opcode);
   const bool is_mem = cls.op == WarpOp::Load || cls.op == WarpOp::Store ||
                       cls.op == WarpOp::Atomic || cls.op == WarpOp::SharedLoad ||
                       cls.op == WarpOp::SharedStore;
@@ -994,7 +997,7 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
     out.addr.fill(0);
     return;
   }
-  std::uint8_t w = opcode_width(opcode);
+  std::uint8_t w = opcode_w;
   if (w == 0) w = static_cast<std::uint8_t>(width);
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
     fail(where, "unsupported access width " + std::to_string(width) + " bytes for " +
