@@ -16,7 +16,7 @@ void DramTiming::validate() const {
 
 DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
                                    std::uint32_t queue_capacity)
-    : t_(t), banks_(banks), capacity_(queue_capacity) {
+    : t_(t), banks_(banks), busy_((banks + 63) / 64, 0), capacity_(queue_capacity) {
   t_.validate();
   if (!banks || !queue_capacity)
     throw std::invalid_argument("DRAM channel needs banks and a queue");
@@ -29,6 +29,7 @@ void DramChannelModel::enqueue(const DramRequest& r) {
   queue_.push_back(r);
   Bank& b = banks_[r.bank];
   ++b.queued;
+  busy_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
   if (b.open && b.row == r.row) ++(r.is_write ? b.hit_wr : b.hit_rd);
 }
 
@@ -65,11 +66,10 @@ Cycle DramChannelModel::next_command_cycle(Cycle now) const {
   // The minimum over the queued requests of their next command's cycle, taken per bank (all
   // requests of a bank that need the same command share its ready cycle).
   Cycle best = kNever;
-  for (const Bank& b : banks_) {
-    if (!b.queued) continue;
+  for_each_busy_bank([&](const Bank& b) {
     best = std::min(best, bank_next(b, now));
-    if (best == now) break;  // cannot get earlier
-  }
+    return best == now;  // cannot get earlier
+  });
   return best;
 }
 
@@ -77,18 +77,18 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd) {
   // Which kinds of command some bank can issue now (per-bank counts): the queue scans below
   // (which pick the oldest request) run only when they will find one.
   bool hit_ready = false, other_ready = false;
-  for (const Bank& b : banks_) {
-    if (!b.queued) continue;
+  for_each_busy_bank([&](const Bank& b) {
     if (b.open && b.hit_pending()) {
       if ((b.hit_rd && std::max(b.next_rd, next_rd_any_) <= now) ||
           (b.hit_wr && std::max(b.next_wr, next_wr_any_) <= now)) {
         hit_ready = true;
-        break;
+        return true;
       }
     } else if (bank_next(b, now) <= now) {
       other_ready = true;
     }
-  }
+    return false;
+  });
   if (!hit_ready && !other_ready) return false;
   // First ready: the oldest row hit whose column command is legal now.
   for (auto it = queue_.begin(); hit_ready && it != queue_.end(); ++it) {
@@ -114,7 +114,7 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd) {
     }
     if (cmd.row_hit) ++row_hits_;
     b.accessed_since_act = true;
-    --b.queued;
+    if (--b.queued == 0) busy_[it->bank >> 6] &= ~(std::uint64_t{1} << (it->bank & 63));
     --(t == DramCommandType::Write ? b.hit_wr : b.hit_rd);
     queue_.erase(it);
     return true;

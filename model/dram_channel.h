@@ -86,8 +86,17 @@ class DramChannelModel {
   // Earliest cycle >= now at which bank b (with queued requests) can issue a command FR-FCFS
   // allows: a column command of a row hit, else PRE (only with no hit pending) or ACT.
   Cycle bank_next(const Bank& b, Cycle now) const;
+  // Calls f(bank) for each bank with queued requests, in increasing bank order, until f returns
+  // true (the scheduler's per-bank questions skip the idle banks).
+  template <class F>
+  void for_each_busy_bank(F&& f) const {
+    for (std::size_t k = 0; k < busy_.size(); ++k)
+      for (std::uint64_t m = busy_[k]; m; m &= m - 1)
+        if (f(banks_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))])) return;
+  }
   DramTiming t_;
   std::vector<Bank> banks_;
+  std::vector<std::uint64_t> busy_;  // bit per bank: queued > 0
   std::deque<DramRequest> queue_;
   std::uint32_t capacity_;
   Cycle next_act_any_ = 0;  // tRRD

@@ -170,10 +170,8 @@ void MemoryController::respond_ready(Cycle now) {
       Payload* gp = pending_[id].gp;
       latency_.sample(now - pending_[id].arrival);
       free_.push_back(id);
-      GpuExtension& e = gpu_ext(*gp);
       if (backing_ && gp->is_read())
         backing_->read(gp->get_address(), gp->get_data_ptr(), cfg_.line_bytes);
-      (void)e;
       gp->set_response_status(tlm::TLM_OK_RESPONSE);
       ports_[s]->respond(*gp);
     }
