@@ -75,20 +75,28 @@ void split_ws(std::string_view s, std::vector<std::string_view>& out) {
   }
 }
 
+// Value of each byte as a hex digit, 16 for anything else (one lookup per digit: every address
+// of a trace is parsed twice).
+struct HexDigits {
+  std::array<std::uint8_t, 256> v{};
+  HexDigits() {
+    v.fill(16);
+    for (int c = 0; c < 10; ++c) v['0' + c] = static_cast<std::uint8_t>(c);
+    for (int c = 0; c < 6; ++c) {
+      v['a' + c] = static_cast<std::uint8_t>(10 + c);
+      v['A' + c] = static_cast<std::uint8_t>(10 + c);
+    }
+  }
+};
+const HexDigits kHexDigits;
+
 bool parse_hex(std::string_view t, std::uint64_t& v) {
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
   if (t.empty() || t.size() > 16) return false;
   v = 0;
   for (char c : t) {
-    unsigned d;
-    if (c >= '0' && c <= '9')
-      d = static_cast<unsigned>(c - '0');
-    else if (c >= 'a' && c <= 'f')
-      d = static_cast<unsigned>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F')
-      d = static_cast<unsigned>(c - 'A' + 10);
-    else
-      return false;
+    const unsigned d = kHexDigits.v[static_cast<unsigned char>(c)];
+    if (d > 15) return false;
     v = v << 4 | d;
   }
   return true;
@@ -128,7 +136,18 @@ std::string quote(std::string_view s) {
 // A trace is text: a control byte (NUL, escape, ...) means a binary or corrupted file, which the
 // field parsers would otherwise pass on inside an opcode or a kernel name.
 void check_text(std::string_view line, const std::string& file, std::uint64_t ln) {
-  for (std::size_t i = 0; i < line.size(); ++i) {
+  // Eight bytes at a time while none is below 0x20 or equal to 0x7f (the usual case: the exact
+  // per-byte test below then starts at the first word holding such a byte, a tab or CR
+  // included, so the first bad byte and its column are the same).
+  std::size_t from = 0;
+  constexpr std::uint64_t k01 = 0x0101010101010101ull, k80 = 0x8080808080808080ull;
+  for (; from + 8 <= line.size(); from += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, line.data() + from, 8);
+    const std::uint64_t y = x ^ (0x7f * k01);  // a 0x7f byte becomes 0
+    if ((((x - 0x20 * k01) & ~x) | ((y - k01) & ~y)) & k80) break;
+  }
+  for (std::size_t i = from; i < line.size(); ++i) {
     const auto c = static_cast<unsigned char>(line[i]);
     if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
       char hex[8];
