@@ -885,6 +885,34 @@ std::uint8_t opcode_width(std::string_view opcode) {
   return 0;
 }
 
+struct OpcodeInfo {
+  TraceOpcodeClass cls;
+  std::uint8_t width = 0;
+};
+
+// classify_opcode() and opcode_width() of an opcode, remembered: both depend on the opcode text
+// alone, a trace uses a few dozen distinct opcodes, and every line is parsed twice. A small
+// direct-mapped cache (a collision only recomputes).
+OpcodeInfo opcode_info(std::string_view opcode) {
+  struct Entry {
+    std::string text;
+    OpcodeInfo info;
+    bool used = false;
+  };
+  thread_local std::array<Entry, 64> cache;
+  std::size_t h = opcode.size() * 31;
+  if (!opcode.empty())
+    h += static_cast<unsigned char>(opcode.front()) * 7u +
+         static_cast<unsigned char>(opcode.back()) * 3u +
+         static_cast<unsigned char>(opcode[opcode.size() / 2]);
+  Entry& e = cache[h & 63];
+  if (e.used && e.text == opcode) return e.info;
+  e.text.assign(opcode.data(), opcode.size());
+  e.info = OpcodeInfo{classify_opcode(opcode), opcode_width(opcode)};
+  e.used = true;
+  return e.info;
+}
+
 }  // namespace
 
 TraceOpcodeClass classify_trace_opcode(const std::string& opcode) {
@@ -945,8 +973,9 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
   out.size = 4;
   out.data_structure = 0xffff;
   out.addr.fill(0);
-  TraceOpcodeClass cls = classify_opcode(opcode);
-  const std::uint8_t opcode_w = opcode_width(opcode);
+  const OpcodeInfo oi = opcode_info(opcode);
+  TraceOpcodeClass cls = oi.cls;
+  const std::uint8_t opcode_w = oi.width;
   set_registers(out, dsts, srcs, opcode, cls.op, opcode_w, width, where);
   if (width > 0) {
     t = need("address compression mode");
