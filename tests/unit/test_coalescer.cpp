@@ -322,8 +322,10 @@ std::vector<LineRequest> reference_coalesce(const std::array<Addr, kWarpSize>& a
 }
 }  // namespace
 
-TEST_CASE("coalesce: aligned fast path and general path agree with the byte-wise definition",
-          "[coalescer]") {
+TEST_CASE(
+    "coalesce: contiguous and aligned fast paths and the general path agree with the byte-wise "
+    "definition",
+    "[coalescer]") {
   std::mt19937_64 rng(15);
   std::vector<LineRequest> got;
   for (int iter = 0; iter < 20000; ++iter) {
@@ -332,7 +334,9 @@ TEST_CASE("coalesce: aligned fast path and general path agree with the byte-wise
     const std::uint32_t sector = rng() % 2 ? 32 : line;
     const std::uint32_t active = rng() % 4 ? ~0u : static_cast<std::uint32_t>(rng());
     std::array<Addr, kWarpSize> a{};
-    const Addr base = (rng() % (1u << 20)) * 4;
+    // 16-byte aligned bases too, so that 8- and 16-byte contiguous elements reach the
+    // contiguous fast path (it needs aligned elements).
+    const Addr base = (rng() % (1u << 20)) * (rng() % 2 ? 4 : 16);
     const unsigned pattern = static_cast<unsigned>(rng() % 4);
     const Addr stride = size * (1 + rng() % 9);
     for (unsigned l = 0; l < kWarpSize; ++l) {
