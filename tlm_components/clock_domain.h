@@ -40,7 +40,10 @@ class ClockDomain {
   // Time from now until the start of cycle c (zero if c is now or past).
   sc_core::sc_time until(Cycle c) const {
     std::uint64_t t = c * ps_, n = to_ps(sim_time());
-    return t > n ? sc_core::sc_time::from_value(t - n) : sc_core::SC_ZERO_TIME;
+    if (t <= n) return sc_core::SC_ZERO_TIME;
+    // The next edge from an edge (the most common wake-up) is the stored period: no call to
+    // the out-of-line sc_time::from_value().
+    return t - n == ps_ ? period_ : sc_core::sc_time::from_value(t - n);
   }
   // First cycle whose edge is at or after now.
   Cycle next_edge_cycle() const {
