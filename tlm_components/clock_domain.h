@@ -33,7 +33,11 @@ class ClockDomain {
   Cycle cycle(const sc_core::sc_time& t) const { return to_ps(t) / ps_; }
   Cycle now() const { return cycle(sim_time()); }
   sc_core::sc_time at(Cycle c) const {
-    return sc_core::sc_time::from_value(c * ps_);  // resolution is 1 ps
+    // The usual question is whether now is cycle c's edge: then the time is sim_time() itself
+    // and the out-of-line sc_time::from_value() is not needed.
+    const sc_core::sc_time& n = sim_time();
+    const std::uint64_t t = c * ps_;
+    return t == to_ps(n) ? n : sc_core::sc_time::from_value(t);  // resolution is 1 ps
   }
   // Whether now is the edge of cycle c (sim_time() == at(c), without building an sc_time).
   bool on_edge(Cycle c) const { return to_ps(sim_time()) == c * ps_; }
