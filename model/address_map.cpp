@@ -18,6 +18,22 @@ void AddressMapConfig::validate() const {
   if (!is_pow2(row_bytes) || row_bytes < interleave_bytes)
     bad("address_map.row_bytes must be a power of two >= the interleave (got " +
         std::to_string(row_bytes) + ")");
+  if (!bank_bits.empty()) {
+    const unsigned lo = log2_floor(interleave_bytes),
+                   top = log2_floor(row_bytes) + log2_floor(banks);
+    if (bank_bits.size() != log2_floor(banks))
+      bad("address_map.bank_bits must list log2(banks) = " + std::to_string(log2_floor(banks)) +
+          " bits (got " + std::to_string(bank_bits.size()) + ")");
+    for (std::size_t i = 0; i < bank_bits.size(); ++i) {
+      if (bank_bits[i] < lo || bank_bits[i] >= top)
+        bad("address_map.bank_bits: bit " + std::to_string(bank_bits[i]) + " outside " +
+            std::to_string(lo) + ".." + std::to_string(top - 1) +
+            " (a channel chunk stays in one bank; the row starts at bit " + std::to_string(top) +
+            ")");
+      if (i && bank_bits[i] <= bank_bits[i - 1])
+        bad("address_map.bank_bits must be distinct and ascending");
+    }
+  }
 }
 
 AddressMap::AddressMap(const AddressMapConfig& c) : cfg_(c) {
@@ -25,6 +41,7 @@ AddressMap::AddressMap(const AddressMapConfig& c) : cfg_(c) {
   il_shift_ = log2_floor(c.interleave_bytes);
   row_shift_ = log2_floor(c.row_bytes);
   bank_bits_ = log2_floor(c.banks);
+  for (std::uint8_t b : c.bank_bits) bank_mask_ |= Addr{1} << b;
 }
 
 DramCoord AddressMap::baseline(Addr a) const {
@@ -56,8 +73,23 @@ DramCoord AddressMap::place(std::uint32_t channel, Addr local) const {
   d.subpartition =
       channel * cfg_.subpartitions_per_channel +
       static_cast<std::uint32_t>((local >> il_shift_) % cfg_.subpartitions_per_channel);
-  d.column = static_cast<std::uint32_t>(local & (cfg_.row_bytes - 1));
-  d.bank = static_cast<std::uint32_t>((local >> row_shift_) & (cfg_.banks - 1));
+  if (bank_mask_) {
+    // Gather the bank bits; the remaining bits below the row, packed, are the column.
+    std::uint32_t bank = 0, column = 0;
+    unsigned nb = 0, nc = 0;
+    for (unsigned b = 0; b < row_shift_ + bank_bits_; ++b) {
+      const std::uint32_t bit = static_cast<std::uint32_t>((local >> b) & 1u);
+      if ((bank_mask_ >> b) & 1u)
+        bank |= bit << nb++;
+      else
+        column |= bit << nc++;
+    }
+    d.bank = bank;
+    d.column = column;
+  } else {
+    d.column = static_cast<std::uint32_t>(local & (cfg_.row_bytes - 1));
+    d.bank = static_cast<std::uint32_t>((local >> row_shift_) & (cfg_.banks - 1));
+  }
   d.row = static_cast<std::uint32_t>(local >> (row_shift_ + bank_bits_));
   if (cfg_.bank_xor) d.bank ^= d.row & (cfg_.banks - 1);
   return d;

@@ -33,6 +33,11 @@ struct AddressMapConfig {
   std::uint32_t row_bytes = 2048;               // DRAM page size per bank (power of two)
   ChannelHash channel_hash = ChannelHash::None;
   bool bank_xor = true;  // XOR low row bits into the bank index
+  // Channel-local address bits that form the bank index, lowest first (log2(banks) distinct bits
+  // between log2(interleave) and log2(row_bytes * banks)); the other bits below the row form the
+  // column. Empty: the bits just above the row (bank = local / row_bytes mod banks). GPGPU-Sim's
+  // TITAN V bit string takes {8, 12, 13, 14} (docs/validation/accelsim.md).
+  std::vector<std::uint8_t> bank_bits;
   // Throws std::invalid_argument naming the offending field.
   void validate() const;
 };
@@ -107,6 +112,7 @@ class AddressMap {
   unsigned il_shift_;
   unsigned row_shift_;
   unsigned bank_bits_;
+  Addr bank_mask_ = 0;  // mem.bank_bits as a mask of local-address bits (0: the default layout)
   std::vector<Range> ranges_;  // sorted by base, disjoint
   std::uint64_t version_ = 0;
   std::vector<std::shared_ptr<const AddressRangeMapper>> mappers_;

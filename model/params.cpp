@@ -205,6 +205,29 @@ const char* to_string(ParamType t) {
   return "?";
 }
 
+std::vector<std::uint32_t> parse_index_list(const std::string& key, const std::string& text,
+                                            std::uint32_t limit, const std::string& what,
+                                            const std::string& item, const std::string& range) {
+  std::vector<std::uint32_t> out;
+  if (text.find_first_not_of(" \t") == std::string::npos) return out;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string tok = trim(text.substr(pos, comma - pos));
+    if (tok.empty()) throw ConfigError("key '" + key + "': empty entry in '" + text + "'");
+    const std::optional<std::uint32_t> v = parse_decimal_u32(tok);
+    if (!v) throw ConfigError("key '" + key + "': '" + tok + "' is not a " + what);
+    if (*v >= limit)
+      throw ConfigError("key '" + key + "': " + item + " " + tok + " outside " + range);
+    if (std::find(out.begin(), out.end(), *v) != out.end())
+      throw ConfigError("key '" + key + "': " + item + " " + tok + " listed twice");
+    out.push_back(*v);
+    if (comma == text.size()) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
 std::uint64_t parse_bytes(const std::string& text) {
   const std::string s = trim(text);
   if (s.empty()) bad_value(text, kExpectBytes, "empty");

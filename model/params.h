@@ -112,6 +112,12 @@ bool parse_bool(const std::string& text);
 std::optional<std::uint32_t> parse_decimal_u32(const std::string& text);
 // The same for 64-bit values (at most 19 digits).
 std::optional<std::uint64_t> parse_decimal_u64(const std::string& text);
+// A comma-separated list of distinct decimal values below `limit` for key `key`; empty text
+// gives an empty list. Errors name the key: "'x' is not a <what>", "<item> N outside <range>",
+// "<item> N listed twice", "empty entry".
+std::vector<std::uint32_t> parse_index_list(const std::string& key, const std::string& text,
+                                            std::uint32_t limit, const std::string& what,
+                                            const std::string& item, const std::string& range);
 
 // The one-line message for an exception the JSON library threw while parsing `text` from
 // `source`: "SOURCE:LINE:COLUMN: JSON syntax error: ..." or "SOURCE:LINE:COLUMN: number out of

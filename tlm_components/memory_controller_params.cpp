@@ -48,6 +48,10 @@ void declare_memory_params(ParamRegistry& p) {
             "channel selection", {"none", "xor"});
   p.declare("mem.bank_xor", T::Bool, bool_text(m.bank_xor), "",
             "XOR low row bits into the bank index");
+  p.declare("mem.bank_bits", T::String, "", "bit numbers",
+            "comma-separated channel-local address bits forming the bank index, lowest first "
+            "(log2(mem.banks) bits from log2(mem.interleave) up to the row); empty: the bits "
+            "just above the row (e.g. 8,12,13,14 is GPGPU-Sim's TITAN V layout)");
 
   const DramTiming t;
   for (const DramTimingKey& k : kDramTimingKeys)
@@ -75,6 +79,9 @@ AddressMapConfig address_map_from_params(const ParamRegistry& p) {
   m.row_bytes = p.get_bytes_u32("mem.row_bytes");
   m.channel_hash = p.get_string("mem.channel_hash") == "xor" ? ChannelHash::Xor : ChannelHash::None;
   m.bank_xor = p.get_bool("mem.bank_xor");
+  for (std::uint32_t b : parse_index_list("mem.bank_bits", p.get_string("mem.bank_bits"), 64,
+                                          "bit number", "bit", "0..63"))
+    m.bank_bits.push_back(static_cast<std::uint8_t>(b));
   try {
     m.validate();
   } catch (const std::exception& e) {

@@ -10,36 +10,6 @@
 
 namespace locsim {
 
-namespace {
-// "3, 7,10" -> {3, 7, 10}; empty or blank -> {}.
-std::vector<std::uint32_t> parse_node_list(const std::string& key, const std::string& text,
-                                           std::uint32_t nodes) {
-  std::vector<std::uint32_t> out;
-  if (text.find_first_not_of(" \t") == std::string::npos) return out;
-  std::size_t pos = 0;
-  for (;;) {
-    const std::size_t comma = std::min(text.find(',', pos), text.size());
-    const std::string item = text.substr(pos, comma - pos);
-    const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
-    if (b == std::string::npos)
-      throw ConfigError("key '" + key + "': empty entry in '" + text + "'");
-    const std::string tok = item.substr(b, e - b + 1);
-    if (tok.find_first_not_of("0123456789") != std::string::npos || tok.size() > 9)
-      throw ConfigError("key '" + key + "': '" + tok + "' is not a node id");
-    const unsigned long v = std::stoul(tok);
-    if (v >= nodes)
-      throw ConfigError("key '" + key + "': node " + tok + " outside the " + std::to_string(nodes) +
-                        "-node mesh");
-    if (std::find(out.begin(), out.end(), v) != out.end())
-      throw ConfigError("key '" + key + "': node " + tok + " listed twice");
-    out.push_back(static_cast<std::uint32_t>(v));
-    if (comma == text.size()) break;
-    pos = comma + 1;
-  }
-  return out;
-}
-}  // namespace
-
 void declare_mesh_params(ParamRegistry& p) {
   using T = ParamType;
   const MeshNocConfig d;
@@ -74,7 +44,8 @@ MeshNocConfig mesh_config_from_params(const ParamRegistry& p) {
   c.injection_buffer = p.get_u32("noc.mesh_injection_buffer", 1);
   c.ejection_buffer = p.get_u32("noc.mesh_ejection_buffer", 1);
   c.mc_nodes =
-      parse_node_list("noc.mesh_mc_nodes", p.get_string("noc.mesh_mc_nodes"), c.rows * c.cols);
+      parse_index_list("noc.mesh_mc_nodes", p.get_string("noc.mesh_mc_nodes"), c.rows * c.cols,
+                       "node id", "node", "the " + std::to_string(c.rows * c.cols) + "-node mesh");
   if (p.has("noc.flit_bytes")) {
     c.flit_bytes = p.get_bytes_u32("noc.flit_bytes");
     if (!c.flit_bytes) throw ConfigError("key 'noc.flit_bytes': must be at least 1");

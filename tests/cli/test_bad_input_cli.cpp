@@ -136,6 +136,15 @@ TEST_CASE("bad input: dram.tRAS above dram.tRC names both keys", "[cli]") {
               "keys 'dram.tRAS' (28) and 'dram.tRC' (7): tRAS cannot exceed tRC");
 }
 
+TEST_CASE("bad input: mem.bank_bits errors name the key", "[cli]") {
+  check_error(locsim(kVecadd + " --set mem.bank_bits=8,x"),
+              "key 'mem.bank_bits': 'x' is not a bit number");
+  check_error(locsim(kVecadd + " --set mem.bank_bits=8,12,13"),
+              "keys 'mem.*': address_map.bank_bits must list log2(banks) = 4 bits (got 3)");
+  check_error(locsim(kVecadd + " --set mem.bank_bits=8,8,13,14"),
+              "key 'mem.bank_bits': bit 8 listed twice");
+}
+
 TEST_CASE("bad input: an empty kernelslist names the file, not a line 0", "[cli]") {
   check_error(locsim("run --platform fermi --quiet --trace /dev/null"),
               "/dev/null: empty file: no kernel trace files listed");
