@@ -44,6 +44,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import accelsim_traces  # noqa: E402  (the SAXPY trace writer)
 import golden_stats  # noqa: E402  (the golden matrix's small sizes)
+from experiment_common import binary_commit  # noqa: E402
 
 BEGIN, END = "<!-- BEGIN bench.py -->", "<!-- END bench.py -->"
 TRACE = "saxpy"
@@ -229,17 +230,15 @@ def callgrind_pair(runner, platform, specs):
             "ir_x": ratio(l["ir"], s["ir"]), "tx_x": ratio(l["l1d_tx"], s["l1d_tx"])}
 
 
-def machine():
-    """Commit, CPU, build type and load, for the page's header."""
+def machine(locsim):
+    """Commit (the binary's own, `locsim version`: a binary may be run from another checkout),
+    CPU, build type and load, for the page's header."""
     def sh(cmd):
         try:
             return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True).stdout.strip()
         except OSError:
             return ""
-    commit = sh(["git", "rev-parse", "--short", "HEAD"]) or "unknown"
-    # Only changes outside docs/ can move the figures (--write-doc itself edits a page there).
-    if sh(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs"]):
-        commit += " (with uncommitted changes)"
+    commit = binary_commit(locsim)
     cpu = ""
     for line in sh(["lscpu"]).splitlines():
         if line.startswith("Model name:"):
@@ -458,7 +457,7 @@ def main(argv):
     cases = cases_for(args, workloads)
     if not cases and not args.trace_linearity:
         raise BenchError("nothing to run (no workloads and --no-trace)")
-    info = machine()
+    info = machine(args.locsim)
     rows, lin = [], {}
     with tempfile.TemporaryDirectory(prefix="locsim_bench_") as tmpdir:
         runner = Runner(args.locsim, tmpdir)

@@ -44,10 +44,13 @@ def available_workloads(locsim):
     return {line.split()[0] for line in out.splitlines() if line and not line[0].isspace()}
 
 
-def choose(tag, workloads, selection, locsim):
-    """The (abbr, library name, ...) entries selected and present in the library."""
-    have = available_workloads(locsim)
+def choose(tag, workloads, selection, locsim, from_csv=""):
+    """The (abbr, library name, ...) entries selected and present in the library (with
+    from_csv, tables re-made from a CSV, the binary is not asked: it may not exist here)."""
     chosen = [w for w in workloads if not selection or w[0] in selection.split(",")]
+    if from_csv:
+        return chosen
+    have = available_workloads(locsim)
     missing = [f"{w[0]} ({w[1]})" for w in chosen if w[1] not in have]
     if missing:
         print(f"{tag}: not in the workload library, skipped: " + ", ".join(missing))

@@ -260,7 +260,7 @@ def extra_tables(rows, abbrs, main_r, norm_ipc, norm_reads):
 def main():
     args = arg_parser(__doc__, "docs/validation/icc").parse_args()
     MEASURED[:] = measured(args.locsim)
-    chosen = choose("icc_experiment", WORKLOADS, args.workloads, args.locsim)
+    chosen = choose("icc_experiment", WORKLOADS, args.workloads, args.locsim, args.from_csv)
     jobs = [j for a, n, wa in chosen for j in jobs_for(a, n, wa)]
     rows = run_all("icc_experiment", args, jobs, lambda j: run_one(args.locsim, j))
     chosen = [w for w in chosen if w[0] in {x["abbr"] for x in rows}]

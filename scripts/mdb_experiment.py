@@ -175,7 +175,7 @@ def main():
         configs = [(label, sets) for label, sets in CONFIGS
                    if label not in REDUCED_SENS and limit_of(label)[1] not in REDUCED_LIMITS]
     measured = stamp(args.locsim)  # before the run writes its CSV/PNGs into the tree
-    chosen = choose("mdb_experiment", WORKLOADS, args.workloads, args.locsim)
+    chosen = choose("mdb_experiment", WORKLOADS, args.workloads, args.locsim, args.from_csv)
     warps = {w[0]: w[4] for w in chosen}
     jobs = [dict(abbr=a, workload=n, args=wa, cls=c, config=label, sets=sets)
             for a, n, wa, c, _ in chosen for label, sets in configs

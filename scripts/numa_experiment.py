@@ -108,7 +108,7 @@ def main():
                     help="take the rows of this CSV whose (workload, configuration) match a job "
                          "instead of running them (only while the simulator is unchanged)")
     ARGS = ap.parse_args()
-    chosen = ec.choose(TAG, WORKLOADS, ARGS.workloads, ARGS.locsim)
+    chosen = ec.choose(TAG, WORKLOADS, ARGS.workloads, ARGS.locsim, ARGS.from_csv)
     jobs = [(w[0], w[1], w[2], c, s) for w in chosen for c, s in CONFIGS]
     jobs += [(w[0], w[1], w[2], c, s) for ws, c, s in CONTROLS for w in chosen if w[0] in ws]
     rows = ec.run_all(TAG, ARGS, jobs, one, reuse_key=lambda j: (j[0], j[3]))

@@ -148,7 +148,7 @@ def main():
                     help="keep the rows of <out>/paver.csv that this invocation does not re-run")
     args = ap.parse_args()
     platforms = args.platforms.split(",")
-    chosen = choose("paver_experiment", WORKLOADS, args.workloads, args.locsim)
+    chosen = choose("paver_experiment", WORKLOADS, args.workloads, args.locsim, args.from_csv)
     exps = args.experiments.split(",")
     jobs = [j for w in chosen for j in jobs_for(w[0], w[1], w[2], platforms, w[3])
             if j["experiment"] in exps]

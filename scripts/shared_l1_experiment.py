@@ -214,7 +214,7 @@ def main():
     ap.add_argument("--v3-all", action="store_true",
                     help="DynAMAT and DynEB-noL1MRpr on every workload, not only SF and PF")
     args = ap.parse_args()
-    chosen = choose("shared_l1_experiment", WORKLOADS, args.workloads, args.locsim)
+    chosen = choose("shared_l1_experiment", WORKLOADS, args.workloads, args.locsim, args.from_csv)
     by = {w[0]: w for w in chosen}
 
     if args.from_csv:
