@@ -47,15 +47,16 @@ namespace {
 // Seed 004 §7.1a: MDB "show[s] no performance degradation for the LCC benchmarks". 2DV and SR2
 // are the paper's LCC cases closest to a loss in our model; the baseline is the paper's (GTO,
 // XOR set index in the L1 and the L2), the sizes the library defaults (~2 s per run).
-// SR2 holds since the L2 keeps one MSHR entry per sector (40124c3: MDB-local 94,845 and MDB-global
-// 94,809 cycles against 98,879). KNOWN DISAGREEMENT for 2DV, hence [!shouldfail]: MDB takes
-// 1.6-1.7x the baseline's cycles (178,139 -> 304,696 local, 282,334 global; 456,606 local before
-// 40124c3 moved the L2's decision after its ROP stage). Its bypassed loads, no longer merged by
-// the L1, meet two limits together: the L2's 8 requests per sector in flight (rf_mshr_merge, and
-// input_full behind it) and the NoC's 32 B channels; lifting either alone gains at most 9 %,
-// both together 188 k cycles. MDB-local runs about as fast as no L1 (308,905 cycles;
-// docs/validation/mdb.md, "Why the numbers differ"). Catch2 reports a failure the day MDB
-// meets the paper's claim on 2DV: drop the tag then.
+// SR2 holds since the L2 keeps one MSHR entry per sector (6bb7764: MDB-local 93,680 and MDB-global
+// 93,244 cycles against 98,587; 94,845 / 94,809 / 98,879 at 40124c3, before shared loads held only
+// their registers). KNOWN DISAGREEMENT for 2DV (no shared memory; unchanged by 6bb7764), hence
+// [!shouldfail]: MDB takes 1.6-1.7x the baseline's cycles (178,139 -> 304,696 local, 282,334
+// global; 456,606 local before 40124c3 moved the L2's decision after its ROP stage). Its bypassed
+// loads, no longer merged by the L1, meet two limits together: the L2's 8 requests per sector in
+// flight (rf_mshr_merge, and input_full behind it) and the NoC's 32 B channels; lifting either
+// alone gains at most 9 %, both together 188 k cycles. MDB-local runs about as fast as no L1
+// (308,905 cycles; docs/validation/mdb.md, "Why the numbers differ"). Catch2 reports a failure the
+// day MDB meets the paper's claim on 2DV: drop the tag then.
 void check_no_loss(const std::string& workload) {
   const std::string w = "--workload " + workload + " --set l2.indexing=xor";
   const nlohmann::json base = run(w), local = run(w + " --set l1d.bypass=mdb-local"),
