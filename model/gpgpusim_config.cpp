@@ -282,9 +282,87 @@ class Importer {
     } else if (n == "-dram_latency") {
       dram_latency_ = uint(o, v);
       dram_latency_where_ = o;
+    } else if (n == "-gpgpu_frfcfs_dram_sched_queue_size") {
+      // GPGPU-Sim's 0 means an unbounded scheduler queue; locsim's dram.queue is always bounded.
+      const std::uint64_t q = uint(o, v);
+      if (q)
+        set(o, "dram.queue", q);
+      else
+        ignore(o, "0 (unbounded) has no locsim equivalent: dram.queue keeps the platform's size");
+    } else if (n == "-dram_bnk_indexing_policy") {
+      // 0 linear, 1 bank XOR low row bits (locsim's mem.bank_xor), 2 IPOLY.
+      const std::uint64_t p = uint(o, v);
+      if (p > 2) bad(o, "0, 1 or 2");
+      if (p < 2)
+        set(o, "mem.bank_xor", p ? "true" : "false");
+      else
+        ignore(o, "IPOLY bank hashing is not modelled (mem.bank_xor keeps the platform's)");
+    } else if (n == "-gpgpu_mem_addr_mapping") {
+      address_mapping(o);
     } else {
       ignore(o, reason_for(n));
     }
+  }
+
+  // -gpgpu_mem_addr_mapping dramid@K;<64 characters>: the channel index is taken at bit K
+  // (GPGPU-Sim inserts the channel bits there, or divides by a channel count that is not a power
+  // of two), and the characters, most significant first, name the channel-local address bits: R
+  // row, B bank, C and S column, 0 unused. locsim's layout is column and bank bits below the row,
+  // so the string maps onto mem.interleave = 2^K, mem.bank_bits and mem.row_bytes when the row
+  // bits are contiguous at the top and every bit below them is B, C or S. Other strings are
+  // reported as ignored with the reason.
+  void address_mapping(const Option& o) {
+    const std::string& v = o.value;
+    const std::string expect = "dramid@<bit>;<mask of R, B, C, S, D and 0 characters>";
+    std::string mask = v;
+    std::optional<std::uint64_t> chip_bit;
+    if (v.rfind("dramid@", 0) == 0) {
+      const std::size_t semi = v.find(';');
+      if (semi == std::string::npos) bad(o, expect);
+      chip_bit = unsigned_of(v.substr(7, semi - 7));
+      if (!chip_bit) bad(o, expect);
+      mask = v.substr(semi + 1);
+    }
+    std::string bits;  // bits[i] is the character of address bit i
+    for (auto it = mask.rbegin(); it != mask.rend(); ++it) {
+      const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(*it)));
+      if (c == '.' || c == '|' || c == ' ') continue;
+      if (c != 'R' && c != 'B' && c != 'C' && c != 'S' && c != 'D' && c != '0') bad(o, expect);
+      bits += c;
+    }
+    if (bits.size() > 64) bad(o, expect);
+    if (!chip_bit || bits.find('D') != std::string::npos)
+      return ignore(o,
+                    "explicit channel bits (D): locsim takes the channel at dramid@<bit>, "
+                    "i.e. mem.interleave");
+    if (*chip_bit < 7 || *chip_bit > 40)
+      return ignore(o, "dramid@" + std::to_string(*chip_bit) +
+                           ": locsim's mem.interleave is a power of two from 128 B");
+    const std::size_t row = bits.find('R');
+    if (row == std::string::npos) bad(o, expect);
+    const std::size_t top = bits.find_last_of('R');
+    std::vector<unsigned> banks;
+    for (std::size_t i = 0; i < bits.size(); ++i) {
+      if ((i >= row && i <= top && bits[i] != 'R') || (i > top && bits[i] != '0') ||
+          (i < row && bits[i] == '0'))
+        return ignore(o, "bit " + std::to_string(i) +
+                             " breaks locsim's layout (column and bank bits below contiguous "
+                             "row bits)");
+      if (bits[i] == 'B') banks.push_back(static_cast<unsigned>(i));
+    }
+    if (banks.empty() || row < banks.size() + *chip_bit)
+      return ignore(o, "no bank bits, or a row smaller than the 2^" + std::to_string(*chip_bit) +
+                           " B channel chunk");
+    if (banks.front() < *chip_bit)
+      return ignore(o, "bank bit " + std::to_string(banks.front()) + " lies inside the 2^" +
+                           std::to_string(*chip_bit) +
+                           " B chunk a channel gets; locsim's bank bits start at "
+                           "log2(mem.interleave)");
+    std::string list;
+    for (unsigned b : banks) list += (list.empty() ? "" : ",") + std::to_string(b);
+    set(o, "mem.interleave", std::uint64_t{1} << *chip_bit);
+    set(o, "mem.row_bytes", std::uint64_t{1} << (row - banks.size()));
+    set(o, "mem.bank_bits", list);
   }
 
   static std::string reason_for(const std::string& n) {
@@ -317,10 +395,10 @@ class Importer {
     if (n == "-network_mode" || starts("-inter_config_file") || starts("-icnt_"))
       return "interconnect: locsim's crossbar is set with noc.* (noc.flit_bytes from "
              "-icnt_flit_size)";
-    if (n == "-gpgpu_mem_addr_mapping" || n == "-gpgpu_mem_address_mask" ||
-        n == "-gpgpu_memory_partition_indexing" || starts("-dram_bnk"))
-      return "address mapping: locsim interleaves channels by mem.interleave (mem.channel_hash, "
-             "mem.bank_xor), not a bit string";
+    if (n == "-gpgpu_mem_address_mask" || n == "-gpgpu_memory_partition_indexing" ||
+        starts("-dram_bnk"))
+      return "address mapping: locsim interleaves channels by mem.interleave and "
+             "mem.channel_hash, not GPGPU-Sim's hash functions";
     return "not modelled by locsim";
   }
 

@@ -27,10 +27,14 @@ def params(locsim, platform, config=None):
         cmd += ["--gpgpusim-config", config]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     vals = {}
+    # Fixed columns: the key padded to 55 characters, then the value (empty for an empty
+    # string such as mem.bank_bits' default), the unit and the description.
     for line in out.splitlines():
-        parts = line.split()
-        if len(parts) >= 2 and "." in parts[0]:
-            vals[parts[0]] = parts[1]
+        key = line[:55].strip()
+        if "." not in key or " " in key:
+            continue
+        rest = line[55:]
+        vals[key] = rest.split()[0] if rest[:1].strip() else ""
     return vals
 
 
@@ -49,7 +53,7 @@ def main():
             if k.startswith("platform."):
                 continue
             if norm(base[k]) != norm(imp.get(k, base[k])):
-                print(f"| `{k}` | {base[k]} | {imp[k]} |")
+                print(f"| `{k}` | {base[k] or '(empty)'} | {imp[k] or '(empty)'} |")
 
 
 if __name__ == "__main__":

@@ -64,8 +64,14 @@ TEST_CASE("gpgpusim import: GTX480 options become fermi-like locsim parameters",
   // Ignored, each with its reason and line.
   std::map<std::string, std::string> why;
   for (const auto& i : imp.ignored) why[i.option] = i.reason;
-  CHECK(imp.ignored.size() == 4);  // the ROP and DRAM latencies are mapped now
-  CHECK_THAT(why.at("-gpgpu_mem_addr_mapping"), Catch::Contains("mem.interleave"));
+  CHECK(imp.ignored.size() == 3);  // the latencies and the address mapping are mapped now
+  // dramid@8;...BBBCCCCB.CCSSSSSS: channel chunk 256 B, banks from bits 8 and 13-15, rows from
+  // bit 16 (4 KiB rows); policy 0 indexes banks linearly; a 64-entry FR-FCFS queue.
+  CHECK(m.at("mem.interleave") == "256");
+  CHECK(m.at("mem.bank_bits") == "8,13,14,15");
+  CHECK(m.at("mem.row_bytes") == "4096");
+  CHECK(m.at("mem.bank_xor") == "false");
+  CHECK(m.at("dram.queue") == "64");
   CHECK_THAT(why.at("-power_simulation_enabled"), Catch::Contains("power"));
   CHECK_THAT(why.at("-gpgpu_dram_timing_opt"), Catch::Contains("bank groups"));
   for (const auto& a : imp.assignments) CHECK(a.line > 0);
@@ -83,6 +89,39 @@ TEST_CASE("gpgpusim import: TITAN V's clusters, adaptive L1 and HBM", "[gpgpusim
   CHECK(m.at("dram.atom_bytes") == "32");  // 16-byte HBM channel x burst 2
   CHECK(m.at("dram.burst_cycles") == "1");
   CHECK(m.at("l2.input_queue") == "64");  // icnt-to-L2 field of -gpgpu_dram_partition_queues
+  // ...RBBBCCCB.CCCSSSSS: banks from channel-local bits 8 and 12-14, 2 KiB rows, bank XOR.
+  CHECK(m.at("mem.bank_bits") == "8,12,13,14");
+  CHECK(m.at("mem.row_bytes") == "2048");
+  CHECK(m.at("mem.bank_xor") == "true");
+  CHECK(m.at("dram.queue") == "64");
+}
+
+TEST_CASE("gpgpusim import: address-mapping strings locsim's layout cannot express are ignored",
+          "[gpgpusim]") {
+  auto why_of = [](const std::string& text) {
+    const GpgpuSimImport imp = import_gpgpusim_config(text, "g.config");
+    for (const auto& a : imp.assignments) CHECK(a.key.rfind("mem.", 0) != 0);
+    REQUIRE(imp.ignored.size() == 1);
+    return imp.ignored.front().reason;
+  };
+  // TITAN X: bank bit 7 lies inside the 256 B chunk a channel gets.
+  const GpgpuSimImport x = import_gpgpusim_config(fixture("TITANX.config"), "TITANX.config");
+  std::map<std::string, std::string> why;
+  for (const auto& i : x.ignored) why[i.option] = i.reason;
+  CHECK_THAT(why.at("-gpgpu_mem_addr_mapping"), Catch::Contains("bank bit 7"));
+  CHECK(mapped(x).at("mem.bank_xor") == "false");
+  // Explicit channel bits, a column bit above the row, a chunk below 128 B, a row no larger
+  // than the channel chunk.
+  CHECK_THAT(why_of("-gpgpu_mem_addr_mapping 0000RRRR.RRRRRRRR.BBBBDDDD.CCSSSSSS\n"),
+             Catch::Contains("explicit channel bits"));
+  CHECK_THAT(why_of("-gpgpu_mem_addr_mapping dramid@8;0000CRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS\n"),
+             Catch::Contains("bit 27 breaks"));
+  CHECK_THAT(why_of("-gpgpu_mem_addr_mapping dramid@5;0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS\n"),
+             Catch::Contains("from 128 B"));
+  CHECK_THAT(why_of("-gpgpu_mem_addr_mapping dramid@8;RRRRRRRR.RRRRRBBB.BCCCCCCC\n"),
+             Catch::Contains("row smaller"));
+  CHECK_THAT(why_of("-gpgpu_frfcfs_dram_sched_queue_size 0\n"), Catch::Contains("unbounded"));
+  CHECK_THAT(why_of("-dram_bnk_indexing_policy 2\n"), Catch::Contains("IPOLY"));
 }
 
 TEST_CASE("gpgpusim import: malformed values are one-line errors with file:line", "[gpgpusim]") {
@@ -102,6 +141,10 @@ TEST_CASE("gpgpusim import: malformed values are one-line errors with file:line"
              Catch::Contains("name=value fields"));
   CHECK_THAT(error_of("-gpgpu_dram_timing_opt \"nbk=16\n"),
              Catch::Contains("g.config:1: unterminated quoted value"));
+  CHECK_THAT(error_of("-gpgpu_mem_addr_mapping dramid@8;0000RRRR.RRRRXRRR.RBBBCCCB.CCCSSSSS\n"),
+             Catch::StartsWith("g.config:1: option '-gpgpu_mem_addr_mapping': bad value"));
+  CHECK_THAT(error_of("-gpgpu_mem_addr_mapping dramid@x;RRRR\n"), Catch::Contains("dramid@<bit>;"));
+  CHECK_THAT(error_of("-dram_bnk_indexing_policy 3\n"), Catch::Contains("0, 1 or 2"));
   CHECK_THAT(error_of("gpgpu_n_mem 6\n"), Catch::Contains("expected an option '-name'"));
   CHECK_THAT(error_of("-gpgpu_n_mem\n"), Catch::Contains("has no value"));
   CHECK_THAT(error_of("-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n"),
