@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "model/params.h"
 #include "stimuli/coroutine_stream.h"
 #include "stimuli/device_allocator.h"
 #include "stimuli/grid_kernel.h"
@@ -38,6 +39,11 @@ enum : std::uint32_t {
 struct ConvParams {
   std::uint32_t n = 0;
   Addr a = 0, b = 0;
+  // Order of the nine loads and the nine FMUL/FFMA instructions that consume them: hoisted (all
+  // loads first, as nvcc schedules the kernel) or interleaved (each load consumed before the
+  // next is issued, one load in flight per warp): a control for how much the L1's reservation
+  // failures depend on loads in flight (docs/validation/mdb.md, 2DV).
+  bool interleaved = false;
 };
 
 class ConvStream final : public CoroutineStream {
@@ -50,7 +56,18 @@ class ConvStream final : public CoroutineStream {
 
   bool next(WarpInst& in) override {
     LOCSIM_CO_BEGIN;
-    if (body_) {
+    if (body_ && p_.interleaved) {
+      for (t_ = 0; t_ < 9; ++t_) {
+        LOCSIM_CO_YIELD(emit_load(in, kPcLdA + 0x08 * t_, body_, kA, [this](unsigned l) {
+          const std::uint64_t i = w_.global_y(l) + t_ / 3 - 1, j = w_.global_x(l) + t_ % 3 - 1;
+          return p_.a + 4 * (i * p_.n + j);
+        }));
+        LOCSIM_CO_YIELD(emit_compute(in, kPcFma, body_, 1, t_ < 8 ? 1 : kAluLatency));
+      }
+      LOCSIM_CO_YIELD(emit_store(in, kPcStB, body_, kB, [this](unsigned l) {
+        return p_.b + 4 * (w_.global_y(l) * p_.n + w_.global_x(l));
+      }));
+    } else if (body_) {
       // Source order: rows i-1, i, i+1, each from j-1 to j+1: tap t = 3*(di+1) + (dj+1).
       for (t_ = 0; t_ < 9; ++t_) {
         LOCSIM_CO_YIELD(emit_load(in, kPcLdA + 0x08 * t_, body_, kA, [this](unsigned l) {
@@ -75,13 +92,22 @@ class ConvStream final : public CoroutineStream {
 };
 
 WorkloadParamDecls params() {
-  return {{"n", {"1024", "image dimension NI = NJ (A and B are n x n floats)"}}};
+  return {{"n", {"1024", "image dimension NI = NJ (A and B are n x n floats)"}},
+          {"loads",
+           {"hoisted",
+            "hoisted (the nine loads, then their nine FMUL/FFMA consumers) or interleaved (each "
+            "load consumed before the next)"}}};
 }
 
 std::unique_ptr<Workload> make_conv2d(const WorkloadArgs& args) {
   WorkloadArgReader r("conv2d", params(), args);
   ConvParams p;
   p.n = r.get_u32("n", {3, 16384, 1, ""});
+  const std::string& order = r.text("loads");
+  if (order != "hoisted" && order != "interleaved")
+    throw ConfigError("workload 'conv2d': parameter 'loads': bad value '" + order +
+                      "' (must be hoisted or interleaved)");
+  p.interleaved = order == "interleaved";
   const std::uint64_t bytes = std::uint64_t{p.n} * p.n * 4;
   DeviceAllocator alloc;
   p.a = alloc.alloc(bytes);

@@ -246,6 +246,35 @@ TEST_CASE("load dependencies: the checker catches an undeclared indirect load", 
   CHECK(d.waits[1] == std::set<std::size_t>{0});
 }
 
+TEST_CASE("load dependencies: conv2d's loads are hoisted or each consumed before the next",
+          "[stimuli][deps]") {
+  // Warp 1 of CTA 0 runs the stencil body: nine loads and nine FMUL/FFMA.
+  auto deps = [](const char* order) {
+    auto w = make_workload("conv2d", {{"n", "64"}, {"loads", order}});
+    return dependencies(drain(*w->kernels()[0], 0, 1));
+  };
+  const WarpDeps h = deps("hoisted"), i = deps("interleaved");
+  REQUIRE(h.pc.size() == i.pc.size());  // the same instructions in another order
+  std::size_t loads = 0;
+  for (std::size_t e = 0; e < i.pc.size(); ++e) {
+    if (i.op[e] != WarpOp::Load) continue;
+    ++loads;
+    // Interleaved: the next entry (its consumer) waits for this load and nothing else.
+    REQUIRE(e + 1 < i.pc.size());
+    CHECK(i.op[e + 1] == WarpOp::Compute);
+    CHECK(i.waits[e + 1] == std::set<std::size_t>{e});
+  }
+  CHECK(loads == 9);
+  // Hoisted: the first Compute entry waits for all nine loads.
+  std::size_t first = 0;
+  while (first < h.op.size() && h.op[first] != WarpOp::Compute) ++first;
+  REQUIRE(first == 9);
+  CHECK(h.waits[first].size() == 9);
+  CHECK_THROWS_WITH(make_workload("conv2d", {{"loads", "sideways"}}),
+                    "workload 'conv2d': parameter 'loads': bad value 'sideways' (must be hoisted "
+                    "or interleaved)");
+}
+
 TEST_CASE("load dependencies: an exported trace reads back with the same dependencies",
           "[stimuli][deps][trace]") {
   // bfs and spmv have indirect loads, conv2d nine loads before one consumer (more sources than a
