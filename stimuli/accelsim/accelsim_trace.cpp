@@ -62,14 +62,40 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+bool is_ws(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
+
+// Index of the first space, tab or CR at or after i (s.size() if none). Every instruction line is
+// split twice (indexed, then streamed), so tokens are scanned eight bytes at a time: a byte below
+// 0x21 is a candidate (the lowest flagged byte of the word is exact), checked one by one.
+std::size_t next_ws(std::string_view s, std::size_t i) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  constexpr std::uint64_t k01 = 0x0101010101010101ull, k80 = 0x8080808080808080ull;
+  while (i + 8 <= s.size()) {
+    std::uint64_t x;
+    std::memcpy(&x, s.data() + i, 8);
+    const std::uint64_t m = (x - 0x21 * k01) & ~x & k80;
+    if (!m) {
+      i += 8;
+      continue;
+    }
+    const std::size_t p = i + (static_cast<unsigned>(__builtin_ctzll(m)) >> 3);
+    if (is_ws(s[p])) return p;
+    i = p + 1;
+  }
+#endif
+  while (i < s.size() && !is_ws(s[i])) ++i;
+  return i;
+}
+
 void split_ws(std::string_view s, std::vector<std::string_view>& out) {
   out.clear();
   std::size_t i = 0;
   while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+    while (i < s.size() && is_ws(s[i])) ++i;
     if (i >= s.size()) break;
-    std::size_t j = i;
-    while (j < s.size() && s[j] != ' ' && s[j] != '\t' && s[j] != '\r') ++j;
+    const std::size_t j = next_ws(s, i);
     out.push_back(s.substr(i, j - i));
     i = j;
   }
@@ -931,13 +957,18 @@ void parse_trace_inst(const std::string& line, const TraceKernelInfo& info, bool
 
 namespace {
 
+// Out of line so that parse_inst's token reader stays small enough to inline.
+[[noreturn]] __attribute__((noinline, cold)) void missing(const Where& where, const char* what) {
+  fail(where, std::string("truncated instruction: missing ") + what);
+}
+
 void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
                 const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out) {
   thread_local std::vector<std::string_view> tok;
   split_ws(line, tok);
   std::size_t i = 0;
   auto need = [&](const char* what) -> std::string_view {
-    if (i >= tok.size()) fail(where, std::string("truncated instruction: missing ") + what);
+    if (i >= tok.size()) missing(where, what);
     return tok[i++];
   };
   std::uint64_t v = 0;

@@ -184,6 +184,27 @@ TEST_CASE("trace: opcode mapping", "[trace]") {
   CHECK(parse("0 ffffffff 1 R4 MUFU.RCP 1 R1 0").latency == 16);
 }
 
+TEST_CASE("trace: tokens are split at spaces, tabs and CRs only, whatever their length",
+          "[trace]") {
+  // The tokenizer scans eight bytes at a time: tokens that start, end or straddle a word
+  // boundary, runs of separators and a trailing CR must split as a byte-by-byte scan does.
+  const WarpInst a = parse("0030 ffffffff 1 R7 LDG.E 1 R2 4 1 0x0000000010000000 4");
+  const WarpInst b = parse("  0030\tffffffff  1\tR7 \t LDG.E 1 R2\t4 1   0x0000000010000000\t4 \r");
+  CHECK(b.pc == a.pc);
+  CHECK(b.active_mask == a.active_mask);
+  CHECK(b.op == a.op);
+  CHECK(b.n_dst == 1);
+  CHECK(b.dst[0] == 7);
+  CHECK(b.addr == a.addr);
+  CHECK(a.addr[31] == 0x10000000 + 31 * 4);
+  // A control byte other than a tab or CR is part of a token (a streamed line is not re-checked
+  // for binary data): the PC token becomes bad hex.
+  CHECK_THAT(parse_error(std::string("0030\x01 ffffffff 0 EXIT 0 0")),
+             Catch::Contains("bad hex PC"));
+  CHECK_THAT(parse_error(std::string("0030 ffffffff 0 EX\x01IT 0 0 0x0123456789abcdef01")),
+             Catch::Contains("0x0123456789abcdef01"));
+}
+
 TEST_CASE("trace: shared addresses are made relative to the shmem base", "[trace]") {
   TraceKernelInfo info;
   info.shmem_base = 0x7f0000000000;
