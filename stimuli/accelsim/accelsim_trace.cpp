@@ -53,7 +53,8 @@ class Where {
 
 // parse_trace_inst() on a string_view with a lazily formatted location (defined below).
 void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
-                const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out);
+                const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out,
+                bool fill = true);
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -696,7 +697,7 @@ void index_kernel(KernelIndex& k) {
           fail(at(path, ln), "warp " + std::to_string(cur_warp) + " of thread block " + tb_name +
                                  ": insts = " + std::to_string(done_insts + left) + " but only " +
                                  std::to_string(done_insts) + " instruction lines");
-        parse_inst(t, info, left == 1, k.regions, Where(path, ln), scratch);
+        parse_inst(t, info, left == 1, k.regions, Where(path, ln), scratch, false);
         ++done_insts;
         if (--left == 0) st = kInTb;
         break;
@@ -962,8 +963,11 @@ namespace {
   fail(where, std::string("truncated instruction: missing ") + what);
 }
 
+// `fill` false: the line is only checked (the kernel index); the lane addresses, data structure
+// and shared-memory offsets of `out` are then left unset.
 void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
-                const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out) {
+                const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out,
+                bool fill) {
   thread_local std::vector<std::string_view> tok;
   split_ws(line, tok);
   std::size_t i = 0;
@@ -1003,12 +1007,12 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
   out.latency = 0;
   out.size = 4;
   out.data_structure = 0xffff;
-  out.addr.fill(0);
   const OpcodeInfo oi = opcode_info(opcode);
   TraceOpcodeClass cls = oi.cls;
   const std::uint8_t opcode_w = oi.width;
   set_registers(out, dsts, srcs, opcode, cls.op, opcode_w, width, where);
   if (width > 0) {
+    if (fill) out.addr.fill(0);  // inactive lanes
     t = need("address compression mode");
     std::uint64_t mode = 0;
     if (!parse_dec(t, mode) || mode > 2)
@@ -1029,7 +1033,7 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
         std::int64_t stride = 0;
         if (!parse_sdec(s, stride)) fail(where, "bad stride " + quote(s));
         std::uint64_t cur = base;
-        for (unsigned l = 0; l < 32; ++l)
+        for (unsigned l = 0; l < 32 && fill; ++l)
           if ((m >> l) & 1u) {
             out.addr[l] = cur;
             cur += static_cast<std::uint64_t>(stride);
@@ -1069,11 +1073,11 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
   out.op = cls.op;
   if (cls.op == WarpOp::Compute) {
     out.latency = cls.latency;
-    out.addr.fill(0);
+    if (fill) out.addr.fill(0);
     return;
   }
   if (!is_mem) {
-    out.addr.fill(0);
+    if (fill) out.addr.fill(0);
     return;
   }
   std::uint8_t w = opcode_w;
@@ -1082,6 +1086,7 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
     fail(where, "unsupported access width " + std::to_string(width) + " bytes for " +
                     std::string(opcode) + " (1, 2, 4, 8 or 16)");
   out.size = w;
+  if (!fill) return;
   if (cls.op == WarpOp::SharedLoad || cls.op == WarpOp::SharedStore) {
     if (info.shmem_base != 0)  // generic shared addresses become offsets in the CTA's window
       for (unsigned l = 0; l < 32; ++l)
