@@ -82,7 +82,7 @@ const char* kUsage =
     "             runs of a sweep file in parallel or as a Slurm job array, results in\n"
     "             DIR/results.csv and .sqlite; 'locsim sweep collect SPEC.json [-o DIR]'\n"
     "             gathers them (docs/sweeps.md)\n"
-    "  export-trace --workload NAME [--set workload.k=v]... DIR\n"
+    "  export-trace --workload NAME [--set workload.k=v]... [--max-sources N] DIR\n"
     "             write a workload as an Accel-Sim trace (docs/traces.md)\n"
     "  version    the version and the git commit this binary was built from\n"
     "  help       this text; 'locsim COMMAND --help' lists a command's options\n"
@@ -829,10 +829,13 @@ int cmd_sweep(const std::vector<std::string>& args) {
 int cmd_export_trace(const std::vector<std::string>& args) {
   Common c;
   std::string workload, dir;
+  TraceExportOptions opt;
   po::options_description d("export-trace options");
   add_common(d, c);
-  d.add_options()("workload,w", po::value(&workload), "built-in workload")("dir", po::value(&dir),
-                                                                           "output directory");
+  d.add_options()("workload,w", po::value(&workload), "built-in workload")(
+      "max-sources", po::value(&opt.max_sources),
+      "most register sources per line (4 for Accel-Sim's trace parser; 0: no limit, the default, "
+      "keeps every dependency on one line)")("dir", po::value(&dir), "output directory");
   po::positional_options_description pos;
   pos.add("dir", 1);
   parse(d, args, pos);
@@ -843,7 +846,7 @@ int cmd_export_trace(const std::vector<std::string>& args) {
   build_params(p, c, &wargs, false);
   make_gpu_config(p);  // a trace carries no platform, but a bad --set is still a mistake
   std::unique_ptr<Workload> wl = make_workload(workload, wargs);
-  TraceExportSummary s = export_accelsim_trace(*wl, dir);
+  TraceExportSummary s = export_accelsim_trace(*wl, dir, opt);
   std::cout << "wrote " << dir << "/kernelslist.g: " << s.kernels << " kernel(s), " << s.ctas
             << " CTAs, " << s.warps << " warps, " << s.lines << " instruction lines, " << s.bytes
             << " bytes\n";

@@ -77,49 +77,14 @@ def trace_md5(d):
 MAX_SRC = 4  # register sources Accel-Sim's trace parser accepts per line (trace_parser.h)
 
 
-def split_sources(path):
-    """Rewrites every instruction line with more than MAX_SRC register sources (locsim's export of
-    conv2d has one consumer of nine loads; Accel-Sim asserts on it) as the same line with the
-    sources spread over it and the following lines of the same PC, MAX_SRC per line. Only
-    `1 R4 IADD3 2 R4 R5` filler lines (the rest of an exported compute block) are rewritten,
-    so the instruction count does not change. Returns the number of lines split."""
-    with open(path) as f:
-        lines = f.read().split("\n")
-    split = 0
-    for i, line in enumerate(lines):
-        f = line.split(" ")
-        if len(f) < 6 or len(f[0]) != 4 or f[0].startswith("-"):
-            continue
-        try:
-            nd = int(f[2])
-            ns = int(f[4 + nd])
-        except ValueError:
-            continue
-        if ns <= MAX_SRC:
-            continue
-        srcs = f[5 + nd:5 + nd + ns]
-        chunks = [srcs[k:k + MAX_SRC] for k in range(0, ns, MAX_SRC)]
-        head, tail = f[:4 + nd], f[5 + nd + ns:]
-        lines[i] = " ".join(head + [str(len(chunks[0]))] + chunks[0] + tail)
-        for j, c in enumerate(chunks[1:], start=1):
-            g = lines[i + j].split(" ")
-            if g[0] != f[0] or g[2:7] != ["1", "R4", "IADD3", "2", "R4"]:
-                raise SystemExit(f"{path}:{i + j + 1}: no filler line to take sources")
-            lines[i + j] = " ".join(g[:5] + [str(len(c))] + c + g[8:])
-        split += 1
-    with open(path, "w") as f:
-        f.write("\n".join(lines))
-    return split
-
-
 def export(locsim, tmp, name, sets):
-    cmd = [locsim, "export-trace", "--workload", name]
+    # conv2d has one consumer of nine loads: the exporter spreads its sources over the Compute
+    # block's filler lines, MAX_SRC per line (the instruction count does not change).
+    cmd = [locsim, "export-trace", "--workload", name, "--max-sources", str(MAX_SRC)]
     for s in sets:
         cmd += ["--set", s]
     d = os.path.join(tmp, name)
     subprocess.run(cmd + [d], check=True, stdout=subprocess.DEVNULL)
-    for k in glob.glob(os.path.join(d, "kernel-*.traceg")):
-        split_sources(k)
 
 
 def run(locsim, trace_dir, sets, tmp, tag):

@@ -118,7 +118,8 @@ void TraceRegisterState::consume(std::vector<std::uint8_t>& srcs) {
   width_.clear();
 }
 
-std::uint32_t append_trace_lines(const WarpInst& in, TraceRegisterState& regs, std::string& out) {
+std::uint32_t append_trace_lines(const WarpInst& in, TraceRegisterState& regs, std::string& out,
+                                 const TraceExportOptions& opt) {
   char head[48];
   std::snprintf(head, sizeof head, "%04x %08x ", in.pc, in.active_mask);
   // Registers of this instruction: its own, or placeholders when it is a built-in instruction
@@ -166,6 +167,37 @@ std::uint32_t append_trace_lines(const WarpInst& in, TraceRegisterState& regs, s
     for (std::uint8_t r : v) t += " R" + std::to_string(r);
     return t;
   };
+  // With a source limit: a Compute block's integer filler lines (all but the first, and the last
+  // unless it is an integer step too) carry the sources beyond the first line's, `max` each; the
+  // rest, and those of any other instruction beyond `max`, go on IADD3 lines without a
+  // destination before it, so it still issues after every load it waits for.
+  const std::size_t max = opt.max_sources;
+  std::uint32_t extra = 0;
+  std::vector<std::vector<std::uint8_t>> filler;  // sources of the Compute block's lines 1..
+  if (max && srcs.size() > max) {
+    std::size_t keep = max;
+    if (in.op == WarpOp::Compute) {
+      const std::uint32_t k = in.count ? in.count : 1;
+      const std::uint32_t fillers = k > 1 ? k - 2 + (in.latency <= 1 ? 1u : 0u) : 0u;
+      keep = std::min(srcs.size(), max * (1 + std::size_t{fillers}));
+    }
+    std::vector<std::uint8_t> before(srcs.begin() + static_cast<long>(keep), srcs.end());
+    srcs.resize(keep);
+    for (std::size_t i = max; i < srcs.size(); i += max)
+      filler.emplace_back(srcs.begin() + static_cast<long>(i),
+                          srcs.begin() + static_cast<long>(std::min(srcs.size(), i + max)));
+    srcs.resize(std::min(srcs.size(), max));
+    std::string pre;
+    for (std::size_t i = 0; i < before.size(); i += max) {
+      const std::vector<std::uint8_t> part(
+          before.begin() + static_cast<long>(i),
+          before.begin() + static_cast<long>(std::min(before.size(), i + max)));
+      pre += head;
+      pre += "0 IADD3 " + reg_list(part) + " 0\n";
+      ++extra;
+    }
+    out += pre;
+  }
   auto mem = [&](const char* op) {
     out += head;
     out += reg_list(dsts);
@@ -178,7 +210,7 @@ std::uint32_t append_trace_lines(const WarpInst& in, TraceRegisterState& regs, s
     out += std::to_string(in.size);
     append_addresses(in, out);
     out += '\n';
-    return 1u;
+    return 1u + extra;
   };
   switch (in.op) {
     case WarpOp::Compute: {
@@ -190,10 +222,15 @@ std::uint32_t append_trace_lines(const WarpInst& in, TraceRegisterState& regs, s
         out += ' ';
         out += i + 1 < k ? compute_opcode(1) : compute_opcode(in.latency);
         out += ' ';
-        out += i == 0 ? reg_list(srcs) : std::string("2 R4 R5");
+        if (i == 0)
+          out += reg_list(srcs);
+        else if (i - 1 < filler.size())
+          out += reg_list(filler[i - 1]);
+        else
+          out += "2 R4 R5";
         out += " 0\n";
       }
-      return k;
+      return k + extra;
     }
     case WarpOp::Load:
       return mem("LDG.E");
@@ -208,16 +245,17 @@ std::uint32_t append_trace_lines(const WarpInst& in, TraceRegisterState& regs, s
     case WarpOp::Barrier:
       out += head;
       out += reg_list(dsts) + " BAR.SYNC " + reg_list(srcs) + " 0\n";
-      return 1;
+      return 1 + extra;
     case WarpOp::Exit:
       out += head;
       out += reg_list(dsts) + " EXIT " + reg_list(srcs) + " 0\n";
-      return 1;
+      return 1 + extra;
   }
   return 0;
 }
 
-TraceExportSummary export_accelsim_trace(const Workload& w, const std::string& dir) {
+TraceExportSummary export_accelsim_trace(const Workload& w, const std::string& dir,
+                                         const TraceExportOptions& opt) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw ConfigError(dir + ": cannot create directory (" + ec.message() + ")");
@@ -277,7 +315,7 @@ TraceExportSummary export_accelsim_trace(const Workload& w, const std::string& d
         std::uint64_t n = 0;
         TraceRegisterState regs;
         while (s->next(in)) {
-          n += append_trace_lines(in, regs, body);
+          n += append_trace_lines(in, regs, body, opt);
           if (in.op == WarpOp::Exit) break;
         }
         text += "warp = " + std::to_string(wi) + "\ninsts = " + std::to_string(n) + "\n";

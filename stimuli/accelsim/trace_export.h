@@ -39,15 +39,26 @@ class TraceRegisterState {
   std::vector<std::uint8_t> width_;    // registers per pending block
 };
 
+struct TraceExportOptions {
+  // Most register sources written on one line; 0: no limit (the round trip keeps every
+  // instruction's dependencies). Accel-Sim's trace parser takes 4 (MAX_SRC in its
+  // trace_parser.h): an instruction waiting for more loads then spreads them over the integer
+  // filler lines of its Compute block, 4 per line, and whatever does not fit goes on IADD3 lines
+  // without a destination written just before it (extra instructions).
+  unsigned max_sources = 0;
+};
+
 // Appends the trace lines of one warp instruction to `out` (a Compute block of count k becomes k
 // lines: k-1 latency-1 integer instructions, then one whose opcode class has the block's latency)
 // and returns how many lines it wrote. `regs` carries the warp's register assignment from one
 // instruction to the next.
-std::uint32_t append_trace_lines(const WarpInst& in, TraceRegisterState& regs, std::string& out);
+std::uint32_t append_trace_lines(const WarpInst& in, TraceRegisterState& regs, std::string& out,
+                                 const TraceExportOptions& opt = {});
 
 // Writes `dir`/kernelslist.g (one MemcpyHtoD line per distinct data structure, then one
 // kernel-N.traceg line per kernel, N from 1) and `dir`/kernel-N.traceg; creates `dir` if needed.
 // Throws ConfigError when a file cannot be written.
-TraceExportSummary export_accelsim_trace(const Workload& w, const std::string& dir);
+TraceExportSummary export_accelsim_trace(const Workload& w, const std::string& dir,
+                                         const TraceExportOptions& opt = {});
 
 }  // namespace locsim
