@@ -73,7 +73,7 @@ Cycle DramChannelModel::next_command_cycle(Cycle now) const {
   return best;
 }
 
-bool DramChannelModel::issue(Cycle now, DramCommand& cmd) {
+bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
   // Which kinds of command some bank can issue now (per-bank counts): the queue scans below
   // (which pick the oldest request) run only when they will find one.
   bool hit_ready = false, other_ready = false;
@@ -82,13 +82,15 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd) {
       if ((b.hit_rd && std::max(b.next_rd, next_rd_any_) <= now) ||
           (b.hit_wr && std::max(b.next_wr, next_wr_any_) <= now)) {
         hit_ready = true;
-        return true;
+        return bus != DramBus::Row;  // a row command is still wanted: keep looking
       }
     } else if (bank_next(b, now) <= now) {
       other_ready = true;
     }
     return false;
   });
+  if (bus == DramBus::Column) other_ready = false;
+  if (bus == DramBus::Row) hit_ready = false;
   if (!hit_ready && !other_ready) return false;
   // First ready: the oldest row hit whose column command is legal now.
   for (auto it = queue_.begin(); hit_ready && it != queue_.end(); ++it) {
@@ -120,6 +122,7 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd) {
     return true;
   }
   // Otherwise the oldest request gets the ACT or PRE it needs, if legal now.
+  if (bus == DramBus::Column) return false;
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
     DramCommandType t;
     if (ready_cycle(*it, t) > now) continue;

@@ -38,6 +38,12 @@ struct DramRequest {
 
 enum class DramCommandType : std::uint8_t { Activate, Precharge, Read, Write };
 
+// Which command bus issue() may use. GDDR5 has one command bus: a column command (RD/WR) or a
+// row command (ACT/PRE) per cycle. HBM has separate row and column command buses (JEDEC
+// JESD235), so an ACT for the next bank can go out in the same cycle as a RD of the open one;
+// the owner then calls issue() once with Column and once with Row per cycle.
+enum class DramBus : std::uint8_t { Any, Column, Row };
+
 struct DramCommand {
   DramCommandType type = DramCommandType::Activate;
   std::uint32_t bank = 0;
@@ -61,9 +67,11 @@ class DramChannelModel {
   // Earliest cycle >= now at which issue() will issue a command, or kNever if the queue is empty.
   Cycle next_command_cycle(Cycle now) const;
   // Issues the FR-FCFS-chosen command at cycle now if one is legal; returns false otherwise.
-  // The model does not limit commands per cycle: the owner issues at most one per DRAM cycle.
-  // A Read/Write command removes its request from the queue (completed at cmd.data_done).
-  bool issue(Cycle now, DramCommand& cmd);
+  // The model does not limit commands per cycle: the owner issues at most one per DRAM cycle
+  // and bus. A Read/Write command removes its request from the queue (completed at
+  // cmd.data_done). `bus` limits the choice to column or row commands (Any: a legal row hit
+  // first, else the oldest request's ACT or PRE).
+  bool issue(Cycle now, DramCommand& cmd, DramBus bus = DramBus::Any);
 
   std::uint64_t row_hits() const { return row_hits_; }
   std::uint64_t activates() const { return activates_; }

@@ -297,6 +297,10 @@ class Importer {
         set(o, "mem.bank_xor", p ? "true" : "false");
       else
         ignore(o, "IPOLY bank hashing is not modelled (mem.bank_xor keeps the platform's)");
+    } else if (n == "-dram_dual_bus_interface") {
+      const std::uint64_t d = uint(o, v);
+      if (d > 1) bad(o, "0 or 1");
+      set(o, "dram.dual_command_bus", d ? "true" : "false");
     } else if (n == "-gpgpu_mem_addr_mapping") {
       address_mapping(o);
     } else {

@@ -118,7 +118,12 @@ void MemoryController::schedule_method() {
   if (now != last_cmd_) {
     last_cmd_ = now;
     DramCommand cmd;
-    if (dram_.issue(now, cmd)) {
+    // One command per cycle, or with two command buses a column and a row command (the column
+    // command is chosen first, as GPGPU-Sim's dual-bus scheduler does).
+    const bool dual = cfg_.dual_command_bus;
+    for (DramBus bus : {dual ? DramBus::Column : DramBus::Any, DramBus::Row}) {
+      if (!dual && bus == DramBus::Row) break;
+      if (!dram_.issue(now, cmd, bus)) continue;
       switch (cmd.type) {
         case DramCommandType::Activate:
           ++activates_;

@@ -37,7 +37,9 @@ struct MemoryControllerConfig {
   // front of the scheduler as in GPGPU-Sim; no separate PHY delay.
   std::uint32_t controller_latency = 132;  // acceptance -> visible to the scheduler
   std::uint32_t phy_latency = 0;           // last data beat on the bus -> response
-  double clock_hz = 924e6;                 // DRAM command clock
+  // Separate row and column command buses (HBM): one ACT/PRE and one RD/WR per cycle.
+  bool dual_command_bus = false;
+  double clock_hz = 924e6;  // DRAM command clock
 };
 
 class MemoryController : public sc_core::sc_module {

@@ -67,6 +67,10 @@ void declare_memory_params(ParamRegistry& p) {
             "-dram_latency, converted to DRAM cycles)");
   p.declare("dram.phy_latency", T::UInt, std::to_string(d.phy_latency), "DRAM cycles",
             "PHY and return path: last data beat on the bus to the response");
+  p.declare("dram.dual_command_bus", T::Bool, d.dual_command_bus ? "true" : "false", "",
+            "separate row and column command buses (HBM): an ACT or PRE and a RD or WR in the "
+            "same cycle (GPGPU-Sim's -dram_dual_bus_interface); false: one command per cycle "
+            "(GDDR5)");
   p.declare("clock.dram", T::Frequency, frequency_text(d.clock_hz), "Hz", "DRAM command clock");
 }
 
@@ -107,6 +111,7 @@ MemoryControllerConfig memory_controller_config_from_params(const ParamRegistry&
   c.queue = p.get_u32("dram.queue", 4);
   c.controller_latency = p.get_u32("dram.controller_latency");
   c.phy_latency = p.get_u32("dram.phy_latency");
+  c.dual_command_bus = p.get_bool("dram.dual_command_bus");
   c.atom_bytes = p.get_bytes_u32("dram.atom_bytes");
   if (!is_pow2(c.atom_bytes) || c.atom_bytes < l2.sector_bytes || c.atom_bytes > l2.line_bytes)
     throw ConfigError(

@@ -591,3 +591,54 @@ TEST_CASE("DramChannelModel: randomised traffic never violates timing and always
   };
   for (const StressConfig& sc : cfgs) run_stress(sc, 5000);
 }
+
+TEST_CASE("DramChannelModel: a second command bus lets an ACT go out beside a row hit's RD",
+          "[dram]") {
+  // Bank 0 streams row hits (tCCD = burst = 1, as on HBM); bank 1 waits for an ACT. With one
+  // command bus the ACT waits until no RD is legal; with separate row and column buses it issues
+  // in the first cycle, next to a RD.
+  DramTiming t;
+  t.tCCD = 1;
+  t.burst_cycles = 1;
+  auto setup = [&](DramChannelModel& m) {
+    m.enqueue(req(1, 0, 5));
+    DramCommand cmd;
+    REQUIRE(m.issue(0, cmd));  // ACT bank 0
+    CHECK(cmd.type == DramCommandType::Activate);
+    for (std::uint64_t i = 0; i < 8; ++i) m.enqueue(req(10 + i, 0, 5));
+    m.enqueue(req(99, 1, 7));
+  };
+  const Cycle first_rd = t.tRCD;  // bank 0's first RD
+  const Cycle act1 = std::max<Cycle>(first_rd, t.tRRD);
+  {
+    DramChannelModel m(t, 16, 32);
+    setup(m);
+    DramCommand cmd;
+    REQUIRE(m.issue(act1, cmd, DramBus::Any));
+    CHECK(cmd.type == DramCommandType::Read);          // the row hit wins the one bus
+    CHECK_FALSE(m.issue(act1, cmd, DramBus::Column));  // tCCD: no second RD this cycle
+  }
+  {
+    DramChannelModel m(t, 16, 32);
+    setup(m);
+    DramCommand col, row;
+    REQUIRE(m.issue(act1, col, DramBus::Column));
+    CHECK(col.type == DramCommandType::Read);
+    REQUIRE(m.issue(act1, row, DramBus::Row));
+    CHECK(row.type == DramCommandType::Activate);
+    CHECK(row.bank == 1);
+    CHECK_FALSE(m.issue(act1, row, DramBus::Row));  // tRRD: one ACT
+  }
+  {
+    // The row bus never issues a RD, the column bus never an ACT.
+    DramChannelModel m(t, 16, 32);
+    m.enqueue(req(1, 2, 3));
+    DramCommand cmd;
+    CHECK_FALSE(m.issue(0, cmd, DramBus::Column));
+    REQUIRE(m.issue(0, cmd, DramBus::Row));
+    CHECK(cmd.type == DramCommandType::Activate);
+    CHECK_FALSE(m.issue(t.tRCD, cmd, DramBus::Row));
+    REQUIRE(m.issue(t.tRCD, cmd, DramBus::Column));
+    CHECK(cmd.type == DramCommandType::Read);
+  }
+}

@@ -94,6 +94,7 @@ TEST_CASE("gpgpusim import: TITAN V's clusters, adaptive L1 and HBM", "[gpgpusim
   CHECK(m.at("mem.row_bytes") == "2048");
   CHECK(m.at("mem.bank_xor") == "true");
   CHECK(m.at("dram.queue") == "64");
+  CHECK(m.at("dram.dual_command_bus") == "true");  // HBM: row and column command buses
 }
 
 TEST_CASE("gpgpusim import: address-mapping strings locsim's layout cannot express are ignored",
@@ -145,6 +146,7 @@ TEST_CASE("gpgpusim import: malformed values are one-line errors with file:line"
              Catch::StartsWith("g.config:1: option '-gpgpu_mem_addr_mapping': bad value"));
   CHECK_THAT(error_of("-gpgpu_mem_addr_mapping dramid@x;RRRR\n"), Catch::Contains("dramid@<bit>;"));
   CHECK_THAT(error_of("-dram_bnk_indexing_policy 3\n"), Catch::Contains("0, 1 or 2"));
+  CHECK_THAT(error_of("-dram_dual_bus_interface 2\n"), Catch::Contains("0 or 1"));
   CHECK_THAT(error_of("gpgpu_n_mem 6\n"), Catch::Contains("expected an option '-name'"));
   CHECK_THAT(error_of("-gpgpu_n_mem\n"), Catch::Contains("has no value"));
   CHECK_THAT(error_of("-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n"),
