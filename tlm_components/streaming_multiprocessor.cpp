@@ -222,16 +222,20 @@ void StreamingMultiprocessor::release_shared_loads(Cycle now) {
   while (!shared_releases_.empty() && shared_releases_.top().when <= now) {
     const SharedRelease r = shared_releases_.top();
     shared_releases_.pop();
-    Warp& w = warps_[r.warp];
-    if (w.sb.line_returned(r.slot) && w.sb_stalled && w.sb.ready(w.inst)) {
-      // The consumer issues in the cycle the data is back, as it did when the warp waited at
-      // the load.
-      w.sb_stalled = false;
-      refresh(r.warp);
-      if (!w.at_barrier && r.when > w.sb_since) sb_stall_cycles_ += r.when - w.sb_since;
-      w.ready_at = std::max(w.ready_at, r.when);
-    }
+    // The consumer issues in the cycle the data is back, as it did when the warp waited at the
+    // load.
+    release_load(r.warp, r.slot, r.when);
   }
+}
+
+bool StreamingMultiprocessor::release_load(std::uint32_t wi, std::uint32_t slot, Cycle at) {
+  Warp& w = warps_[wi];
+  if (!w.sb.line_returned(slot) || !w.sb_stalled || !w.sb.ready(w.inst)) return false;
+  w.sb_stalled = false;
+  refresh(wi);
+  if (!w.at_barrier && at > w.sb_since) sb_stall_cycles_ += at - w.sb_since;
+  w.ready_at = std::max(w.ready_at, at);
+  return true;
 }
 
 void StreamingMultiprocessor::update_warp_limit() {
@@ -441,16 +445,9 @@ bool StreamingMultiprocessor::on_response(Payload& gp) {
   }
   if (e.kind != AccessKind::Store) {
     load_latency_.sample(sim_time().value() - e.issue_ps);
-    Warp& w = warps_[e.warp];
-    if (w.sb.line_returned(static_cast<std::uint32_t>(e.owner_tag >> 32)) && w.sb_stalled &&
-        w.sb.ready(w.inst)) {
-      const Cycle nx = clk_.next_edge_cycle() + 1;
-      w.sb_stalled = false;
-      refresh(e.warp);
-      if (!w.at_barrier && nx > w.sb_since) sb_stall_cycles_ += nx - w.sb_since;
-      w.ready_at = std::max(w.ready_at, nx);
-      schedule_wake(w.ready_at);
-    }
+    if (release_load(e.warp, static_cast<std::uint32_t>(e.owner_tag >> 32),
+                     clk_.next_edge_cycle() + 1))
+      schedule_wake(warps_[e.warp].ready_at);
   }
   --c.pending_mem;
   gp.release();
