@@ -60,10 +60,7 @@ void CacheShell::retry_method() {
     return;
   }
   const int f = process(*gp, now);
-  // The held request failed in every cycle from held_since_ up to now (exclusive).
-  if (held_cause_ != 0 && now > held_since_) stalled(held_cause_, now - held_since_);
-  held_cause_ = f;
-  held_since_ = now;
+  note_attempt(held_cause_, held_since_, f, now);
   if (f == 0) {
     last_accept_ = now;
     accepted(*gp);

@@ -34,6 +34,14 @@ class CacheShell : public sc_core::sc_module {
   virtual int process(Payload& gp, Cycle now) = 0;
   // A held request waited `cycles` cycles for `cause` (a non-zero code from process()).
   virtual void stalled(int cause, std::uint64_t cycles) = 0;
+  // One more attempt at a held request at `now` with result `result` (0: taken): the previous
+  // attempt's refusal (`cause` since `since`) held it in every cycle up to now, which is charged
+  // to stalled(); then `cause` and `since` describe this attempt.
+  void note_attempt(int& cause, Cycle& since, int result, Cycle now) {
+    if (cause != 0 && now > since) stalled(cause, now - since);
+    cause = result;
+    since = now;
+  }
   // A request was accepted (after process() took it).
   virtual void accepted(Payload&) {}
   // A response arrived from below: return true to take it now.

@@ -163,10 +163,7 @@ void L2CacheBank::tag_method() {
     return;
   }
   const int f = decide(*head.gp, now);
-  // The head failed in every cycle from held_since_ up to now (exclusive).
-  if (held_cause_ != 0 && now > held_since_) stalled(held_cause_, now - held_since_);
-  held_cause_ = f;
-  held_since_ = now;
+  note_attempt(held_cause_, held_since_, f, now);
   if (f != 0) return;  // a fill or a miss-queue pop wakes the stage again
   last_decision_ = now;
   rop_.pop_front();
