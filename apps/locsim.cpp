@@ -828,12 +828,12 @@ int cmd_sweep(const std::vector<std::string>& args) {
 
 int cmd_export_trace(const std::vector<std::string>& args) {
   Common c;
-  std::string workload, dir;
+  std::string workload, dir, max_sources;
   TraceExportOptions opt;
   po::options_description d("export-trace options");
   add_common(d, c);
   d.add_options()("workload,w", po::value(&workload), "built-in workload")(
-      "max-sources", po::value(&opt.max_sources),
+      "max-sources", po::value(&max_sources),
       "most register sources per line (4 for Accel-Sim's trace parser; 0: no limit, the default, "
       "keeps every dependency on one line)")("dir", po::value(&dir), "output directory");
   po::positional_options_description pos;
@@ -841,6 +841,8 @@ int cmd_export_trace(const std::vector<std::string>& args) {
   parse(d, args, pos);
   if (workload.empty()) throw UsageError("missing --workload (see 'locsim list workloads')");
   if (dir.empty()) throw UsageError("export-trace: missing the output directory");
+  if (!max_sources.empty())
+    opt.max_sources = static_cast<unsigned>(option_number("--max-sources", max_sources, 255));
   ParamRegistry p;
   WorkloadArgs wargs;
   build_params(p, c, &wargs, false);

@@ -145,6 +145,13 @@ TEST_CASE("bad input: mem.bank_bits errors name the key", "[cli]") {
               "key 'mem.bank_bits': bit 8 listed twice");
 }
 
+TEST_CASE("bad input: export-trace --max-sources outside 0..255 names the option", "[cli]") {
+  for (const char* v : {"-1", "x", "256", "4294967300"})
+    check_error(locsim(std::string("export-trace --workload vecadd --max-sources ") + v + " " +
+                       tmp("maxsrc")),
+                std::string("--max-sources '") + v + "'");
+}
+
 TEST_CASE("bad input: an empty kernelslist names the file, not a line 0", "[cli]") {
   check_error(locsim("run --platform fermi --quiet --trace /dev/null"),
               "/dev/null: empty file: no kernel trace files listed");
