@@ -771,7 +771,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   std::vector<std::string> words;
   std::string jobs_text, array_limit_text;
   bool slurm = false;
-  int task = -1;
+  std::string task_text;
   po::options_description d("sweep options");
   d.add_options()("spec", po::value(&words), "[collect] sweep file (JSON)")(
       "jobs,j", po::value(&jobs_text), "runs at a time (default: the host's cores)")(
@@ -783,7 +783,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "partition", po::value(&o.partition), "Slurm partition (with --slurm)")(
       "time", po::value(&o.time_limit), "Slurm time limit per run, e.g. 30:00 (with --slurm)")(
       "array-limit", po::value(&array_limit_text), "at most K array tasks at once (with --slurm)")(
-      "task", po::value(&task), "run array task N (what the Slurm job runs)");
+      "task", po::value(&task_text), "run array task N (what the Slurm job runs)");
   po::positional_options_description pos;
   pos.add("spec", 2);
   parse(d, args, pos);
@@ -801,12 +801,14 @@ int cmd_sweep(const std::vector<std::string>& args) {
     throw UsageError("missing sweep file (locsim sweep SPEC.json; docs/sweeps.md)");
   const std::string spec = words[0];
   o.spec = spec;
-  if (slurm + (task >= 0) + (o.mode == SweepOptions::Mode::Collect) > 1)
+  // A negative or garbage --task is an error, not "no task" (which would run the whole sweep).
+  const bool task = !task_text.empty();
+  if (slurm + task + (o.mode == SweepOptions::Mode::Collect) > 1)
     throw UsageError("give one of --slurm, --task and collect");
   if (slurm) o.mode = SweepOptions::Mode::Slurm;
-  if (task >= 0) {
+  if (task) {
     o.mode = SweepOptions::Mode::Task;
-    o.task = static_cast<unsigned>(task);
+    o.task = static_cast<unsigned>(option_number("--task", task_text, 0xfffffffeu));
   }
   if (!slurm && (!o.partition.empty() || !o.time_limit.empty() || o.array_limit))
     throw UsageError("--partition, --time and --array-limit need --slurm");

@@ -147,3 +147,21 @@ TEST_CASE("sweep cli: an experiment script runs its simulations as a sweep", "[c
   CHECK(lines(slurp(sw + "/fermi/results.csv")) == 27);
   REQUIRE(std::system(("rm -rf " + out + " " + sw + " " + out + ".log").c_str()) == 0);
 }
+
+TEST_CASE("sweep cli: a negative or garbage --task is an error, not the whole sweep",
+          "[cli][sweep]") {
+  const std::string spec = tmp("task.json"), out = tmp("task.out");
+  {
+    std::ofstream f(spec);
+    f << R"({"platforms": ["fermi"], "workloads": [{"name": "vecadd", "set": {"workload.n": 1024}}]})";
+  }
+  for (const char* v : {"-1", "x", "4294967295"}) {
+    const Result r = locsim("sweep " + spec + " -o " + out + " --task " + v);
+    INFO(v << ": " << r.err);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains(std::string("--task '") + v + "'"));
+  }
+  // A valid number gets as far as the task list (none here: no Slurm submission wrote one).
+  const Result ok = locsim("sweep " + spec + " -o " + out + " --task 0");
+  CHECK_THAT(ok.err, Catch::Contains("sweep task 0: no such run"));
+}
