@@ -248,6 +248,23 @@ TEST_CASE("load dependencies: the checker catches an undeclared indirect load", 
   CHECK(d.waits[1] == std::set<std::size_t>{0});
 }
 
+namespace {
+// Calls f(kernel, cta, warp, a, b) for every warp of workload `w` and of the trace read back
+// from `dir`, a and b being the two instruction streams' dependencies.
+template <class F>
+void for_each_warp_pair(const Workload& w, const std::string& dir, F&& f) {
+  auto r = load_accelsim_trace(dir + "/kernelslist.g");
+  REQUIRE(r->kernels().size() == w.kernels().size());
+  for (std::size_t ki = 0; ki < w.kernels().size(); ++ki) {
+    const Kernel& k0 = *w.kernels()[ki];
+    const Kernel& k1 = *r->kernels()[ki];
+    for (std::uint32_t c = 0; c < k0.num_ctas(); ++c)
+      for (std::uint32_t wi = 0; wi < k0.warps_per_cta(); ++wi)
+        f(ki, c, wi, dependencies(drain(k0, c, wi)), dependencies(drain(k1, c, wi)));
+  }
+}
+}  // namespace
+
 TEST_CASE("load dependencies: conv2d's loads are hoisted or each consumed before the next",
           "[stimuli][deps]") {
   // Warp 1 of CTA 0 runs the stencil body: nine loads and nine FMUL/FFMA.
@@ -313,16 +330,10 @@ TEST_CASE("load dependencies: --max-sources 4 keeps every wait and writes at mos
     // read-back stream (entries matched by PC and op, extra IADD3 lines skipped) each load
     // completes no later than before the same entry. (Inside a Compute block whose sources were
     // spread, a line waits only for the loads it lists.)
-    auto r = load_accelsim_trace(dir + "/kernelslist.g");
-    REQUIRE(r->kernels().size() == w->kernels().size());
     std::size_t checked = 0, extra = 0;
-    for (std::size_t ki = 0; ki < w->kernels().size(); ++ki) {
-      const Kernel& k0 = *w->kernels()[ki];
-      const Kernel& k1 = *r->kernels()[ki];
-      for (std::uint32_t c = 0; c < k0.num_ctas(); ++c)
-        for (std::uint32_t wi = 0; wi < k0.warps_per_cta(); ++wi) {
-          const WarpDeps a = dependencies(drain(k0, c, wi));
-          const WarpDeps b = dependencies(drain(k1, c, wi));
+    for_each_warp_pair(
+        *w, dir,
+        [&](std::size_t, std::uint32_t, std::uint32_t, const WarpDeps& a, const WarpDeps& b) {
           std::vector<std::size_t> map;  // original entry -> read-back entry
           std::size_t j = 0;
           for (std::size_t i = 0; i < a.pc.size(); ++i) {
@@ -340,8 +351,7 @@ TEST_CASE("load dependencies: --max-sources 4 keeps every wait and writes at mos
                 CHECK(b.complete_before(map[l], map[e]));
                 ++checked;
               }
-        }
-    }
+        });
     CHECK(checked > 0);
     if (std::string(name) == "dwt2d") CHECK(extra > 0);
   }
@@ -363,26 +373,20 @@ TEST_CASE("load dependencies: an exported trace reads back with the same depende
     auto w = make_workload(name, args);
     const std::string dir = tdir() + "/" + name;
     export_accelsim_trace(*w, dir);
-    auto r = load_accelsim_trace(dir + "/kernelslist.g");
-    REQUIRE(r->kernels().size() == w->kernels().size());
+    const std::string label = name;  // a structured binding cannot be captured in C++17
     std::size_t waits = 0;
-    for (std::size_t ki = 0; ki < w->kernels().size(); ++ki) {
-      const Kernel& k0 = *w->kernels()[ki];
-      const Kernel& k1 = *r->kernels()[ki];
-      for (std::uint32_t c = 0; c < k0.num_ctas(); ++c)
-        for (std::uint32_t wi = 0; wi < k0.warps_per_cta(); ++wi) {
-          const WarpDeps a = dependencies(drain(k0, c, wi));
-          const WarpDeps b = dependencies(drain(k1, c, wi));
-          REQUIRE(a.pc.size() == b.pc.size());
-          for (std::size_t i = 0; i < a.pc.size(); ++i) {
-            waits += a.waits[i].size();
-            if (a.waits[i] != b.waits[i])
-              FAIL_CHECK(name << " kernel " << ki << " CTA " << c << " warp " << wi << " entry "
-                              << i << " (pc 0x" << std::hex << a.pc[i]
-                              << "): dependencies differ after the round trip");
-          }
-        }
-    }
+    for_each_warp_pair(*w, dir,
+                       [&](std::size_t ki, std::uint32_t c, std::uint32_t wi, const WarpDeps& a,
+                           const WarpDeps& b) {
+                         REQUIRE(a.pc.size() == b.pc.size());
+                         for (std::size_t i = 0; i < a.pc.size(); ++i) {
+                           waits += a.waits[i].size();
+                           if (a.waits[i] != b.waits[i])
+                             FAIL_CHECK(label << " kernel " << ki << " CTA " << c << " warp " << wi
+                                              << " entry " << i << " (pc 0x" << std::hex << a.pc[i]
+                                              << "): dependencies differ after the round trip");
+                         }
+                       });
     CHECK(waits > 0);
   }
   std::filesystem::remove_all(tdir());
