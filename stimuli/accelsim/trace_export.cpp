@@ -175,28 +175,27 @@ std::uint32_t append_trace_lines(const WarpInst& in, TraceRegisterState& regs, s
   std::uint32_t extra = 0;
   std::vector<std::vector<std::uint8_t>> filler;  // sources of the Compute block's lines 1..
   if (max && srcs.size() > max) {
-    std::size_t keep = max;
+    // srcs[from, to) in pieces of at most `max`.
+    auto pieces = [&](std::size_t from, std::size_t to) {
+      std::vector<std::vector<std::uint8_t>> v;
+      for (std::size_t i = from; i < to; i += max)
+        v.emplace_back(srcs.begin() + static_cast<long>(i),
+                       srcs.begin() + static_cast<long>(std::min(to, i + max)));
+      return v;
+    };
+    std::size_t keep = max;  // sources the instruction's own lines carry
     if (in.op == WarpOp::Compute) {
       const std::uint32_t k = in.count ? in.count : 1;
       const std::uint32_t fillers = k > 1 ? k - 2 + (in.latency <= 1 ? 1u : 0u) : 0u;
       keep = std::min(srcs.size(), max * (1 + std::size_t{fillers}));
     }
-    std::vector<std::uint8_t> before(srcs.begin() + static_cast<long>(keep), srcs.end());
-    srcs.resize(keep);
-    for (std::size_t i = max; i < srcs.size(); i += max)
-      filler.emplace_back(srcs.begin() + static_cast<long>(i),
-                          srcs.begin() + static_cast<long>(std::min(srcs.size(), i + max)));
-    srcs.resize(std::min(srcs.size(), max));
-    std::string pre;
-    for (std::size_t i = 0; i < before.size(); i += max) {
-      const std::vector<std::uint8_t> part(
-          before.begin() + static_cast<long>(i),
-          before.begin() + static_cast<long>(std::min(before.size(), i + max)));
-      pre += head;
-      pre += "0 IADD3 " + reg_list(part) + " 0\n";
+    for (const auto& part : pieces(keep, srcs.size())) {
+      out += head;
+      out += "0 IADD3 " + reg_list(part) + " 0\n";
       ++extra;
     }
-    out += pre;
+    filler = pieces(max, keep);
+    srcs.resize(max);
   }
   auto mem = [&](const char* op) {
     out += head;
