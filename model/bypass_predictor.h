@@ -22,8 +22,9 @@
 //    the baseline is kept). TieRule::PreferSmallerK selects the smallest instead.
 //  - L > N: calculator k with k > N models all N units, so L = min(k, N) in RF_est.
 //  - Hits come from the sampled sets only while RF_base counts failures of every set. The paper
-//    does not rescale (its 10-bit hit counters fit raw sampled counts), so hit_scale = 1 by
-//    default; hit_scale = sets / sampled sets extrapolates hits to the whole cache.
+//    does not say whether it rescales; E = 0.5 was fitted on whole-cache counts (§5.3), so the
+//    platform default (mdb.scale_hits) is hit_scale = sets / sampled sets, applied after the
+//    10-bit counter; hit_scale = 1 (this struct's default) compares the raw sampled counts.
 //  - RF_base is the counter as observed under the bypass decision in force (the paper reads "the
 //    single global reservation failure counter"), not re-normalised to the all-units baseline.
 //  - Until the first decision, the decision is K (no bypassing).
