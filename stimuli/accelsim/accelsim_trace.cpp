@@ -90,17 +90,29 @@ std::size_t next_ws(std::string_view s, std::size_t i) {
   return i;
 }
 
-void split_ws(std::string_view s, std::vector<std::string_view>& out) {
-  out.clear();
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && is_ws(s[i])) ++i;
-    if (i >= s.size()) break;
-    const std::size_t j = next_ws(s, i);
-    out.push_back(s.substr(i, j - i));
-    i = j;
+// The tokens of an instruction line, read left to right (no token list is built: every line is
+// read twice, indexed then streamed).
+class TokenCursor {
+ public:
+  explicit TokenCursor(std::string_view s) : s_(s) {}
+  // The next token into `t`; false at the end of the line.
+  bool next(std::string_view& t) {
+    std::size_t i = i_;
+    while (i < s_.size() && is_ws(s_[i])) ++i;
+    if (i >= s_.size()) {
+      i_ = i;
+      return false;
+    }
+    const std::size_t j = next_ws(s_, i);
+    t = s_.substr(i, j - i);
+    i_ = j;
+    return true;
   }
-}
+
+ private:
+  std::string_view s_;
+  std::size_t i_ = 0;
+};
 
 // Value of each byte as a hex digit, 16 for anything else (one lookup per digit: every address
 // of a trace is parsed twice).
@@ -120,12 +132,16 @@ const HexDigits kHexDigits;
 bool parse_hex(std::string_view t, std::uint64_t& v) {
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
   if (t.empty() || t.size() > 16) return false;
-  v = 0;
+  // A non-digit's table value (16) sets bit 4 of `bad`: one test after the loop, not per digit.
+  std::uint64_t x = 0;
+  unsigned bad = 0;
   for (char c : t) {
     const unsigned d = kHexDigits.v[static_cast<unsigned char>(c)];
-    if (d > 15) return false;
-    v = v << 4 | d;
+    bad |= d;
+    x = x << 4 | (d & 15u);
   }
+  if (bad > 15) return false;
+  v = x;
   return true;
 }
 
@@ -968,12 +984,11 @@ namespace {
 void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
                 const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out,
                 bool fill) {
-  thread_local std::vector<std::string_view> tok;
-  split_ws(line, tok);
-  std::size_t i = 0;
+  TokenCursor tok(line);
   auto need = [&](const char* what) -> std::string_view {
-    if (i >= tok.size()) missing(where, what);
-    return tok[i++];
+    std::string_view t;
+    if (!tok.next(t)) missing(where, what);
+    return t;
   };
   std::uint64_t v = 0;
   if (info.lineinfo) {
@@ -1056,14 +1071,16 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
     }
   }
   // An optional immediate (tracer versions 4 and 5; version 3 lines end with the addresses).
-  if (i < tok.size() && info.version >= 4) {
+  std::string_view extra;
+  bool more = tok.next(extra);
+  if (more && info.version >= 4) {
     std::int64_t imm = 0;
     std::uint64_t himm = 0;
-    if (!parse_sdec(tok[i], imm) && !parse_hex(tok[i], himm))
-      fail(where, "unexpected token " + quote(tok[i]) + " after the operands");
-    ++i;
+    if (!parse_sdec(extra, imm) && !parse_hex(extra, himm))
+      fail(where, "unexpected token " + quote(extra) + " after the operands");
+    more = tok.next(extra);
   }
-  if (i < tok.size()) fail(where, "unexpected token " + quote(tok[i]) + " at the end of the line");
+  if (more) fail(where, "unexpected token " + quote(extra) + " at the end of the line");
 
   const bool is_mem = cls.op == WarpOp::Load || cls.op == WarpOp::Store ||
                       cls.op == WarpOp::Atomic || cls.op == WarpOp::SharedLoad ||
