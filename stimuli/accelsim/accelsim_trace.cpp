@@ -108,6 +108,14 @@ class TokenCursor {
     i_ = j;
     return true;
   }
+  // Skips separators; then the offset of the next token (the line's size at the end).
+  std::size_t at_token() {
+    while (i_ < s_.size() && is_ws(s_[i_])) ++i_;
+    return i_;
+  }
+  std::size_t offset() const { return i_; }
+  std::string_view line() const { return s_; }
+  void skip_to(std::size_t i) { i_ = i; }
 
  private:
   std::string_view s_;
@@ -979,6 +987,37 @@ namespace {
   fail(where, std::string("truncated instruction: missing ") + what);
 }
 
+// What the text between the active mask and the addresses ("dst_num [dsts] opcode src_num [srcs]
+// mem_width") parses to. It depends on the instruction alone, and a trace repeats each
+// instruction in every trip of a loop and in every warp, so the last text seen at a PC is kept:
+// a line whose text there is byte-identical takes the result without parsing it again.
+struct StaticPart {
+  std::string text;  // empty: unused
+  std::string opcode;
+  TraceOpcodeClass cls;
+  std::uint8_t opcode_w = 0;
+  std::uint64_t width = 0;
+  std::uint8_t n_dst = 0, n_src = 0;
+  decltype(WarpInst::dst) dst{};
+  decltype(WarpInst::src) src{};
+  bool wait_all_loads = false;
+
+  // `rest` starts at the destination count: true if it starts with `text` and a separator or
+  // the end of the line follows.
+  bool matches(std::string_view rest) const {
+    return !text.empty() && rest.size() >= text.size() &&
+           std::memcmp(rest.data(), text.data(), text.size()) == 0 &&
+           (rest.size() == text.size() || is_ws(rest[text.size()]));
+  }
+};
+
+StaticPart& static_part(std::uint64_t pc) {
+  // Direct-mapped on the instruction address (8- or 16-byte SASS instructions); a collision only
+  // parses again.
+  thread_local std::array<StaticPart, 2048> memo;
+  return memo[(pc >> 3) & 2047];
+}
+
 // `fill` false: the line is only checked (the kernel index); the lane addresses, data structure
 // and shared-memory offsets of `out` are then left unset.
 void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
@@ -1001,20 +1040,6 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
   t = need("active mask");
   std::uint64_t mask = 0;
   if (!parse_hex(t, mask) || mask > 0xffffffffull) fail(where, "bad hex active mask " + quote(t));
-  // Registers: general registers R0..R254 feed the scoreboard; RZ (R255) and other register
-  // files (uniform URn, predicates) are not tracked.
-  RegList dsts, srcs;
-  t = need("destination count");
-  if (!parse_dec(t, v) || v > 255) fail(where, "bad destination register count " + quote(t));
-  for (std::uint64_t r = 0; r < v; ++r) add_register(need("destination register"), where, dsts);
-  const std::string_view opcode = need("opcode");
-  t = need("source count");
-  if (!parse_dec(t, v) || v > 255) fail(where, "bad source register count " + quote(t));
-  for (std::uint64_t r = 0; r < v; ++r) add_register(need("source register"), where, srcs);
-  t = need("memory width");
-  std::uint64_t width = 0;
-  if (!parse_dec(t, width) || width > 256) fail(where, "bad memory width " + quote(t));
-
   const std::uint32_t m = static_cast<std::uint32_t>(mask);
   out.pc = static_cast<std::uint32_t>(pc);
   out.active_mask = m;
@@ -1022,10 +1047,46 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
   out.latency = 0;
   out.size = 4;
   out.data_structure = 0xffff;
-  const OpcodeInfo oi = opcode_info(opcode);
-  TraceOpcodeClass cls = oi.cls;
-  const std::uint8_t opcode_w = oi.width;
-  set_registers(out, dsts, srcs, opcode, cls.op, opcode_w, width, where);
+  StaticPart& sp = static_part(pc);
+  const std::size_t from = tok.at_token();
+  if (sp.matches(tok.line().substr(from))) {
+    tok.skip_to(from + sp.text.size());
+    out.n_dst = sp.n_dst;
+    out.n_src = sp.n_src;
+    out.dst = sp.dst;
+    out.src = sp.src;
+    out.wait_all_loads = sp.wait_all_loads;
+  } else {
+    // Registers: general registers R0..R254 feed the scoreboard; RZ (R255) and other register
+    // files (uniform URn, predicates) are not tracked.
+    RegList dsts, srcs;
+    t = need("destination count");
+    if (!parse_dec(t, v) || v > 255) fail(where, "bad destination register count " + quote(t));
+    for (std::uint64_t r = 0; r < v; ++r) add_register(need("destination register"), where, dsts);
+    const std::string_view opcode = need("opcode");
+    t = need("source count");
+    if (!parse_dec(t, v) || v > 255) fail(where, "bad source register count " + quote(t));
+    for (std::uint64_t r = 0; r < v; ++r) add_register(need("source register"), where, srcs);
+    t = need("memory width");
+    std::uint64_t width = 0;
+    if (!parse_dec(t, width) || width > 256) fail(where, "bad memory width " + quote(t));
+    const OpcodeInfo oi = opcode_info(opcode);
+    set_registers(out, dsts, srcs, opcode, oi.cls.op, oi.width, width, where);
+    sp.text.assign(tok.line().substr(from, tok.offset() - from));
+    sp.opcode.assign(opcode);
+    sp.cls = oi.cls;
+    sp.opcode_w = oi.width;
+    sp.width = width;
+    sp.n_dst = out.n_dst;
+    sp.n_src = out.n_src;
+    sp.dst = out.dst;
+    sp.src = out.src;
+    sp.wait_all_loads = out.wait_all_loads;
+  }
+  TraceOpcodeClass cls = sp.cls;
+  const std::uint8_t opcode_w = sp.opcode_w;
+  const std::uint64_t width = sp.width;
+  const std::string& opcode = sp.opcode;
   if (width > 0) {
     if (fill) out.addr.fill(0);  // inactive lanes
     t = need("address compression mode");

@@ -205,6 +205,25 @@ TEST_CASE("trace: tokens are split at spaces, tabs and CRs only, whatever their 
              Catch::Contains("0x0123456789abcdef01"));
 }
 
+TEST_CASE("trace: the operands remembered at a PC are used only for the same text", "[trace]") {
+  // The parser keeps, per PC, what "dst_num [dsts] opcode src_num [srcs] mem_width" parsed to
+  // and reuses it for a byte-identical text; anything else at that PC is parsed again.
+  const WarpInst a = parse("40 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000 4");
+  const WarpInst b = parse("40 ffffffff 1 R4 LDG.E 1 R2 4 1 0x2000 8");  // same operands
+  CHECK(b.op == WarpOp::Load);
+  CHECK(b.n_dst == 1);
+  CHECK(b.dst[0] == 4);
+  CHECK(b.addr[1] == 0x2008);
+  CHECK(a.addr[1] == 0x1004);
+  CHECK(parse("40 ffffffff 1 R5 LDG.E 1 R2 4 1 0x2000 8").dst[0] == 5);  // another register
+  CHECK(parse("40 ffffffff 1 R5 IADD3 1 R2 0").op == WarpOp::Compute);   // another opcode
+  // The remembered text "1 R4 LDG.E 1 R2 4" is a prefix of this one's: still parsed again.
+  parse("40 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000 4");
+  CHECK(parse_error("40 1 1 R4 LDG.E 1 R2 48 0 0x10") ==
+        "t:1: unsupported access width 48 bytes for LDG.E (1, 2, 4, 8 or 16)");
+  CHECK(parse_error("40 1 1 R4 LDG.E 1 R2x 4 0 0x10") == "t:1: bad register 'R2x'");
+}
+
 TEST_CASE("trace: shared addresses are made relative to the shmem base", "[trace]") {
   TraceKernelInfo info;
   info.shmem_base = 0x7f0000000000;
