@@ -1,9 +1,10 @@
 // Miss-status holding registers of the L1 and L2 caches. Template on the request handle so tests
 // can use ints.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/types.h"
@@ -19,7 +20,13 @@ template <class Req>
 class SectorMshrTable {
  public:
   SectorMshrTable(std::uint32_t entries, std::uint32_t max_merged)
-      : entries_(entries), max_merged_(max_merged) {}
+      : entries_(entries), max_merged_(max_merged) {
+    // Sized for every entry in flight; an unbounded table (the functional replay's) starts
+    // small and grows as lines come.
+    std::size_t n = 8;
+    while (n < 2 * std::size_t{std::min<std::uint32_t>(entries, 1024)}) n *= 2;
+    resize(n);
+  }
 
   std::uint32_t capacity() const { return entries_; }
   std::uint32_t max_merged() const { return max_merged_; }
@@ -27,39 +34,39 @@ class SectorMshrTable {
   std::uint32_t in_use() const { return in_use_; }
   // Sectors of `line` in flight.
   std::uint32_t pending(Addr line) const {
-    auto it = table_.find(line);
-    return it == table_.end() ? 0 : it->second.pending;
+    const std::size_t i = find(line);
+    return i == kNone ? 0 : lines_[i].pending;
   }
   // Room for `sectors` more in flight.
   bool can_fetch(std::uint32_t sectors) const { return in_use_ + popcount(sectors) <= entries_; }
   // Room for one more request waiting for `sectors` of line (each below max_merged).
   bool can_wait(Addr line, std::uint32_t sectors) const {
-    auto it = table_.find(line);
-    if (it == table_.end()) return true;
+    const std::size_t i = find(line);
+    if (i == kNone) return true;
     for (std::uint32_t s = sectors; s != 0; s &= s - 1) {
       const std::uint32_t bit = s & (~s + 1);
       std::uint32_t n = 0;
-      for (const Waiter& w : it->second.waiters) n += (w.sectors & bit) ? 1u : 0u;
+      for (const Waiter& w : lines_[i].waiters) n += (w.sectors & bit) ? 1u : 0u;
       if (n >= max_merged_) return false;
     }
     return true;
   }
   // Precondition: can_fetch(sectors); sectors not already pending.
   void fetch(Addr line, std::uint32_t sectors) {
-    table_[line].pending |= sectors;
+    lines_[find_or_add(line)].pending |= sectors;
     in_use_ += popcount(sectors);
   }
   // `r` waits for `sectors` of line (a subset of what is pending). Precondition: can_wait.
   void wait(Addr line, std::uint32_t sectors, Req r) {
-    table_[line].waiters.push_back(Waiter{sectors, std::move(r)});
+    lines_[find_or_add(line)].waiters.push_back(Waiter{sectors, std::move(r)});
   }
   // `sectors` of line arrived: returns, in arrival order, the requests that now have every
   // sector they waited for; the line's entry goes when nothing of it is in flight.
   std::vector<Req> fill(Addr line, std::uint32_t sectors) {
     std::vector<Req> out;
-    auto it = table_.find(line);
-    if (it == table_.end()) return out;
-    Line& l = it->second;
+    const std::size_t at = find(line);
+    if (at == kNone) return out;
+    Line& l = lines_[at];
     in_use_ -= popcount(l.pending & sectors);
     l.pending &= ~sectors;
     std::size_t keep = 0;
@@ -70,7 +77,7 @@ class SectorMshrTable {
         l.waiters[keep++] = std::move(l.waiters[i]);
     }
     l.waiters.erase(l.waiters.begin() + static_cast<std::ptrdiff_t>(keep), l.waiters.end());
-    if (l.pending == 0) table_.erase(it);
+    if (l.pending == 0) erase(at);
     return out;
   }
 
@@ -86,10 +93,73 @@ class SectorMshrTable {
     std::uint32_t pending = 0;
     std::vector<Waiter> waiters;
   };
+  // The lines with sectors in flight, looked up on every access: open addressing with linear
+  // probing over slots that keep their waiter vectors, so a miss allocates nothing once the
+  // table has warmed up (a node-based map allocated per missing line). Nothing iterates it.
+  static constexpr std::size_t kNone = ~std::size_t{0};
+  static constexpr Addr kEmpty = ~Addr{0};
+  std::size_t home(Addr line) const {
+    return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+  std::size_t find(Addr line) const {
+    for (std::size_t i = home(line);; i = (i + 1) & mask_) {
+      if (keys_[i] == line) return i;
+      if (keys_[i] == kEmpty) return kNone;
+    }
+  }
+  std::size_t find_or_add(Addr line) {
+    std::size_t i = home(line);
+    for (; keys_[i] != kEmpty; i = (i + 1) & mask_)
+      if (keys_[i] == line) return i;
+    keys_[i] = line;
+    if (2 * ++used_ > keys_.size()) {  // keep probes short: at most half full
+      resize(2 * keys_.size());
+      return find(line);
+    }
+    return i;
+  }
+  // Backward-shift deletion: later entries of the probe run move up so that no lookup stops
+  // early at the hole.
+  void erase(std::size_t i) {
+    for (std::size_t j = (i + 1) & mask_; keys_[j] != kEmpty; j = (j + 1) & mask_) {
+      if (((j - home(keys_[j])) & mask_) >= ((j - i) & mask_)) {
+        keys_[i] = keys_[j];
+        std::swap(lines_[i], lines_[j]);
+        i = j;
+      }
+    }
+    keys_[i] = kEmpty;
+    lines_[i].pending = 0;
+    lines_[i].waiters.clear();
+    --used_;
+  }
+  void resize(std::size_t n) {
+    std::vector<Addr> keys(n, kEmpty);
+    std::vector<Line> lines(n);
+    keys.swap(keys_);
+    lines.swap(lines_);
+    mask_ = n - 1;
+    shift_ = 64;
+    for (std::size_t b = n; b > 1; b >>= 1) --shift_;
+    used_ = 0;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (keys[k] == kEmpty) continue;
+      std::size_t i = home(keys[k]);
+      while (keys_[i] != kEmpty) i = (i + 1) & mask_;
+      keys_[i] = keys[k];
+      lines_[i] = std::move(lines[k]);
+      ++used_;
+    }
+  }
+
   std::uint32_t entries_;
   std::uint32_t max_merged_;
   std::uint32_t in_use_ = 0;
-  std::unordered_map<Addr, Line> table_;
+  std::vector<Addr> keys_;
+  std::vector<Line> lines_;
+  std::size_t mask_ = 0;
+  unsigned shift_ = 64;
+  std::size_t used_ = 0;
 };
 
 }  // namespace locsim
