@@ -34,7 +34,8 @@ void declare_gpu_params(ParamRegistry& p) {
   p.declare("watchdog.limit", T::UInt, std::to_string(d.watchdog_cycles), "cycles",
             "fail the run after this many core cycles without progress (0: off)");
   p.declare("watchdog.interval", T::UInt, std::to_string(d.watchdog_interval), "cycles",
-            "watchdog sampling period");
+            "watchdog check period (checks run between simulation slices: the period does not "
+            "change the results)");
   p.declare("sim.max_cycles", T::UInt, std::to_string(d.max_cycles), "cycles",
             "stop after this many core cycles (0: no limit)");
 

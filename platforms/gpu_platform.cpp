@@ -1,6 +1,7 @@
 #include "platforms/gpu_platform.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -160,6 +161,9 @@ void GpuPlatform::kernel_end(std::uint32_t seq, const Kernel& k) {
 void GpuPlatform::set_host_driven(std::function<void()> on_idle) {
   parts_.dispatcher->set_host_driven(true);
   parts_.dispatcher->on_idle = std::move(on_idle);
+  // The host runs the kernel (sc_start in its own sc_main), not simulate(): the watchdog checks
+  // as a process of its own.
+  if (watchdog_) watchdog_->self_timed();
 }
 
 void GpuPlatform::launch(const Workload& w) {
@@ -270,10 +274,37 @@ RunOutcome GpuPlatform::simulate() {
   // The end of a run is reported by us; SystemC's own "stopped by user" note is noise.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
-  if (cfg_.max_cycles)
-    sc_core::sc_start(clk.period() * static_cast<double>(cfg_.max_cycles));
-  else
-    sc_core::sc_start();
+  const sc_core::sc_time end = cfg_.max_cycles ? clk.period() * static_cast<double>(cfg_.max_cycles)
+                                               : sc_core::sc_max_time();
+  if (!watchdog_) {
+    if (cfg_.max_cycles)
+      sc_core::sc_start(end);
+    else
+      sc_core::sc_start();
+  } else {
+    // The watchdog's checks (and the sampler and progress line on them) run between slices of
+    // sc_start that end on multiples of its interval: stopping the kernel at a time puts no
+    // event in its queue, so the check interval cannot change the results. A slice with no
+    // event before its end is not run (sc_start would warn that nothing happened).
+    const sc_core::sc_time slice = clk.period() * static_cast<double>(watchdog_->interval());
+    sc_core::sc_time next = slice;
+    watchdog_->check(0);  // the ticks start at cycle 0, as the self-timed checks do
+    for (bool first = true; ctx_.failures.empty(); first = false) {
+      if (!first && !sc_core::sc_pending_activity()) break;  // every block idle: the run is over
+      const sc_core::sc_time now = sc_core::sc_time_stamp();
+      const bool last = next >= end;
+      const sc_core::sc_time stop = last ? end : next;
+      if (stop > now && (first || now + sc_core::sc_time_to_pending_activity() <= stop)) {
+        // The last slice runs to the limit itself, as one sc_start(limit) did.
+        sc_core::sc_start(stop - now,
+                          last ? sc_core::SC_RUN_TO_TIME : sc_core::SC_EXIT_ON_STARVATION);
+        if (!ctx_.failures.empty() || sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
+      }
+      if (last) break;
+      watchdog_->check(static_cast<Cycle>(next / clk.period()));
+      next += slice;
+    }
+  }
   out.failures = ctx_.failures;
   out.kernels = kernel_stats_;
   out.verified_words = verified_words_;

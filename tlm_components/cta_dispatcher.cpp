@@ -129,11 +129,12 @@ Watchdog::Watchdog(sc_core::sc_module_name name, SimContext& ctx, const ClockDom
   SC_HAS_PROCESS(Watchdog);
   SC_METHOD(check_method);
   sensitive << rearm_ev_;
+  dont_initialize();
 }
 
-void Watchdog::check_method() {
-  if (finished_()) return;
-  if (on_tick) on_tick(clk_.now());
+bool Watchdog::check(Cycle now) {
+  if (finished_() || !ctx_.failures.empty()) return false;
+  if (on_tick) on_tick(now);
   if (ctx_.progress != last_progress_) {
     last_progress_ = ctx_.progress;
     stalled_ = 0;
@@ -141,14 +142,18 @@ void Watchdog::check_method() {
     stalled_ += interval_;
     if (limit_ && stalled_ >= limit_) {
       std::ostringstream os;
-      os << "watchdog: no progress for " << stalled_ << " cycles at cycle " << clk_.now()
+      os << "watchdog: no progress for " << stalled_ << " cycles at cycle " << now
          << "; in flight:\n"
          << describe_();
       ctx_.fail(os.str());
-      return;
+      return false;
     }
   }
-  next_trigger(clk_.period() * static_cast<double>(interval_));
+  return true;
+}
+
+void Watchdog::check_method() {
+  if (check(clk_.now())) next_trigger(clk_.period() * static_cast<double>(interval_));
 }
 
 }  // namespace locsim

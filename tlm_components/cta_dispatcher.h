@@ -92,21 +92,32 @@ class CtaDispatcher : public sc_core::sc_module, public CtaCompletionIf {
 };
 
 // Stops a run that makes no progress and names the transactions in flight and where they sit.
+// A run driven by GpuPlatform::simulate() calls check() between slices of sc_start, so the
+// watchdog puts no event of its own in the kernel's queue: a periodic timed event reorders
+// same-time events and so changed the results with the check interval. A host that runs the
+// kernel itself (a virtual platform) starts the self-timed checks instead (self_timed()).
 class Watchdog : public sc_core::sc_module {
  public:
   Watchdog(sc_core::sc_module_name name, SimContext& ctx, const ClockDomain& clk,
            std::uint64_t interval_cycles, std::uint64_t limit_cycles,
            std::function<bool()> finished, std::function<std::string()> describe);
   // Called at every check (every `interval` cycles) while the run is going: observers such as
-  // the progress line and the interval sampler ride on this existing tick, because an event of
-  // their own would reorder same-time events in the kernel's queue and so change the results.
+  // the progress line and the interval sampler ride on it, and so cannot change the results
+  // either.
   std::function<void(Cycle now)> on_tick;
   std::uint64_t interval() const { return interval_; }
+  // One check at cycle `now`: false when the run is finished or has failed (nothing to watch).
+  bool check(Cycle now);
+  // Checks every `interval` cycles from now on, as a process of the simulation.
+  void self_timed() {
+    self_timed_ = true;
+    rearm_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
   // Watches again after the run went idle (a host launched more work).
   void rearm() {
     stalled_ = 0;
     last_progress_ = ~std::uint64_t{0};
-    rearm_ev_.notify(sc_core::SC_ZERO_TIME);
+    if (self_timed_) rearm_ev_.notify(sc_core::SC_ZERO_TIME);
   }
 
  private:
@@ -119,6 +130,7 @@ class Watchdog : public sc_core::sc_module {
   std::function<std::string()> describe_;
   std::uint64_t last_progress_ = ~std::uint64_t{0};
   std::uint64_t stalled_ = 0;
+  bool self_timed_ = false;
 };
 
 // Parameters (dispatcher.*), declared from DispatcherConfig's defaults

@@ -310,6 +310,7 @@ TEST_CASE("Watchdog: fires after the limit without progress and names the stuck 
   };
   Watchdog wd(
       "watchdog", ctx, ClockDomain::from_hz(1e9), 100, 300, [&] { return finished; }, describe);
+  wd.self_timed();  // no GpuPlatform::simulate() here to call check()
   noc.push(make_load(ctx, 0x1000));
   // Samples at 0, 100, 200, ... ns. Progress moves once at 150 ns, so the stall counted from the
   // sample at 200 ns reaches 300 cycles at the sample at 500 ns.
@@ -338,6 +339,7 @@ TEST_CASE("Watchdog: stays quiet once the run has finished", "[module][watchdog]
         ++described;
         return std::string();
       });
+  wd.self_timed();
   sc_core::sc_start(sc_time(25, SC_NS));  // samples at 0, 10, 20: stalled 20 < 30
   CHECK(ctx.failures.empty());
   finished = true;
