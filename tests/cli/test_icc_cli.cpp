@@ -15,11 +15,12 @@ namespace {
 nlohmann::json run(const std::string& args) {
   return run_json("run --platform clustered " + args);
 }
-// Default (calibrated) latencies; measured at 6bb7764: NoC reads base 12,032, ICC 6,608, ICC+CC
-// 6,333 with 286 CC hits (cycles 16,035 / 12,981 / 12,849). The CC's hits need the 48-entry
-// merge table to overflow: with icc.merge_entries=160 the merge table takes the sharing (6,393
-// merges) and the CC hits twice. Under sm.scoreboard=block-all every request for a line arrives
-// while the first is outstanding, so the merge table takes all the sharing and the CC none.
+// Default (calibrated) latencies; measured at 37f198d: NoC reads base 12,032, ICC 6,669, ICC+CC
+// 6,391 with 225 CC hits (cycles 15,584 / 13,165 / 12,949). The CC's hits need the 48-entry
+// merge table to overflow: with icc.merge_entries=160 the merge table takes most of the sharing
+// (ICC+CC: 5,637 reads) and the CC hits 39 times. Under sm.scoreboard=block-all every request
+// for a line arrives while the first is outstanding, so the merge table takes all the sharing
+// and the CC none.
 const std::string kMm = "--workload matmul --set workload.n=128 --check-data";
 const std::string kVec = "--workload vecadd --set workload.n=65536 --check-data";
 const std::string kIcc = " --set icc.enabled=true";
