@@ -38,6 +38,10 @@ void declare_gpu_params(ParamRegistry& p) {
             "change the results)");
   p.declare("sim.max_cycles", T::UInt, std::to_string(d.max_cycles), "cycles",
             "stop after this many core cycles (0: no limit)");
+  p.declare("sim.order_seed", T::UInt, std::to_string(d.order_seed), "",
+            "0: off; else the seed of a process that does nothing but wake at pseudo-random "
+            "clock edges, which changes only the order of same-time events: runs with a few "
+            "seeds measure how much a result depends on that order (docs/validation.md)");
 
   declare_sm_params(p);
   declare_l1_params(p);
@@ -117,6 +121,7 @@ GpuConfig make_gpu_config(const ParamRegistry& p) {
   c.watchdog_interval = p.get_uint("watchdog.interval");
   if (!c.watchdog_interval) throw ConfigError("key 'watchdog.interval': must be at least 1");
   c.max_cycles = p.get_uint("sim.max_cycles");
+  c.order_seed = p.get_uint("sim.order_seed");
 
   c.topology = p.get_string("gpu.topology");
   make_topology(c.topology)->validate(c);
