@@ -188,7 +188,12 @@ void StreamingMultiprocessor::cycle_method() {
     last_cycle_ = now;
     if (cfg_.warp_limit) update_warp_limit();
     bool issued = false;
-    for (std::uint32_t s = 0; s < cfg_.schedulers; ++s) {
+    // The schedulers take turns at going first (the first one gets the shared LDST and shared
+    // memory ports), rotating every cycle as GPGPU-Sim's shader_core_ctx::issue() does; a fixed
+    // order would let scheduler 0's warps issue all their loads before the others' first one.
+    const std::uint32_t first = static_cast<std::uint32_t>(now % cfg_.schedulers);
+    for (std::uint32_t k = 0; k < cfg_.schedulers; ++k) {
+      const std::uint32_t s = (first + k) % cfg_.schedulers;
       int w = pick(s, now);
       if (w < 0) continue;
       issue(static_cast<std::uint32_t>(w), now);
