@@ -190,8 +190,10 @@ void StreamingMultiprocessor::cycle_method() {
     bool issued = false;
     // The schedulers take turns at going first (the first one gets the shared LDST and shared
     // memory ports), rotating every cycle as GPGPU-Sim's shader_core_ctx::issue() does; a fixed
-    // order would let scheduler 0's warps issue all their loads before the others' first one.
-    const std::uint32_t first = static_cast<std::uint32_t>(now % cfg_.schedulers);
+    // order (sm.issue_order=fixed) lets scheduler 0's warps issue all their loads before the
+    // others' first one.
+    const std::uint32_t first =
+        cfg_.rotate_issue ? static_cast<std::uint32_t>(now % cfg_.schedulers) : 0;
     for (std::uint32_t k = 0; k < cfg_.schedulers; ++k) {
       const std::uint32_t s = (first + k) % cfg_.schedulers;
       int w = pick(s, now);

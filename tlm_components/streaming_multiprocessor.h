@@ -41,6 +41,9 @@ struct SmConfig {
   SmResources resources;
   std::uint32_t schedulers = 2;
   WarpSchedulerPolicy policy = WarpSchedulerPolicy::Gto;
+  // Which scheduler goes first each cycle (and so gets the shared LD/ST and shared-memory
+  // ports): rotating with the cycle as in GPGPU-Sim's shader_core_ctx::issue(), or scheduler 0.
+  bool rotate_issue = true;
   ScoreboardMode scoreboard = ScoreboardMode::Registers;
   std::uint32_t ldst_queue = 32;      // line requests waiting for the L1 (memory pipeline)
   std::uint32_t shared_latency = 24;  // cycles, conflict-free shared-memory access

@@ -23,6 +23,11 @@ void declare_sm_params(ParamRegistry& p) {
             "warp schedulers per SM");
   p.declare("sm.scheduler", T::Enum, d.policy == WarpSchedulerPolicy::Lrr ? "lrr" : "gto", "",
             "warp scheduling policy", {"gto", "lrr"});
+  p.declare("sm.issue_order", T::Enum, d.rotate_issue ? "rotate" : "fixed", "",
+            "which warp scheduler goes first each cycle and so wins the shared LD/ST and "
+            "shared-memory ports: rotate = scheduler (cycle mod schedulers), as GPGPU-Sim's "
+            "shader_core_ctx::issue(); fixed = scheduler 0 (locsim before c257d9a)",
+            {"rotate", "fixed"});
   p.declare("sm.scoreboard", T::Enum,
             d.scoreboard == ScoreboardMode::BlockAll ? "block-all" : "registers", "",
             "load dependencies: registers = a warp stalls at the first instruction that reads "
@@ -53,6 +58,7 @@ SmConfig sm_config_from_params(const ParamRegistry& p) {
   c.schedulers = p.get_u32("sm.schedulers", 1, 64);
   c.policy =
       p.get_string("sm.scheduler") == "lrr" ? WarpSchedulerPolicy::Lrr : WarpSchedulerPolicy::Gto;
+  c.rotate_issue = p.get_string("sm.issue_order") == "rotate";
   c.scoreboard = p.get_string("sm.scoreboard") == "block-all" ? ScoreboardMode::BlockAll
                                                               : ScoreboardMode::Registers;
   c.ldst_queue = p.get_u32("sm.ldst_queue", 1);

@@ -283,6 +283,25 @@ TEST_CASE("SM: LRR schedulers take turns at the LD/ST unit", "[module][sm]") {
   check_schedulers_take_turns(WarpSchedulerPolicy::Lrr);
 }
 
+TEST_CASE("SM: with sm.issue_order=fixed scheduler 0 always goes first", "[module][sm]") {
+  SmConfig c = sm_config(WarpSchedulerPolicy::Gto, 2);
+  c.rotate_issue = false;
+  SmBench b(c);
+  ScriptKernel k = make_kernel(1, 64, [](std::uint32_t, std::uint32_t w) {
+    const Addr base = 0x10000 * (w + 1);
+    return std::vector<WarpInst>{store(base), store(base + 0x80), store(base + 0x100), exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  // Warp 0 (scheduler 0) takes the LD/ST unit at cycles 1-3; warp 1 gets it only at cycle 4,
+  // when warp 0 issues its exit.
+  const std::vector<Addr> expect{0x10000, 0x10080, 0x10100, 0x20000, 0x20080, 0x20100};
+  CHECK(b.memory.addresses == expect);
+  REQUIRE(b.memory.request_times.size() == 6);
+  for (int i = 0; i < 6; ++i) CHECK(b.memory.request_times[i] == sc_time(i + 1, SC_NS));
+  b.quiescent();
+}
+
 TEST_CASE("SM: a compute block issues its instructions then waits its latency", "[module][sm]") {
   SmBench b(sm_config());
   ScriptKernel k = make_kernel(1, 32, [](std::uint32_t, std::uint32_t) {
