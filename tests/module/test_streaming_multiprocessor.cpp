@@ -251,6 +251,17 @@ TEST_CASE("SM: loose round-robin rotates over the ready warps", "[module][sm]") 
 }
 
 namespace {
+// One CTA of `threads` threads, each warp storing to three lines of its own (warp w at
+// 0x10000 * (w + 1)), run for 1 us on the bench's SM.
+void run_three_stores_per_warp(SmBench& b, std::uint32_t threads) {
+  ScriptKernel k = make_kernel(1, threads, [](std::uint32_t, std::uint32_t w) {
+    const Addr base = 0x10000 * (w + 1);
+    return std::vector<WarpInst>{store(base), store(base + 0x80), store(base + 0x100), exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+}
+
 // Warps 0 and 2 are on scheduler 0, warps 1 and 3 on scheduler 1. Each warp stores three times;
 // every cycle one store fits the LD/ST unit. With a fixed order scheduler 0 would win every cycle
 // and warp 1's first store would wait for all six of warps 0 and 2.
@@ -258,12 +269,7 @@ void check_schedulers_take_turns(WarpSchedulerPolicy p) {
   SmConfig c = sm_config(p, 2);
   c.rotate_issue = true;
   SmBench b(c);
-  ScriptKernel k = make_kernel(1, 128, [](std::uint32_t, std::uint32_t w) {
-    const Addr base = 0x10000 * (w + 1);
-    return std::vector<WarpInst>{store(base), store(base + 0x80), store(base + 0x100), exit_inst()};
-  });
-  b.sm->launch_cta(k, 0, 0);
-  sc_core::sc_start(sc_time(1000, SC_NS));
+  run_three_stores_per_warp(b, 128);
   REQUIRE(b.memory.addresses.size() == 12);
   // The first six stores alternate: odd cycles scheduler 1 goes first (warps 1, 3), even cycles
   // scheduler 0 (warps 0, 2).
@@ -289,12 +295,7 @@ TEST_CASE("SM: with sm.issue_order=fixed scheduler 0 always goes first", "[modul
   SmConfig c = sm_config(WarpSchedulerPolicy::Gto, 2);
   c.rotate_issue = false;  // the default, stated
   SmBench b(c);
-  ScriptKernel k = make_kernel(1, 64, [](std::uint32_t, std::uint32_t w) {
-    const Addr base = 0x10000 * (w + 1);
-    return std::vector<WarpInst>{store(base), store(base + 0x80), store(base + 0x100), exit_inst()};
-  });
-  b.sm->launch_cta(k, 0, 0);
-  sc_core::sc_start(sc_time(1000, SC_NS));
+  run_three_stores_per_warp(b, 64);
   // Warp 0 (scheduler 0) takes the LD/ST unit at cycles 1-3; warp 1 gets it only at cycle 4,
   // when warp 0 issues its exit.
   const std::vector<Addr> expect{0x10000, 0x10080, 0x10100, 0x20000, 0x20080, 0x20100};
