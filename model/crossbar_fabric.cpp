@@ -45,6 +45,7 @@ void CrossbarFabric::arbitrate(Cycle now) {
   // same cycle.
   busy_in_.for_each([&](std::uint32_t i) {
     if (in_free_[i] > now) return;
+    if (cfg_.registered_inputs && inq_[i].front().injected >= now) return;
     const std::uint32_t o = inq_[i].front().out;
     if (out_free_[o] > now || outq_[o].size() >= cfg_.output_buffer) return;
     const std::uint32_t dist = (i + n - rr_[o]) % n;
@@ -90,7 +91,8 @@ Cycle CrossbarFabric::next_event(Cycle now) const {
   busy_in_.for_each_until([&](std::uint32_t i) {
     std::uint32_t o = inq_[i].front().out;
     if (outq_[o].size() >= cfg_.output_buffer) return false;  // waits for a pop
-    best = std::min(best, std::max({now, in_free_[i], out_free_[o]}));
+    const Cycle eligible = cfg_.registered_inputs ? inq_[i].front().injected + 1 : 0;
+    best = std::min(best, std::max({now, in_free_[i], out_free_[o], eligible}));
     return best == now;
   });
   return best;

@@ -28,6 +28,11 @@ class CrossbarFabric {
     // Flits per cycle of each input / output link; empty: 1 for all. A transfer moves at the
     // narrower of its two links (an inter-module link's port is wider than an SM's).
     std::vector<std::uint32_t> input_width{}, output_width{};
+    // A packet injected at cycle t first competes at t + 1 (an input register). The timing
+    // shell then need not run arbitrate(t) after every inject() of cycle t: without it, a packet
+    // of cycle t competes at t or t + 1 depending on which of two same-time processes SystemC
+    // runs first (docs/validation.md, "Event-order sensitivity").
+    bool registered_inputs = false;
   };
 
   explicit CrossbarFabric(const Config& c);

@@ -294,7 +294,10 @@ void L1DataCache::send_down() {
     popped = true;
     down_.send(*gp);
   }
-  if (popped) retry_at(clk_.next_edge_cycle() + 1);
+  // A miss-queue slot or MSHR entry freed in cycle t serves the request of cycle t, whichever of
+  // the two SystemC runs first (a retry at the same edge; docs/validation.md, "Event-order
+  // sensitivity").
+  if (popped) retry_at(clk_.next_edge_cycle());
 }
 
 bool L1DataCache::on_response_from_below(Payload& gp) {
@@ -324,7 +327,7 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
       queue_response(now + 1, *r);
     }
     gp.release();
-    retry_at(now + 1);
+    retry_at(now);  // the freed entry serves this cycle's request (see send_down)
   } else {
     e.at(name());
     queue_response(now + 1, gp);

@@ -145,7 +145,8 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
   const Warp& w = warps_[wi];
   if (w.ready_at > now) return false;
   if (w.age > swl_max_age_) return false;
-  if (is_global_mem(w.inst.op)) return ldst_free_at_ <= now && ldst_queue_.size() < cfg_.ldst_queue;
+  if (is_global_mem(w.inst.op))
+    return ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
   if (is_shared_mem(w.inst.op)) return shared_free_at_ <= now;
   return true;
 }
@@ -207,14 +208,15 @@ void StreamingMultiprocessor::cycle_method() {
   // Sleep until the first cycle at which some warp can issue (responses and launches wake us).
   if (cfg_.warp_limit) update_warp_limit();  // warps may have exited or reached a barrier
   Cycle next = kNeverCycle;
-  const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
+  const bool ldst_full = ldst_occupancy(now) >= cfg_.ldst_queue;
   for (std::size_t k = 0; k < eligible_.size(); ++k)
     for (std::uint64_t m = eligible_[k]; m; m &= m - 1) {
       const Warp& w = warps_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))];
       if (w.age > swl_max_age_) continue;  // re-evaluated whenever an older warp waits or exits
       Cycle r = std::max(w.ready_at, now + 1);
       if (is_global_mem(w.inst.op)) {
-        if (ldst_full) continue;
+        if (ldst_queue_.size() >= cfg_.ldst_queue) continue;  // send_requests() wakes us
+        if (ldst_full) r = std::max(r, now + 1);  // slots freed this cycle: usable next cycle
         r = std::max(r, ldst_free_at_);
       } else if (is_shared_mem(w.inst.op)) {
         r = std::max(r, shared_free_at_);
@@ -422,6 +424,12 @@ void StreamingMultiprocessor::send_requests() {
   while (!port_.busy() && !ldst_queue_.empty()) {
     Payload* gp = ldst_queue_.front();
     ldst_queue_.pop_front();
+    const Cycle c = clk_.now();
+    if (c != ldst_pop_cycle_) {
+      ldst_pop_cycle_ = c;
+      ldst_pops_ = 0;
+    }
+    ++ldst_pops_;
     port_.send(*gp);
   }
   if (was_full && ldst_queue_.size() < cfg_.ldst_queue) schedule_wake(clk_.next_edge_cycle() + 1);

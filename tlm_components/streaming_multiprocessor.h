@@ -144,6 +144,14 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::uint64_t launch_counter_ = 0;
   std::deque<Payload*> ldst_queue_;
   Cycle ldst_free_at_ = 0;
+  // Line requests sent to the L1 in cycle ldst_pop_cycle_: their LD/ST queue slots become free
+  // at the next cycle, so the scheduler sees the same occupancy whether the L1 took them before
+  // or after cycle_method ran in that cycle (docs/validation.md, "Event-order sensitivity").
+  Cycle ldst_pop_cycle_ = ~Cycle{0};
+  std::size_t ldst_pops_ = 0;
+  std::size_t ldst_occupancy(Cycle now) const {
+    return ldst_queue_.size() + (ldst_pop_cycle_ == now ? ldst_pops_ : 0);
+  }
   Cycle shared_free_at_ = 0;
   // Shared-memory loads in flight: their destination registers are released at `when`. The warp
   // does not wait at the load itself; as in GPGPU-Sim, the scoreboard holds an LDS's destinations
