@@ -62,8 +62,9 @@ TEST_CASE("L1D: a full MSHR table stalls the next miss until a fill frees an ent
   sc_core::sc_start(sc_time(1000, SC_NS));
   REQUIRE(b.sm.responses.size() == 3);
   REQUIRE(b.memory.request_times.size() == 3);
-  // The third miss reaches memory only after the first fill came back (100 ns round trip).
-  CHECK(b.memory.request_times[2] > b.memory.request_times[0] + sc_time(100, SC_NS));
+  // The third miss reaches memory only once the first fill came back (100 ns round trip); the
+  // freed entry serves it in the fill's own cycle.
+  CHECK(b.memory.request_times[2] >= b.memory.request_times[0] + sc_time(100, SC_NS));
   CHECK(b.stat("rf_mshr_entry") > 0);
   CHECK(b.stat("reservation_fails") == b.stat("rf_mshr_entry"));
 }
