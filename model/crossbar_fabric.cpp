@@ -14,6 +14,7 @@ CrossbarFabric::CrossbarFabric(const Config& c)
       contested_(c.outputs),
       in_free_(c.inputs, 0),
       out_free_(c.outputs, 0),
+      last_pop_(c.inputs, kNever),
       rr_(c.outputs, 0),
       in_busy_total_(c.inputs, 0),
       out_busy_total_(c.outputs, 0),
@@ -57,6 +58,7 @@ void CrossbarFabric::arbitrate(Cycle now) {
     best_dist_[o] = n;  // reset for the next cycle
     InPkt p = inq_[i].front();
     inq_[i].pop_front();
+    last_pop_[i] = now;
     if (inq_[i].empty()) busy_in_.reset(i);
     const std::uint32_t width = std::min(in_width_[i], out_width_[o]);
     const Cycle cycles = (p.flits + width - 1) / width;

@@ -39,6 +39,13 @@ class CrossbarFabric {
   const Config& config() const { return cfg_; }
 
   bool can_inject(std::uint32_t in) const { return inq_[in].size() < cfg_.input_buffer; }
+  // As seen by an injection of cycle `now`: with registered inputs, a slot that arbitrate(now)
+  // freed counts as occupied until now + 1, so the answer does not depend on whether the
+  // injecting process runs before or after the fabric's step of the same cycle.
+  bool can_inject(std::uint32_t in, Cycle now) const {
+    const bool freed_now = cfg_.registered_inputs && last_pop_[in] == now;
+    return inq_[in].size() + (freed_now ? 1u : 0u) < cfg_.input_buffer;
+  }
   // Precondition: can_inject(in), flits >= 1. `injected` is kept with the packet for the
   // consumer (front_injected), e.g. to sample its latency without a map lookup.
   void inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h,
@@ -118,6 +125,7 @@ class CrossbarFabric {
   Bits busy_in_, busy_out_;  // non-empty input / output FIFOs
   Bits contested_;           // scratch of arbitrate(): outputs some input head competes for
   std::vector<Cycle> in_free_, out_free_;
+  std::vector<Cycle> last_pop_;  // cycle of each input's last grant (at most one per cycle)
   std::vector<std::uint32_t> rr_;
   std::vector<std::uint64_t> in_busy_total_, out_busy_total_;
   std::uint64_t transfers_ = 0, flits_ = 0;

@@ -106,8 +106,9 @@ void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {
 
 bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t p = port_of(src);
-  if (port_accept_[p] == now || !req_.can_inject(p) || !clk_.on_edge(now)) {
-    step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now ? 1 : 0)));
+  if (port_blocked(p, now) || !clk_.on_edge(now)) {
+    step_ev_.notify(
+        clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now || clk_.on_edge(now) ? 1 : 0)));
     if (src < cfg_.bindings) mark(held_ports_, p);  // core bindings: their own loop in the step
     return false;
   }
@@ -140,8 +141,9 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     // A home core's reply to a forwarded request: back to the slice on the request network.
     const std::uint32_t home = tgt - targets_;
     const std::uint32_t p = port_of(home);
-    if (port_accept_[p] == now || !req_.can_inject(p) || !clk_.on_edge(now)) {
-      step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now ? 1 : 0)));
+    if (port_blocked(p, now) || !clk_.on_edge(now)) {
+      step_ev_.notify(clk_.until(clk_.next_edge_cycle() +
+                                 (port_accept_[p] == now || clk_.on_edge(now) ? 1 : 0)));
       mark(held_targets_, tgt);
       return false;
     }
@@ -158,8 +160,9 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     step_ev_.notify(clk_.until(now + 1));
     return true;
   }
-  if (reply_accept_[tgt] == now || !rep_.can_inject(tgt) || !clk_.on_edge(now)) {
-    step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (reply_accept_[tgt] == now ? 1 : 0)));
+  if (target_blocked(tgt, now) || !clk_.on_edge(now)) {
+    step_ev_.notify(clk_.until(clk_.next_edge_cycle() +
+                               (reply_accept_[tgt] == now || clk_.on_edge(now) ? 1 : 0)));
     mark(held_targets_, tgt);
     return false;
   }
@@ -187,20 +190,14 @@ void Crossbar::step_method() {
   // This activation's notifications of step_ev_, to skip the later ones SystemC would ignore:
   // one is ignored when a notification at the same time or earlier is pending, and pending ones
   // only ever move earlier. (Another process's notification is never assumed.)
-  bool delta_notified = false, next_notified = false;
+  bool next_notified = false;
   // A held packet its port cannot take this cycle: the retry on_request / on_reply would
-  // schedule (called at this edge: the next cycle if the port took one this cycle, else the next
-  // delta cycle), without their checks.
-  auto blocked = [&](bool accepted_this_cycle) {
+  // schedule (called at this edge: the next cycle), without their checks.
+  auto blocked = [&]() {
     waiting_inputs = true;
-    if (delta_notified) return;
-    if (!accepted_this_cycle) {
-      step_ev_.notify(sc_core::SC_ZERO_TIME);
-      delta_notified = true;
-    } else if (!next_notified) {
-      step_ev_.notify(clk_.period());  // == clk_.until(now + 1) at this edge
-      next_notified = true;
-    }
+    if (next_notified) return;
+    step_ev_.notify(clk_.period());  // == clk_.until(now + 1) at this edge
+    next_notified = true;
   };
   if (now != last_step_) {
     last_step_ = now;
@@ -215,7 +212,7 @@ void Crossbar::step_method() {
         Payload* gp = in_ports_[s]->held_request();
         if (!gp) continue;
         if (port_blocked(p, now)) {
-          blocked(port_accept_[p] == now);
+          blocked();
         } else if (on_request(s, *gp, now)) {
           port_rr_[p] = (s - first + 1) % n;
           in_ports_[s]->accept_request();
@@ -233,7 +230,7 @@ void Crossbar::step_method() {
       if (!gp) continue;
       const std::uint32_t p = port_of(b);
       if (port_blocked(p, now))
-        blocked(port_accept_[p] == now);
+        blocked();
       else if (on_request(b, *gp, now))
         in_ports_[b]->accept_request();
       else
@@ -244,8 +241,8 @@ void Crossbar::step_method() {
          t = next_marked(held_targets_, t + 1, outs)) {
       Payload* gp = out_ports_[t]->held_response();
       if (gp) {
-        if (t < targets_ && (reply_accept_[t] == now || !rep_.can_inject(t)))
-          blocked(reply_accept_[t] == now);
+        if (t < targets_ && target_blocked(t, now))
+          blocked();
         else if (on_reply(t, *gp, now))
           out_ports_[t]->accept_response();
         else
@@ -297,8 +294,7 @@ void Crossbar::step_method() {
   for (const auto& q : slice_fwd_)
     if (!q.empty()) soon = true;
   const Cycle next = soon ? now + 1 : std::min(req_.next_event(now + 1), rep_.next_event(now + 1));
-  if (next != CrossbarFabric::kNever && !delta_notified && !next_notified)
-    step_ev_.notify(clk_.until(next));
+  if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify(clk_.until(next));
 }
 
 void Crossbar::deliver_reply(std::uint32_t p, Cycle now) {
@@ -329,7 +325,7 @@ void Crossbar::forward(Cycle now) {
   // packet per cycle): a forwarded packet goes when no L2 reply took the port this cycle.
   for (std::uint32_t t = 0; t < targets_; ++t) {
     std::deque<Payload*>& q = slice_fwd_[t];
-    if (q.empty() || reply_accept_[t] == now || !rep_.can_inject(t)) continue;
+    if (q.empty() || target_blocked(t, now)) continue;
     Payload* gp = q.front();
     q.pop_front();
     reply_accept_[t] = now;

@@ -92,8 +92,14 @@ class Crossbar : public Interconnect {
   void forward(Cycle now);
   // Whether injection port p cannot take a request at cycle now (at its edge): it took one
   // this cycle or its FIFO is full; on_request refuses then.
+  // Whether injection port p / reply target t can take no packet in cycle `now`. Neither answer
+  // changes later in the cycle (a FIFO slot freed by this cycle's arbitration counts from the
+  // next), so a blocked packet retries next cycle whatever the order of same-time processes.
   bool port_blocked(std::uint32_t p, Cycle now) const {
-    return port_accept_[p] == now || !req_.can_inject(p);
+    return port_accept_[p] == now || !req_.can_inject(p, now);
+  }
+  bool target_blocked(std::uint32_t t, Cycle now) const {
+    return reply_accept_[t] == now || !rep_.can_inject(t, now);
   }
   // Delivers the ready head of the reply network's output p to its binding if it can.
   void deliver_reply(std::uint32_t p, Cycle now);
