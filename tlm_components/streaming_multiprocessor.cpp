@@ -189,10 +189,10 @@ void StreamingMultiprocessor::cycle_method() {
     last_cycle_ = now;
     if (cfg_.warp_limit) update_warp_limit();
     bool issued = false;
-    // Which scheduler goes first gets the shared LDST and shared-memory ports. GPGPU-Sim's
-    // shader_core_ctx::issue() rotates it every cycle (sm.issue_order=rotate); the default for
-    // now is scheduler 0 (fixed), whose warps then issue all their loads before the others'
-    // first one (docs/validation/accelsim.md, conv2d).
+    // The schedulers take turns at going first (the first one gets the shared LDST and shared
+    // memory ports), rotating every cycle as GPGPU-Sim's shader_core_ctx::issue() does; a fixed
+    // order (sm.issue_order=fixed) lets scheduler 0's warps issue all their loads before the
+    // others' first one.
     const std::uint32_t first =
         cfg_.rotate_issue ? static_cast<std::uint32_t>(now % cfg_.schedulers) : 0;
     for (std::uint32_t k = 0; k < cfg_.schedulers; ++k) {

@@ -43,9 +43,7 @@ struct SmConfig {
   WarpSchedulerPolicy policy = WarpSchedulerPolicy::Gto;
   // Which scheduler goes first each cycle (and so gets the shared LD/ST and shared-memory
   // ports): rotating with the cycle as in GPGPU-Sim's shader_core_ctx::issue(), or scheduler 0.
-  // Scheduler 0 by default for now: rotating moves most simulated numbers (conv2d 1.6-2.2x the
-  // cycles), so it is to be adopted with a re-measurement of the validation pages.
-  bool rotate_issue = false;
+  bool rotate_issue = true;
   ScoreboardMode scoreboard = ScoreboardMode::Registers;
   std::uint32_t ldst_queue = 32;      // line requests waiting for the L1 (memory pipeline)
   std::uint32_t shared_latency = 24;  // cycles, conflict-free shared-memory access

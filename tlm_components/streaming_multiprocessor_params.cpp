@@ -26,8 +26,7 @@ void declare_sm_params(ParamRegistry& p) {
   p.declare("sm.issue_order", T::Enum, d.rotate_issue ? "rotate" : "fixed", "",
             "which warp scheduler goes first each cycle and so wins the shared LD/ST and "
             "shared-memory ports: rotate = scheduler (cycle mod schedulers), as GPGPU-Sim's "
-            "shader_core_ctx::issue(); fixed = scheduler 0 (the default until the validation "
-            "pages are re-measured with rotate; docs/validation/accelsim.md)",
+            "shader_core_ctx::issue(); fixed = scheduler 0 (locsim's order until 2026-11-26)",
             {"rotate", "fixed"});
   p.declare("sm.scoreboard", T::Enum,
             d.scoreboard == ScoreboardMode::BlockAll ? "block-all" : "registers", "",

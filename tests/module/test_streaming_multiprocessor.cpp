@@ -293,7 +293,7 @@ TEST_CASE("SM: LRR schedulers take turns at the LD/ST unit", "[module][sm]") {
 
 TEST_CASE("SM: with sm.issue_order=fixed scheduler 0 always goes first", "[module][sm]") {
   SmConfig c = sm_config(WarpSchedulerPolicy::Gto, 2);
-  c.rotate_issue = false;  // the default, stated
+  c.rotate_issue = false;
   SmBench b(c);
   run_three_stores_per_warp(b, 64);
   // Warp 0 (scheduler 0) takes the LD/ST unit at cycles 1-3; warp 1 gets it only at cycle 4,
@@ -364,21 +364,23 @@ TEST_CASE("SM: cta_done is reported once per CTA after its last memory response 
   for (std::uint32_t c = 0; c < 3; ++c) b.sm->launch_cta(k, 0, c);
   CHECK(b.sm->resident_ctas() == 3);
   // Warps 0 and 2 share scheduler 0, warp 1 is on scheduler 1; the LD/ST unit takes one
-  // instruction per cycle and scheduler 0 goes first (sm.issue_order=fixed, the default). Cycle
-  // 1: warp 0 stores (warp 1 must wait for the LD/ST unit). Cycle 2: warp 0 exits, warp 1
-  // stores. Cycle 3: warp 2 stores, warp 1 exits. Cycle 4: warp 2 exits. Every warp has exited
-  // by 50 ns but the stores are still outstanding.
+  // instruction per cycle and scheduler (cycle mod 2) goes first. Cycle 1: warp 1 stores (warp 0
+  // must wait for the LD/ST unit). Cycle 2: warp 0 stores, warp 1 exits. Cycle 3: warp 0 exits.
+  // Cycle 4: warp 2 stores. Cycle 5: warp 2 exits. Every warp has exited by 50 ns but the stores
+  // are still outstanding.
   sc_core::sc_start(sc_time(50, SC_NS));
   CHECK(b.sm->resident_ctas() == 3);
   CHECK(b.sink.done.empty());
-  sc_core::sc_start(sc_time(51500, sc_core::SC_PS));  // to 101.5 ns: CTA 0's store answered
+  sc_core::sc_start(sc_time(51500, sc_core::SC_PS));  // to 101.5 ns: CTA 1's store answered
   CHECK(b.sm->resident_ctas() == 2);
   sc_core::sc_start(sc_time(98500, sc_core::SC_PS));  // to 200 ns
   CHECK(b.sm->resident_ctas() == 0);
   REQUIRE(b.sink.done.size() == 3);
-  for (std::uint32_t c = 0; c < 3; ++c) {
-    CHECK(b.sink.done[c].cta == c);
-    CHECK(b.sink.done[c].t == sc_time(101 + c, SC_NS));
+  const std::uint32_t order[] = {1, 0, 2};
+  const int at[] = {101, 102, 104};
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    CHECK(b.sink.done[i].cta == order[i]);
+    CHECK(b.sink.done[i].t == sc_time(at[i], SC_NS));
   }
   // A freed CTA slot is reused: launched at 200 ns, store at 201, done at 301.
   b.sm->launch_cta(k, 0, 3);
@@ -388,7 +390,7 @@ TEST_CASE("SM: cta_done is reported once per CTA after its last memory response 
   CHECK(b.sink.done[3].cta == 3);
   CHECK(b.sink.done[3].t == sc_time(301, SC_NS));
   CHECK(b.memory.request_times == std::vector<sc_time>{sc_time(1, SC_NS), sc_time(2, SC_NS),
-                                                       sc_time(3, SC_NS), sc_time(201, SC_NS)});
+                                                       sc_time(4, SC_NS), sc_time(201, SC_NS)});
   CHECK(b.stat("ctas_completed") == 4);
   b.quiescent();
 }
