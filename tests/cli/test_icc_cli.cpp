@@ -15,17 +15,14 @@ namespace {
 nlohmann::json run(const std::string& args) {
   return run_json("run --platform clustered " + args);
 }
-// Default (calibrated) latencies; measured at 37f198d: NoC reads base 12,032, ICC 6,669, ICC+CC
-// 6,391 with 225 CC hits (cycles 15,584 / 13,165 / 12,949). The CC's hits need the 48-entry
-// merge table to overflow: with icc.merge_entries=160 the merge table takes most of the sharing
-// (ICC+CC: 5,637 reads) and the CC hits 39 times. Under sm.scoreboard=block-all every request
-// for a line arrives while the first is outstanding, so the merge table takes all the sharing
-// and the CC none. These counts are with scheduler 0 first every cycle (sm.issue_order=fixed);
-// with the schedulers rotating (c257d9a) the merge table takes all the sharing here too (ICC and
-// ICC+CC 6,622 reads, 0 CC hits) and the CC hits only with a smaller merge table
-// (icc.merge_entries=16: 178 hits, 9,718 -> 9,464 reads).
-const std::string kMm =
-    "--workload matmul --set workload.n=128 --check-data --set sm.issue_order=fixed";
+// Default (calibrated) latencies; measured at 50c848c: NoC reads base 12,032, ICC 6,650, ICC+CC
+// 6,630 with 13 CC hits (cycles 16,132 / 13,022 / 13,007). With the warp schedulers rotating (the
+// default) nearly every request for a shared line arrives while the first is outstanding, so the
+// 48-entry merge table takes almost all the sharing and the CC little; with a 16-entry table the
+// CC hits 161 times (ICC 9,792 -> ICC+CC 9,551 reads). With scheduler 0 first every cycle
+// (sm.issue_order=fixed) ICC+CC reads 6,453 with 181 CC hits. Under sm.scoreboard=block-all the
+// merge table takes all the sharing and the CC none.
+const std::string kMm = "--workload matmul --set workload.n=128 --check-data";
 const std::string kVec = "--workload vecadd --set workload.n=65536 --check-data";
 const std::string kIcc = " --set icc.enabled=true";
 const std::string kCc = " --set icc.coalesced_cache=true";
@@ -45,6 +42,11 @@ TEST_CASE("icc: on a kernel with inter-CTA sharing ICC cuts NoC reads and CC cut
   CHECK(icc["l1d"]["accesses"] == base["l1d"]["accesses"]);
   CHECK(cc["noc_ports"].size() == 12);
   CHECK(base["cluster"]["icl"].get<double>() > 0.1);
+  // With a merge table too small for the sharing, the CC takes the overflow.
+  const std::string small = " --set icc.merge_entries=16";
+  const nlohmann::json icc16 = run(kMm + kIcc + small), cc16 = run(kMm + kIcc + kCc + small);
+  CHECK(cc16["icc"]["cc_hits"].get<std::uint64_t>() > 100);
+  CHECK(reads(cc16) < reads(icc16));
 }
 
 TEST_CASE("icc: on a streaming kernel ICC changes no memory count", "[cli][icc]") {

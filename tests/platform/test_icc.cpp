@@ -37,11 +37,8 @@ TEST_CASE("clustered: matmul with ICC and CC merges and caches across SMs with v
           "[platform][icc]") {
   // Default latencies: under the register scoreboard some requests for a shared line arrive after
   // its reply and hit the CC (see test_icc_cli.cpp; with sm.scoreboard=block-all cc_hits is 0).
-  // Which requests come late depends on the issue order: with the schedulers rotating at n = 128
-  // none does, so this test keeps scheduler 0 first.
-  Run r =
-      run("clustered", "matmul", {{"n", "128"}},
-          {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}, {"sm.issue_order", "fixed"}});
+  Run r = run("clustered", "matmul", {{"n", "128"}},
+              {{"icc.enabled", "true"}, {"icc.coalesced_cache", "true"}});
   conservation(r);
   REQUIRE(r.gpu->mechanism<IccMechanism>("icc")->num_units() == 12);
   CHECK(r.total("icc", "merge_hits") > 1000);  // A and B tiles shared by the cluster's CTAs
