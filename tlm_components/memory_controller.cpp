@@ -78,6 +78,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   }
   const bool wr = gp.is_write();
   pending_[id] = Pending{&gp, src, n, now};
+  last_source_ = src;
   for (unsigned a = 0; atom_mask >> a; ++a) {
     if (!((atom_mask >> a) & 1u)) continue;
     DramCoord c = map_.decode(gp.get_address() + a * cfg_.atom_bytes);
@@ -145,11 +146,15 @@ void MemoryController::schedule_method() {
     }
   }
   if (freed) {
-    // Queue space may have freed: let held requests in (on_request refuses at once if not).
-    for (auto& port : ports_)
-      if (port->held_request() &&
-          on_request(static_cast<std::uint32_t>(&port - &ports_[0]), *port->held_request()))
-        port->accept_request();
+    // Queue space may have freed: let held requests in (on_request refuses at once if not),
+    // from source 0 or, round robin, from the source after the one accepted last.
+    const auto n = static_cast<std::uint32_t>(ports_.size());
+    const std::uint32_t first = cfg_.round_robin_sources ? (last_source_ + 1) % n : 0;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const std::uint32_t s = (first + k) % n;
+      TargetPort& port = *ports_[s];
+      if (port.held_request() && on_request(s, *port.held_request())) port.accept_request();
+    }
   }
   respond_ready(now);
   Cycle next = dram_.next_command_cycle(now + 1);

@@ -39,6 +39,11 @@ struct MemoryControllerConfig {
   std::uint32_t phy_latency = 0;           // last data beat on the bus -> response
   // Separate row and column command buses (HBM): one ACT/PRE and one RD/WR per cycle.
   bool dual_command_bus = false;
+  // Which held request (one per L2 sub-partition) takes freed front-end space first. false:
+  // source 0, then 1, ... every time (a source with a backlog can starve the later ones); true:
+  // the source after the one last accepted, the round robin of GPGPU-Sim's memory partition
+  // between its sub-partitions (memory_partition_unit::dram_cycle, last borrower + 1).
+  bool round_robin_sources = false;
   double clock_hz = 924e6;  // DRAM command clock
 };
 
@@ -81,6 +86,7 @@ class MemoryController : public sc_core::sc_module {
   std::deque<std::pair<Cycle, DramRequest>> front_;
   std::vector<std::vector<std::uint32_t>> ready_;  // per source, waiting for the response channel
   Cycle last_cmd_ = ~Cycle{0};
+  std::uint32_t last_source_ = 0;  // the source of the request accepted last (round robin)
   sc_core::sc_event ev_;
 
   Counter &reads_, &writes_, &read_bytes_, &write_bytes_, &atoms_, &row_hits_, &activates_,
