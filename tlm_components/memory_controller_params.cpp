@@ -71,11 +71,11 @@ void declare_memory_params(ParamRegistry& p) {
             "separate row and column command buses (HBM): an ACT or PRE and a RD or WR in the "
             "same cycle (GPGPU-Sim's -dram_dual_bus_interface); false: one command per cycle "
             "(GDDR5)");
-  p.declare("dram.source_arbiter", T::Enum, d.round_robin_sources ? "round_robin" : "fixed", "",
+  p.declare("dram.source_arbiter", T::Enum, d.round_robin_sources ? "round-robin" : "fixed", "",
             "which L2 sub-partition's held request takes freed controller space first: fixed "
-            "(the first sub-partition, every time) or round_robin (the one after the "
+            "(the first sub-partition, every time) or round-robin (the one after the "
             "sub-partition accepted last, as GPGPU-Sim's memory partition)",
-            {"fixed", "round_robin"});
+            {"fixed", "round-robin"});
   p.declare("clock.dram", T::Frequency, frequency_text(d.clock_hz), "Hz", "DRAM command clock");
 }
 
@@ -117,7 +117,7 @@ MemoryControllerConfig memory_controller_config_from_params(const ParamRegistry&
   c.controller_latency = p.get_u32("dram.controller_latency");
   c.phy_latency = p.get_u32("dram.phy_latency");
   c.dual_command_bus = p.get_bool("dram.dual_command_bus");
-  c.round_robin_sources = p.get_string("dram.source_arbiter") == "round_robin";
+  c.round_robin_sources = p.get_string("dram.source_arbiter") == "round-robin";
   c.atom_bytes = p.get_bytes_u32("dram.atom_bytes");
   if (!is_pow2(c.atom_bytes) || c.atom_bytes < l2.sector_bytes || c.atom_bytes > l2.line_bytes)
     throw ConfigError(
