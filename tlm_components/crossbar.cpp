@@ -107,8 +107,7 @@ void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {
 bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t p = port_of(src);
   if (port_blocked(p, now) || !clk_.on_edge(now)) {
-    step_ev_.notify(
-        clk_.until(clk_.next_edge_cycle() + (port_accept_[p] == now || clk_.on_edge(now) ? 1 : 0)));
+    step_ev_.notify(clk_.until(retry_cycle(port_accept_[p] == now, now)));
     if (src < cfg_.bindings) mark(held_ports_, p);  // core bindings: their own loop in the step
     return false;
   }
@@ -142,8 +141,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     const std::uint32_t home = tgt - targets_;
     const std::uint32_t p = port_of(home);
     if (port_blocked(p, now) || !clk_.on_edge(now)) {
-      step_ev_.notify(clk_.until(clk_.next_edge_cycle() +
-                                 (port_accept_[p] == now || clk_.on_edge(now) ? 1 : 0)));
+      step_ev_.notify(clk_.until(retry_cycle(port_accept_[p] == now, now)));
       mark(held_targets_, tgt);
       return false;
     }
@@ -161,8 +159,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     return true;
   }
   if (target_blocked(tgt, now) || !clk_.on_edge(now)) {
-    step_ev_.notify(clk_.until(clk_.next_edge_cycle() +
-                               (reply_accept_[tgt] == now || clk_.on_edge(now) ? 1 : 0)));
+    step_ev_.notify(clk_.until(retry_cycle(reply_accept_[tgt] == now, now)));
     mark(held_targets_, tgt);
     return false;
   }

@@ -95,6 +95,11 @@ class Crossbar : public Interconnect {
   // Whether injection port p / reply target t can take no packet in cycle `now`. Neither answer
   // changes later in the cycle (a FIFO slot freed by this cycle's arbitration counts from the
   // next), so a blocked packet retries next cycle whatever the order of same-time processes.
+  // When a refused packet retries: the next edge off an edge; the next cycle on an edge (a
+  // blocked port stays blocked for the cycle) or after the port took a packet this cycle.
+  Cycle retry_cycle(bool took_one_now, Cycle now) const {
+    return clk_.next_edge_cycle() + (took_one_now || clk_.on_edge(now) ? 1 : 0);
+  }
   bool port_blocked(std::uint32_t p, Cycle now) const {
     return port_accept_[p] == now || !req_.can_inject(p, now);
   }

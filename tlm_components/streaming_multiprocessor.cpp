@@ -208,15 +208,14 @@ void StreamingMultiprocessor::cycle_method() {
   // Sleep until the first cycle at which some warp can issue (responses and launches wake us).
   if (cfg_.warp_limit) update_warp_limit();  // warps may have exited or reached a barrier
   Cycle next = kNeverCycle;
-  const bool ldst_full = ldst_occupancy(now) >= cfg_.ldst_queue;
   for (std::size_t k = 0; k < eligible_.size(); ++k)
     for (std::uint64_t m = eligible_[k]; m; m &= m - 1) {
       const Warp& w = warps_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))];
       if (w.age > swl_max_age_) continue;  // re-evaluated whenever an older warp waits or exits
       Cycle r = std::max(w.ready_at, now + 1);
       if (is_global_mem(w.inst.op)) {
-        if (ldst_queue_.size() >= cfg_.ldst_queue) continue;  // send_requests() wakes us
-        if (ldst_full) r = std::max(r, now + 1);  // slots freed this cycle: usable next cycle
+        // send_requests() wakes us; slots it freed this cycle are usable from now + 1 <= r.
+        if (ldst_queue_.size() >= cfg_.ldst_queue) continue;
         r = std::max(r, ldst_free_at_);
       } else if (is_shared_mem(w.inst.op)) {
         r = std::max(r, shared_free_at_);
