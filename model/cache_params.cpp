@@ -17,8 +17,12 @@ void declare_cache_geometry_params(ParamRegistry& p, const std::string& prefix,
                 : "L2 sector size");
   p.declare(prefix + ".ways", T::UInt, std::to_string(d.ways), "ways",
             prefix == "l1d" ? "L1 associativity" : "L2 associativity");
-  p.declare(prefix + ".indexing", T::Enum, d.indexing == SetIndexing::Xor ? "xor" : "linear", "",
-            prefix == "l1d" ? "L1 set index function" : "L2 set index function", {"linear", "xor"});
+  p.declare(prefix + ".indexing", T::Enum, set_indexing_name(d.indexing), "",
+            std::string(prefix == "l1d" ? "L1" : "L2") +
+                " set index function: linear (line address modulo sets), xor (upper line bits "
+                "folded onto the index), fermi-hash (GTX480's L1 hash, Nugteren et al. HPCA 2014; "
+                "32 or 64 sets of 128 B lines)",
+            {"linear", "xor", "fermi-hash"});
 }
 
 namespace {
@@ -39,7 +43,7 @@ CacheGeometry cache_geometry_from_params(const ParamRegistry& p, const std::stri
   g.line_bytes = p.get_bytes_u32(prefix + ".line");
   g.sector_bytes = p.get_bytes_u32(prefix + ".sector");
   g.ways = p.get_u32(prefix + ".ways", 1, 1024);
-  g.indexing = p.get_string(prefix + ".indexing") == "xor" ? SetIndexing::Xor : SetIndexing::Linear;
+  g.indexing = set_indexing_from_name(p.get_string(prefix + ".indexing"));
   if (g.line_bytes == 0 || bytes % (std::uint64_t{g.line_bytes} * g.ways) != 0)
     throw ConfigError("key '" + prefix + ".size': " + std::to_string(bytes) +
                       " bytes is not a whole number of sets of " + std::to_string(g.ways) +

@@ -155,9 +155,11 @@ class Importer {
     set(o, prefix + "mshr_max_merge", c.merge);
     set(o, prefix + "miss_queue", c.mq);
   }
-  // GPGPU-Sim's set-index functions: L linear, H the Fermi XOR hash, P/X polynomial or XOR
-  // hashes: all but L map to locsim's XOR index.
-  static std::string index_of(char f) { return f == 'L' ? "linear" : "xor"; }
+  // GPGPU-Sim's set-index functions: L linear, H the Fermi hash (same function here), P/X
+  // polynomial or XOR hashes, which map to locsim's XOR fold.
+  static std::string index_of(char f) {
+    return f == 'L' ? "linear" : f == 'H' ? "fermi-hash" : "xor";
+  }
 
   void one(const Option& o) {
     const std::string& n = o.name;

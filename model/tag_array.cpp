@@ -11,6 +11,9 @@ void CacheGeometry::validate() const {
   if (!sets) bad("number of sets must be at least 1");
   if (indexing == SetIndexing::Xor && !is_pow2(sets))
     bad("XOR set indexing needs a power-of-two number of sets (got " + std::to_string(sets) + ")");
+  if (indexing == SetIndexing::FermiHash && ((sets != 32 && sets != 64) || line_bytes != 128))
+    bad("fermi-hash set indexing is defined for 32 or 64 sets of 128 B lines (got " +
+        std::to_string(sets) + " sets of " + std::to_string(line_bytes) + " B)");
   if (!ways) bad("associativity must be at least 1");
   if (!is_pow2(line_bytes) || line_bytes > 128 || line_bytes < 4)
     bad("line size must be a power of two between 4 and 128 bytes (got " +
@@ -28,7 +31,37 @@ TagArray::TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr)
   lines_.resize(std::size_t(g.sets) * g.ways);
 }
 
+const char* set_indexing_name(SetIndexing i) {
+  switch (i) {
+    case SetIndexing::Xor:
+      return "xor";
+    case SetIndexing::FermiHash:
+      return "fermi-hash";
+    default:
+      return "linear";
+  }
+}
+
+SetIndexing set_indexing_from_name(const std::string& name) {
+  if (name == "xor") return SetIndexing::Xor;
+  if (name == "fermi-hash") return SetIndexing::FermiHash;
+  return SetIndexing::Linear;
+}
+
+// Nugteren et al., HPCA 2014: address bits 7-11 XOR bits 13, 14, 15, 17 and 19; a 64-set
+// (48 KB) L1 takes bit 12 as the sixth index bit. Bits 16 and 18 and above bit 19 are unused, so
+// strides of 64 KiB still map to one set.
+static std::uint32_t fermi_hash(Addr a, std::uint32_t sets) {
+  const Addr low = (a >> 7) & 0x1f;
+  const Addr high = ((a >> 13) & 0x7) | (((a >> 17) & 1) << 3) | (((a >> 19) & 1) << 4);
+  Addr s = low ^ high;
+  if (sets == 64) s |= ((a >> 12) & 1) << 5;
+  return static_cast<std::uint32_t>(s);
+}
+
 std::uint32_t TagArray::set_index(Addr a) const {
+  if (geo_.indexing == SetIndexing::FermiHash)
+    return fermi_hash(index_addr_ ? index_addr_->index_address(a) : a, geo_.sets);
   const Addr line = (index_addr_ ? index_addr_->index_address(a) : a) >> line_shift_;
   const Addr mask = geo_.sets - 1;
   if (!is_pow2(geo_.sets)) return static_cast<std::uint32_t>(line % geo_.sets);

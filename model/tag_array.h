@@ -1,4 +1,5 @@
-// Set-associative tag array with LRU replacement, linear or XOR set indexing and optional sectors.
+// Set-associative tag array with LRU replacement, linear, XOR or Fermi-hash set indexing and
+// optional sectors.
 // Used by L1D, L2 and (later) shadow tags; holds no data and knows nothing about timing.
 #pragma once
 #include <cstdint>
@@ -9,7 +10,14 @@
 
 namespace locsim {
 
-enum class SetIndexing { Linear, Xor };
+// Linear: line address modulo the set count. Xor: upper line-address bits folded onto the index.
+// FermiHash: the GTX480 L1's hash measured by Nugteren et al. (HPCA 2014) and used by GPGPU-Sim's
+// GTX480 configuration ('H'); defined for 32 and 64 sets of 128 B lines only.
+enum class SetIndexing { Linear, Xor, FermiHash };
+
+// Config spelling of a set-index function ("linear", "xor", "fermi-hash") and back.
+const char* set_indexing_name(SetIndexing i);
+SetIndexing set_indexing_from_name(const std::string& name);
 
 struct CacheGeometry {
   std::uint32_t sets = 32;

@@ -46,7 +46,7 @@ TEST_CASE("gpgpusim import: GTX480 options become fermi-like locsim parameters",
   // dl1 N:32:128:4,L:L:m:N:H,S:64:8,8: 32 sets x 128 B x 4 ways, Fermi's hashed index.
   CHECK(m.at("l1d.size") == "16384");
   CHECK(m.at("l1d.sector") == "128");
-  CHECK(m.at("l1d.indexing") == "xor");
+  CHECK(m.at("l1d.indexing") == "fermi-hash");
   CHECK(m.at("l1d.mshr_entries") == "64");
   CHECK(m.at("l1d.miss_queue") == "8");
   // dl2 S:64:128:8 per sub-partition x 6 channels x 2 sub-partitions = 768 KiB, sectored.

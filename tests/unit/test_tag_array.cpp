@@ -65,6 +65,40 @@ TEST_CASE("TagArray: a non-power-of-two set count indexes modulo the set count",
   CHECK(t.find(0) < 0);
 }
 
+TEST_CASE("TagArray: fermi-hash indexing is GTX480's L1 hash (Nugteren et al., HPCA 2014)",
+          "[tag_array]") {
+  TagArray t(geo(32, 4, 128, 0, SetIndexing::FermiHash));
+  CHECK(t.set_index(0) == 0);
+  CHECK(t.set_index(0x80) == 1);      // address bits 7-11 are the low index
+  CHECK(t.set_index(0x2000) == 1);    // bit 13 XORs into index bit 0
+  CHECK(t.set_index(0x2080) == 0);    // ... and cancels bit 7
+  CHECK(t.set_index(0x20000) == 8);   // bit 17 -> index bit 3
+  CHECK(t.set_index(0x80000) == 16);  // bit 19 -> index bit 4
+  CHECK(t.set_index(0x1000) == 0);    // bit 12 unused with 32 sets
+  CHECK(t.set_index(0x10000) == 0);   // bits 16 and 18 unused: 64 KiB strides share a set
+  CHECK(t.set_index(0x40000) == 0);
+  // 32 consecutive lines fill all 32 sets; eight lines 8 KiB apart, which linear indexing puts
+  // in one set, land in eight different sets.
+  std::set<std::uint32_t> consecutive, strided;
+  for (Addr i = 0; i < 32; ++i) consecutive.insert(t.set_index(i * 128));
+  for (Addr k = 0; k < 8; ++k) strided.insert(t.set_index(k * 0x2000));
+  CHECK(consecutive.size() == 32);
+  CHECK(strided.size() == 8);
+  TagArray lin(geo(32, 4));
+  std::set<std::uint32_t> strided_linear;
+  for (Addr k = 0; k < 8; ++k) strided_linear.insert(lin.set_index(k * 0x2000));
+  CHECK(strided_linear.size() == 1);
+  // A 48 KB L1 (64 sets) takes bit 12 as its sixth index bit.
+  TagArray t64(geo(64, 6, 128, 0, SetIndexing::FermiHash));
+  CHECK(t64.set_index(0x1000) == 32);
+  CHECK(t64.set_index(0x3080) == 32);
+  // The function is defined for 32 or 64 sets of 128 B lines only.
+  CHECK_THROWS_WITH(geo(48, 4, 128, 0, SetIndexing::FermiHash).validate(), Contains("48 sets"));
+  CHECK_THROWS_WITH(geo(32, 4, 64, 0, SetIndexing::FermiHash).validate(), Contains("fermi-hash"));
+  CHECK(set_indexing_from_name(set_indexing_name(SetIndexing::FermiHash)) ==
+        SetIndexing::FermiHash);
+}
+
 TEST_CASE("CacheGeometry: derived quantities", "[tag_array]") {
   const CacheGeometry g = geo(64, 4, 128, 32);
   CHECK(g.sectors_per_line() == 4);
