@@ -43,7 +43,7 @@ struct MemoryControllerConfig {
   // source 0, then 1, ... every time (a source with a backlog can starve the later ones); true:
   // the source after the one last accepted, the round robin of GPGPU-Sim's memory partition
   // between its sub-partitions (memory_partition_unit::dram_cycle, last borrower + 1).
-  bool round_robin_sources = false;
+  bool round_robin_sources = true;
   double clock_hz = 924e6;  // DRAM command clock
 };
 
