@@ -4,7 +4,9 @@
 Runs the paper's benchmarks (Table 2, from the workload library at the sizes of the `paver`
 preset) under LRR, BCS, MST-TS, k-way-TS and RB-TS on the three platforms (HTW, SYR2K and BFS on
 fermi only), plus task stealing off (k-way-TS, RB-TS) and a 48 KB L1 (LRR, RB-TS) on fermi, and a
-control with the XOR channel hash (LRR, k-way-TS, RB-TS) on every platform; analyses every
+control with the XOR channel hash (LRR, k-way-TS, RB-TS) on every platform and one with a
+linear L1 set index on fermi (LRR, k-way-TS, RB-TS); fermi runs with GPGPU-Sim 4's hashed GTX480
+L1 index (`l1d.indexing=fermi-hash`), the simulator the paper used; analyses every
 workload's locality graph (`locsim analyze`); writes one CSV row per run, PNG plots and the
 markdown tables used by docs/validation/paver.md. About 2 h on two host threads.
 
@@ -62,8 +64,15 @@ PAPER_L2 = {
 }
 
 
+# The paper ran GPGPU-Sim 4 (its TITAN X and TITAN V configurations first shipped with it), whose
+# GTX480 file hashes the L1 set index (-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H); locsim's fermi
+# platform indexes linearly like GPGPU-Sim 3.2.x, which seeds 000, 001 and 004 used.
+PLATFORM_SETS = {"fermi": {"l1d.indexing": "fermi-hash"}}
+
+
 def run_one(locsim, job):
-    sets = dict(job["sets"], **{"dispatcher.policy": job["policy"]})
+    sets = dict(PLATFORM_SETS.get(job["platform"], {}), **job["sets"])
+    sets["dispatcher.policy"] = job["policy"]
     j = run_locsim("paver_experiment", locsim, job["platform"], job["workload"], job["args"], sets)
     p = j.get("paver", {})
     clock = j["config"]["clock.core"]
@@ -104,7 +113,7 @@ def analyze(locsim, abbr, workload, wargs, platform="fermi"):
                         for c in ("unshared", "intra-tb", "inter-tb", "intra-and-inter-tb")}}
 
 
-EXPERIMENTS = ["main", "nosteal", "l1_48k", "control"]
+EXPERIMENTS = ["main", "nosteal", "l1_48k", "control", "l1_linear"]
 # The three longest runs (100-170 s of host time each at the paper's size on fermi) run in the main
 # experiment on fermi only, which keeps the whole experiment near one hour on two host threads.
 FERMI_MAIN_ONLY = {"HTW", "SYR2K", "BFS"}
@@ -123,8 +132,13 @@ def jobs_for(abbr, workload, wargs, platforms, paper_class):
             yield dict(base, platform="fermi", experiment="nosteal", config=label, policy=policy,
                        sets={f"dispatcher.{policy}.steal": "false"})
         for label, policy in (("LRR", "rr"), ("RB-TS", "paver-rb")):
+            # GPGPU-Sim's 48 KB Fermi L1 is 64 sets x 6 ways (N:64:128:6), which the hash needs.
             yield dict(base, platform="fermi", experiment="l1_48k", config=label, policy=policy,
-                       sets={"l1d.size": "48KiB"})
+                       sets={"l1d.size": "48KiB", "l1d.ways": "6"})
+        # Control: fermi with locsim's default linear L1 index instead of GTX480's hash.
+        for label, policy in (("LRR", "rr"), ("k-way-TS", "paver-kway"), ("RB-TS", "paver-rb")):
+            yield dict(base, platform="fermi", experiment="l1_linear", config=label,
+                       policy=policy, sets={"l1d.indexing": "linear"})
     # Control: the same schedules with the memory channel chosen by an XOR hash of the address,
     # which removes channel camping by groups of neighbouring CTAs (see the validation page).
     for plat in platforms:
@@ -334,6 +348,36 @@ def main():
                           f"{pct(geomean(gh[c]['k-way-TS']))} | "
                           f"{pct(geomean([speedup(p, a, 'RB-TS') for a in m]))} | "
                           f"{pct(geomean(gh[c]['RB-TS']))} | | | |")
+    lin = {(r["abbr"], r["config"]): r for r in rows if r["experiment"] == "l1_linear"}
+    if "fermi" in plats and lin:
+        md.append("\n### Control (fermi): linear L1 set index instead of GTX480's hash (speedup "
+                  "over LRR with the same index)\n")
+        md.append("| benchmark | class | k-way-TS hashed | k-way-TS linear | RB-TS hashed | "
+                  "RB-TS linear | LRR linear time / hashed | L1 miss rate LRR hashed | linear |")
+        md.append("|---|---|---|---|---|---|---|---|---|")
+        gl = {c: {k: [] for k in ("k-way-TS", "RB-TS")} for c in CLASSES + ["all"]}
+        for a in on("fermi"):
+            if (a, "LRR") not in lin:
+                continue
+            lr = lin[(a, "LRR")]
+            for k in ("k-way-TS", "RB-TS"):
+                for c in (paper_class[a], "all"):
+                    gl[c][k].append(lr["cycles"] / lin[(a, k)]["cycles"])
+            md.append(f"| {a} | {paper_class[a]} | {pct(speedup('fermi', a, 'k-way-TS'))} | "
+                      f"{pct(lr['cycles'] / lin[(a, 'k-way-TS')]['cycles'])} | "
+                      f"{pct(speedup('fermi', a, 'RB-TS'))} | "
+                      f"{pct(lr['cycles'] / lin[(a, 'RB-TS')]['cycles'])} | "
+                      f"{lr['cycles'] / main_r[('fermi', a, 'LRR')]['cycles']:.3f} | "
+                      f"{main_r[('fermi', a, 'LRR')]['l1d_miss_rate']:.3f} | "
+                      f"{lr['l1d_miss_rate']:.3f} |")
+        for c in CLASSES + ["all"]:
+            if gl[c]["RB-TS"]:
+                m = [a for a in members(c) if (a, "LRR") in lin]
+                md.append(f"| **geomean {c}** | | "
+                          f"{pct(geomean([speedup('fermi', a, 'k-way-TS') for a in m]))} | "
+                          f"{pct(geomean(gl[c]['k-way-TS']))} | "
+                          f"{pct(geomean([speedup('fermi', a, 'RB-TS') for a in m]))} | "
+                          f"{pct(geomean(gl[c]['RB-TS']))} | | | |")
     if "fermi" in plats:
         md.append("\n### BCS against LRR (fermi): execution time, x = max CTAs per SM\n")
         md.append("| benchmark | x | BCS time / LRR time |")
