@@ -49,11 +49,11 @@ namespace {
 // XOR set index in the L1 and the L2), the sizes the library defaults (~2 s per run).
 // Both run with mdb.scale_hits=true (the default since 2DV's control runs: sampled hits
 // extrapolated to the whole cache, as §5.3 fitted E on whole-cache counts).
-// SR2: MDB-local 93,135 and MDB-global 93,469 cycles against 97,756 (50c848c).
+// SR2: MDB-local 92,688 and MDB-global 93,789 cycles against 98,142 (7f90535).
 // 2DV runs the instruction order of the paper's simulator: GPGPU-Sim 3.2.1 executed nvcc's PTX,
 // in which the loads are consumed as they are issued (ld, ld, mul, fma, ld, fma, ...: at most
 // two in flight per warp; workload.loads=interleaved keeps one): MDB-local 174,175 and MDB-global
-// 172,634 against 176,889 (50c848c). With raw hits it loses 15 % / 17 %; with the SASS order (nine
+// 172,634 against 176,889 (50c848c and 7f90535). With raw hits it loses 15 % / 17 %; with the SASS order (nine
 // loads hoisted, the workload's default) it loses 47 % / 38 %, and Accel-Sim needs that kernel's L1
 // as much as locsim does (docs/validation/mdb.md, "2DV in Accel-Sim").
 void check_no_loss(const std::string& workload) {
