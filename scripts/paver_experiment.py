@@ -208,6 +208,14 @@ def main():
         hz = r["core_hz"]
         return (base / hz) / (r["cycles"] / hz + r["analysis_s"])
 
+    def control_geomeans(p, m, g):
+        """Geomean cells of a control table: k-way-TS and RB-TS over LRR in the main experiment
+        (members m of platform p), each followed by the control's (g: per-policy ratios)."""
+        return (f"{pct(geomean([speedup(p, a, 'k-way-TS') for a in m]))} | "
+                f"{pct(geomean(g['k-way-TS']))} | "
+                f"{pct(geomean([speedup(p, a, 'RB-TS') for a in m]))} | "
+                f"{pct(geomean(g['RB-TS']))}")
+
     def l2norm(p, a, c):
         return main_r[(p, a, c)]["l2_accesses"] / max(1, main_r[(p, a, "LRR")]["l2_accesses"])
 
@@ -351,11 +359,7 @@ def main():
         for c in CLASSES + ["all"]:
             if gh[c]["RB-TS"]:
                 m = [a for a in members(c, p) if (p, a, "LRR") in ctl]
-                md.append(f"| {p} | **geomean {c}** | | "
-                          f"{pct(geomean([speedup(p, a, 'k-way-TS') for a in m]))} | "
-                          f"{pct(geomean(gh[c]['k-way-TS']))} | "
-                          f"{pct(geomean([speedup(p, a, 'RB-TS') for a in m]))} | "
-                          f"{pct(geomean(gh[c]['RB-TS']))} | | | |")
+                md.append(f"| {p} | **geomean {c}** | | {control_geomeans(p, m, gh[c])} | | | |")
     lin = {(r["abbr"], r["config"]): r for r in rows if r["experiment"] == "l1_linear"}
     if "fermi" in plats and lin:
         md.append("\n### Control (fermi): linear L1 set index instead of GTX480's hash (speedup "
@@ -381,11 +385,7 @@ def main():
         for c in CLASSES + ["all"]:
             if gl[c]["RB-TS"]:
                 m = [a for a in members(c) if (a, "LRR") in lin]
-                md.append(f"| **geomean {c}** | | "
-                          f"{pct(geomean([speedup('fermi', a, 'k-way-TS') for a in m]))} | "
-                          f"{pct(geomean(gl[c]['k-way-TS']))} | "
-                          f"{pct(geomean([speedup('fermi', a, 'RB-TS') for a in m]))} | "
-                          f"{pct(geomean(gl[c]['RB-TS']))} | | | |")
+                md.append(f"| **geomean {c}** | | {control_geomeans('fermi', m, gl[c])} | | | |")
     if "fermi" in plats:
         md.append("\n### BCS against LRR (fermi): execution time, x = max CTAs per SM\n")
         md.append("| benchmark | x | BCS time / LRR time |")
