@@ -39,9 +39,10 @@ void declare_gpu_params(ParamRegistry& p) {
   p.declare("sim.max_cycles", T::UInt, std::to_string(d.max_cycles), "cycles",
             "stop after this many core cycles (0: no limit)");
   p.declare("sim.order_seed", T::UInt, std::to_string(d.order_seed), "",
-            "0: off; else the seed of a process that does nothing but wake at pseudo-random "
-            "clock edges, which changes only the order of same-time events: runs with a few "
-            "seeds measure how much a result depends on that order (docs/validation.md)");
+            "0: blocks due at the same time run nearest-the-memory first, in elaboration "
+            "order within a stage; else a pseudo-random order of all blocks drawn from this "
+            "seed: runs with a few seeds measure how much a result depends on that order "
+            "(docs/validation.md)");
 
   declare_sm_params(p);
   declare_l1_params(p);

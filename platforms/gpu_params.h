@@ -40,7 +40,7 @@ struct GpuConfig {
   std::uint64_t watchdog_cycles = 2000000;  // 0: off
   std::uint64_t watchdog_interval = 10000;
   std::uint64_t max_cycles = 0;
-  std::uint64_t order_seed = 0;  // 0: off; else OrderPerturber's seed
+  std::uint64_t order_seed = 0;  // 0: canonical same-time order; else the seed of a random one
   // The mechanisms the parameters turned on, in mechanism_registry() order.
   std::vector<std::shared_ptr<const MechanismConfig>> mechanisms;
 };

@@ -48,10 +48,7 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuConfig& cfg)
         "watchdog", ctx_, ClockDomain::from_hz(cfg.sm.clock_hz), cfg.watchdog_interval,
         cfg.watchdog_cycles, [this]() { return parts_.dispatcher->finished(); },
         [this]() { return describe_in_flight(); });
-  if (cfg.order_seed)
-    perturber_ = std::make_unique<OrderPerturber>(
-        "order_perturber", ClockDomain::from_hz(cfg.sm.clock_hz), cfg.order_seed,
-        [this]() { return parts_.dispatcher->finished(); });
+  if (cfg.order_seed) ActivationScheduler::get().set_order_seed(cfg.order_seed);
 }
 
 GpuPlatform::~GpuPlatform() = default;

@@ -17,7 +17,7 @@
 #include "platforms/gpu_params.h"
 #include "platforms/mechanism.h"
 #include "platforms/platform_build.h"
-#include "tlm_components/order_perturber.h"
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/protocol_checker.h"
 
 namespace locsim {
@@ -116,7 +116,6 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::unique_ptr<Mechanism>> mechanisms_;
   PlatformParts parts_;
   std::unique_ptr<Watchdog> watchdog_;
-  std::unique_ptr<OrderPerturber> perturber_;  // sim.order_seed
   std::vector<KernelStats> kernel_stats_;
   std::uint64_t verified_words_ = 0;
 };

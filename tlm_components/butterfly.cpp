@@ -77,15 +77,12 @@ Butterfly::Butterfly(sc_core::sc_module_name name, const ButterflyConfig& cfg, S
     port_rep_flits_.push_back(&ctx.stats.counter(path, "butterfly_port", "reply_flits", "flits",
                                                  "reply flits delivered to this core"));
   }
-  SC_HAS_PROCESS(Butterfly);
-  SC_METHOD(step_method);
-  sensitive << step_ev_;
-  dont_initialize();
+  step_ev_.bind<&Butterfly::step_method>(this, std::string(this->name()) + ".step_method");
 }
 
 void Butterfly::end_of_elaboration() {
   if (in.size() != cfg_.cores || out.size() != cfg_.cores)
-    throw std::logic_error(std::string(name()) + ": bound " + std::to_string(in.size()) +
+    throw std::logic_error(std::string(this->name()) + ": bound " + std::to_string(in.size()) +
                            " `in` / " + std::to_string(out.size()) +
                            " `out` bindings, configured " + std::to_string(cfg_.cores) + " cores");
 }
@@ -93,7 +90,7 @@ void Butterfly::end_of_elaboration() {
 std::uint32_t Butterfly::target_of(Payload& gp) const {
   const std::int32_t t = gpu_ext(gp).noc_target;
   if (t < 0 || static_cast<std::uint32_t>(t) >= cfg_.cores) {
-    const std::string msg = std::string(name()) + ": core-to-core request for address " +
+    const std::string msg = std::string(this->name()) + ": core-to-core request for address " +
                             std::to_string(gp.get_address()) + " names home core " +
                             std::to_string(t) + ", not one of the " + std::to_string(cfg_.cores) +
                             " cores (GpuExtension::noc_target)";

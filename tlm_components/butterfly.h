@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model/butterfly_fabric.h"
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/interconnect.h"
@@ -79,7 +80,7 @@ class Butterfly : public Interconnect {
   std::unordered_map<const Payload*, Cycle> injected_;
   Cycle last_step_ = ~Cycle{0};
   bool in_step_ = false;
-  sc_core::sc_event step_ev_;
+  Activation step_ev_{Activation::Stage::kNetwork};
 
   Counter &requests_, &read_requests_, &replies_, &req_flits_, &rep_flits_, &bytes_, &stage_flits_;
   Distribution &req_latency_, &rep_latency_;

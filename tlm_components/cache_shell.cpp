@@ -5,13 +5,15 @@
 namespace locsim {
 
 CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char* upper_name,
-                       const char* lower_name)
+                       const char* lower_name, bool l2)
     : sc_module(name),
       upper(upper_name),
       lower(lower_name),
       clk_(ClockDomain::from_hz(clock_hz)),
       up_("up"),
-      down_("down") {
+      down_("down"),
+      retry_ev_(l2 ? Activation::Stage::kL2Request : Activation::Stage::kL1Request),
+      resp_ev_(l2 ? Activation::Stage::kL2Response : Activation::Stage::kL1Response) {
   upper.register_nb_transport_fw(this, &CacheShell::nb_fw);
   upper.register_b_transport(this, &CacheShell::b_transport_cb);
   upper.register_transport_dbg(this, &CacheShell::transport_dbg_cb);
@@ -23,13 +25,8 @@ CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char
   down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                     sc_core::sc_time& d) { return lower->nb_transport_fw(gp, ph, d); },
              [this](Payload& gp) { return on_response_from_below(gp); }, [this]() { send_down(); });
-  SC_HAS_PROCESS(CacheShell);
-  SC_METHOD(retry_method);
-  sensitive << retry_ev_;
-  dont_initialize();
-  SC_METHOD(response_method);
-  sensitive << resp_ev_;
-  dont_initialize();
+  retry_ev_.bind<&CacheShell::retry_method>(this, std::string(this->name()) + ".retry_method");
+  resp_ev_.bind<&CacheShell::response_method>(this, std::string(this->name()) + ".response_method");
 }
 
 bool CacheShell::on_request(Payload& gp) {

@@ -13,6 +13,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/timed_queue.h"
@@ -25,9 +26,10 @@ class CacheShell : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<CacheShell> lower;  // to the block below
 
  protected:
-  // `upper_name` / `lower_name` name the sockets (e.g. "cpu" / "mem" for the L1).
+  // `upper_name` / `lower_name` name the sockets (e.g. "cpu" / "mem" for the L1); `l2` places
+  // the shell's processes in the L2's same-time stages (activation_scheduler.h).
   CacheShell(sc_core::sc_module_name name, double clock_hz, const char* upper_name,
-             const char* lower_name);
+             const char* lower_name, bool l2);
 
   // The block's decision for a request at cycle `now`: 0 if it was taken, else the cause (a
   // block-specific code) for which it must wait.
@@ -85,7 +87,7 @@ class CacheShell : public sc_core::sc_module {
   Cycle last_response_ = ~Cycle{0};
   int held_cause_ = 0;
   Cycle held_since_ = 0;
-  sc_core::sc_event retry_ev_, resp_ev_;
+  Activation retry_ev_, resp_ev_;
 };
 
 }  // namespace locsim

@@ -81,10 +81,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
                                     "core-to-core packets forwarded by an L2 slice (seed 002 "
                                     "§5.5)");
   }
-  SC_HAS_PROCESS(Crossbar);
-  SC_METHOD(step_method);
-  sensitive << step_ev_;
-  dont_initialize();
+  step_ev_.bind<&Crossbar::step_method>(this, std::string(this->name()) + ".step_method");
 }
 
 void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {

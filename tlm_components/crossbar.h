@@ -16,6 +16,7 @@
 #include "model/address_map.h"
 #include "model/crossbar_fabric.h"
 #include "model/intra_cluster_locality.h"
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/interconnect.h"
@@ -144,7 +145,7 @@ class Crossbar : public Interconnect {
     }
     return end;
   }
-  sc_core::sc_event step_ev_;
+  Activation step_ev_{Activation::Stage::kNetwork};
   // Via-L2 forwarding (core_bindings > 0): the leg each forwarded packet is on, the slice
   // forwarding it, and the unbounded buffers of the slices and of the home ports (a bound
   // could deadlock the request-request dependency of seed 002 I-14).

@@ -19,12 +19,9 @@ CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfi
                                   "CTAs handed to SMs")) {
   completion.bind(*this);
   policy_->register_stats(ctx.stats, this->name());
-  SC_HAS_PROCESS(CtaDispatcher);
-  SC_METHOD(start_method);
-  sensitive << start_ev_;
-  SC_METHOD(issue_method);
-  sensitive << issue_ev_;
-  dont_initialize();
+  start_ev_.bind<&CtaDispatcher::start_method>(this, std::string(this->name()) + ".start_method");
+  issue_ev_.bind<&CtaDispatcher::issue_method>(this, std::string(this->name()) + ".issue_method");
+  start_ev_.notify_at(0);  // kernel 0 starts at time 0
 }
 
 void CtaDispatcher::load(const Workload& w) {

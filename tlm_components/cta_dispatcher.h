@@ -11,6 +11,7 @@
 
 #include "model/cta_policy.h"
 #include "model/workload/kernel.h"
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/sim_context.h"
 
@@ -85,7 +86,7 @@ class CtaDispatcher : public sc_core::sc_module, public CtaCompletionIf {
   bool finished_ = false;
   std::vector<SmView> views_;
   std::vector<CtaAssignment> picks_;
-  sc_core::sc_event start_ev_, issue_ev_;
+  Activation start_ev_{Activation::Stage::kDispatch}, issue_ev_{Activation::Stage::kDispatch};
   std::uint32_t next_kernel_ = 0;  // kernel start_method begins
   bool host_driven_ = false;
   Counter& launched_;

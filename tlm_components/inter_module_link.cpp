@@ -48,10 +48,7 @@ InterModuleLink::InterModuleLink(sc_core::sc_module_name name, const InterModule
                     sc_core::sc_time& d) { return out->nb_transport_fw(gp, ph, d); },
              [this](Payload& gp) { return on_reply(gp); },
              [this]() { kick(clk_.next_edge_cycle()); });
-  SC_HAS_PROCESS(InterModuleLink);
-  SC_METHOD(step_method);
-  sensitive << step_ev_;
-  dont_initialize();
+  step_ev_.bind<&InterModuleLink::step_method>(this, std::string(this->name()) + ".step_method");
 }
 
 std::uint32_t InterModuleLink::request_bytes(const Payload& gp) const {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "model/serial_channel.h"
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/sim_context.h"
@@ -89,7 +90,7 @@ class InterModuleLink : public sc_core::sc_module {
     return held == 0 || held + bytes <= buffer_;
   }
   std::unordered_map<const Payload*, Cycle> accepted_;  // request -> cycle it was accepted
-  sc_core::sc_event step_ev_;
+  Activation step_ev_{Activation::Stage::kNetwork};
   Counter &req_count_, &rep_count_, &req_bytes_, &rep_bytes_;
   Distribution& req_latency_;
 };

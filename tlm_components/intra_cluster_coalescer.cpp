@@ -99,10 +99,8 @@ IntraClusterCoalescer::IntraClusterCoalescer(sc_core::sc_module_name name, const
                     sc_core::sc_time& d) { return noc->nb_transport_fw(gp, ph, d); },
              [this](Payload& gp) { return on_reply(gp); },
              [this]() { kick(clk_.next_edge_cycle()); });
-  SC_HAS_PROCESS(IntraClusterCoalescer);
-  SC_METHOD(step_method);
-  sensitive << step_ev_;
-  dont_initialize();
+  step_ev_.bind<&IntraClusterCoalescer::step_method>(this,
+                                                     std::string(this->name()) + ".step_method");
 }
 
 void IntraClusterCoalescer::count_table_op() {

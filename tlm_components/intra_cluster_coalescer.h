@@ -22,6 +22,7 @@
 
 #include "model/coalesced_cache.h"
 #include "model/intra_cluster_locality.h"
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/merge_table_unit.h"
@@ -107,7 +108,7 @@ class IntraClusterCoalescer : public sc_core::sc_module {
   std::vector<Cycle> delivered_;  // last cycle a response went to each L1
   Cycle last_accept_ = ~Cycle{0};
   std::uint32_t rr_ = 0;  // round-robin among the L1s with a held request
-  sc_core::sc_event step_ev_;
+  Activation step_ev_{Activation::Stage::kCoalescer};
   std::vector<std::uint16_t> sms_scratch_;
   std::vector<Payload*> merged_scratch_;
 

@@ -5,7 +5,7 @@
 namespace locsim {
 
 L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimContext& ctx)
-    : CacheShell(name, cfg.clock_hz, "cpu", "mem"),
+    : CacheShell(name, cfg.clock_hz, "cpu", "mem", false),
       cfg_(cfg),
       ctx_(ctx),
       policy_(L1PolicyConfig{cfg.geometry, cfg.enabled, cfg.bypass, cfg.pdp, cfg.mshr_entries,

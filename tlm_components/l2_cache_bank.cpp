@@ -15,7 +15,7 @@ constexpr int kInputFull = 100;
 
 L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx,
                          const AddressMap* map)
-    : CacheShell(name, cfg.clock_hz, "noc", "dram"),
+    : CacheShell(name, cfg.clock_hz, "noc", "dram", true),
       cfg_(cfg),
       ctx_(ctx),
       index_(map && cfg.bank_local_index ? std::make_unique<L2BankIndex>(*map) : nullptr),
@@ -43,13 +43,8 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
       fills_(L2_STAT("fills", "lines", "fills received from DRAM"))
 #undef L2_STAT
 {
-  SC_HAS_PROCESS(L2CacheBank);
-  SC_METHOD(down_method);
-  sensitive << down_ev_;
-  dont_initialize();
-  SC_METHOD(tag_method);
-  sensitive << tag_ev_;
-  dont_initialize();
+  down_ev_.bind<&L2CacheBank::down_method>(this, std::string(this->name()) + ".down_method");
+  tag_ev_.bind<&L2CacheBank::tag_method>(this, std::string(this->name()) + ".tag_method");
 }
 
 void L2CacheBank::stalled(int cause, std::uint64_t cycles) {

@@ -20,6 +20,7 @@
 #include "model/l2_cache_policy.h"
 #include "model/line_data.h"
 #include "model/tag_array.h"
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/cache_shell.h"
 #include "tlm_components/sim_context.h"
 
@@ -97,7 +98,7 @@ class L2CacheBank : public CacheShell {
   // Requests in the ROP stage and the input queue behind it, in acceptance (hence `ready`)
   // order; those with `ready` <= now have passed the ROP stage.
   std::deque<Queued> rop_;
-  sc_core::sc_event tag_ev_;
+  Activation tag_ev_{Activation::Stage::kL2Tag};
   Cycle last_decision_ = ~Cycle{0};
   int held_cause_ = 0;  // the L2Fail the head of rop_ last waited for
   Cycle held_since_ = 0;
@@ -105,7 +106,7 @@ class L2CacheBank : public CacheShell {
   // against the miss queue's room.
   std::deque<Queued> pipe_;
   BoundedQueue<Payload*> miss_queue_;
-  sc_core::sc_event down_ev_;  // the head of pipe_ becomes ready
+  Activation down_ev_{Activation::Stage::kL2Down};  // the head of pipe_ becomes ready
   // Decision cycle of requests merged into an in-flight fill: their response cannot leave
   // before their own pass through the tag and data stages (a fill can return within them).
   std::unordered_map<const Payload*, Cycle> merged_at_;

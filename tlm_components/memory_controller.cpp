@@ -42,10 +42,8 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
         [this, s](Payload& gp) { return on_request(s, gp); },
         [this]() { ev_.notify(sc_core::SC_ZERO_TIME); });
   }
-  SC_HAS_PROCESS(MemoryController);
-  SC_METHOD(schedule_method);
-  sensitive << ev_;
-  dont_initialize();
+  ev_.bind<&MemoryController::schedule_method>(this,
+                                               std::string(this->name()) + ".schedule_method");
 }
 
 bool MemoryController::on_request(std::uint32_t src, Payload& gp) {

@@ -17,6 +17,7 @@
 #include "model/dram_channel.h"
 #include "model/functional_memory.h"
 #include "model/tag_array.h"
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/sim_context.h"
@@ -87,7 +88,7 @@ class MemoryController : public sc_core::sc_module {
   std::vector<std::vector<std::uint32_t>> ready_;  // per source, waiting for the response channel
   Cycle last_cmd_ = ~Cycle{0};
   std::uint32_t last_source_ = 0;  // the source of the request accepted last (round robin)
-  sc_core::sc_event ev_;
+  Activation ev_{Activation::Stage::kMemory};
 
   Counter &reads_, &writes_, &read_bytes_, &write_bytes_, &atoms_, &row_hits_, &activates_,
       &precharges_, &bus_cycles_;

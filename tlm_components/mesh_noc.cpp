@@ -105,15 +105,12 @@ MeshNoc::MeshNoc(sc_core::sc_module_name name, const MeshNocConfig& cfg, const A
           &ctx.stats.counter(path, "noc_link", "reply_flits", "flits",
                              "flits the reply network carried on this directed link"));
     }
-  SC_HAS_PROCESS(MeshNoc);
-  SC_METHOD(step_method);
-  sensitive << step_ev_;
-  dont_initialize();
+  step_ev_.bind<&MeshNoc::step_method>(this, std::string(this->name()) + ".step_method");
 }
 
 void MeshNoc::end_of_elaboration() {
   if (in.size() != n_in_ || out.size() != n_out_)
-    throw std::logic_error(std::string(name()) + ": bound " + std::to_string(in.size()) +
+    throw std::logic_error(std::string(this->name()) + ": bound " + std::to_string(in.size()) +
                            " `in` / " + std::to_string(out.size()) +
                            " `out` bindings, configured " + std::to_string(n_in_) + " / " +
                            std::to_string(n_out_));
@@ -129,9 +126,9 @@ std::uint32_t MeshNoc::target_of(const Payload& gp) const {
   else
     t = cfg_.route ? cfg_.route(a) : map_.subpartition(a);
   if (t >= n_out_)
-    throw std::out_of_range(std::string(name()) + ": request for address " + std::to_string(a) +
-                            " routed to `out` binding " + std::to_string(t) + " of " +
-                            std::to_string(n_out_));
+    throw std::out_of_range(std::string(this->name()) + ": request for address " +
+                            std::to_string(a) + " routed to `out` binding " + std::to_string(t) +
+                            " of " + std::to_string(n_out_));
   return t;
 }
 

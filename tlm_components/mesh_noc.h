@@ -18,6 +18,7 @@
 
 #include "model/address_map.h"
 #include "model/mesh_fabric.h"
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/interconnect.h"
@@ -95,7 +96,7 @@ class MeshNoc : public Interconnect {
   Cycle last_step_ = ~Cycle{0};
   bool in_step_ = false;  // accepting held requests: the step end schedules the next step
   bool retry_ = false;    // a request/reply refused during the step: retry next cycle
-  sc_core::sc_event step_ev_;
+  Activation step_ev_{Activation::Stage::kNetwork};
 
   Counter &requests_, &read_requests_, &replies_, &req_flits_, &rep_flits_, &bytes_, &link_flits_;
   Distribution &req_latency_, &rep_latency_, &hops_;

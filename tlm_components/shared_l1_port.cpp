@@ -53,10 +53,8 @@ SharedL1Port::SharedL1Port(sc_core::sc_module_name name, const SharedL1PortConfi
   remote_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                       sc_core::sc_time& d) { return remote->nb_transport_fw(gp, ph, d); },
                [this](Payload& gp) { return on_remote_response(gp); }, [this]() { feed_remote(); });
-  SC_HAS_PROCESS(SharedL1Port);
-  SC_METHOD(arbitrate_method);
-  sensitive << arb_ev_;
-  dont_initialize();
+  arb_ev_.bind<&SharedL1Port::arbitrate_method>(this,
+                                                std::string(this->name()) + ".arbitrate_method");
 }
 
 bool SharedL1Port::on_cpu_request(Payload& gp) {

@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/gpu_extension.h"
@@ -119,7 +120,7 @@ class SharedL1Port : public sc_core::sc_module {
 
   Counter &local_, &remote_home_, &remote_l2_, &served_remote_, &in_full_, &out_full_;
   Distribution& remote_latency_;
-  sc_core::sc_event arb_ev_;
+  Activation arb_ev_{Activation::Stage::kL1Port};
 };
 
 }  // namespace locsim

@@ -61,10 +61,8 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
   port_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                     sc_core::sc_time& d) { return mem->nb_transport_fw(gp, ph, d); },
              [this](Payload& gp) { return on_response(gp); }, [this]() { send_requests(); });
-  SC_HAS_PROCESS(StreamingMultiprocessor);
-  SC_METHOD(cycle_method);
-  sensitive << wake_;
-  dont_initialize();
+  wake_.bind<&StreamingMultiprocessor::cycle_method>(this,
+                                                     std::string(this->name()) + ".cycle_method");
 }
 
 void StreamingMultiprocessor::refresh(std::uint32_t wi) {
@@ -447,14 +445,14 @@ bool StreamingMultiprocessor::on_response(Payload& gp) {
   if (ctx_.check_data && e.kind == AccessKind::Load) {
     std::string err =
         ctx_.golden.check_load(gp.get_address(), e.bytes, cfg_.line_bytes, gp.get_data_ptr());
-    if (!err.empty()) ctx_.fail(std::string(name()) + ": data integrity: " + err);
+    if (!err.empty()) ctx_.fail(std::string(this->name()) + ": data integrity: " + err);
   } else if (ctx_.check_data && e.kind == AccessKind::Atomic) {
     for (unsigned i = 0; i < cfg_.line_bytes / 4; ++i) {
       if (!e.word_count[i]) continue;
       std::uint32_t old;
       std::memcpy(&old, gp.get_data_ptr() + 4 * i, 4);
       std::string err = ctx_.golden.check_atomic(gp.get_address() + 4 * i, old, e.word_count[i]);
-      if (!err.empty()) ctx_.fail(std::string(name()) + ": data integrity: " + err);
+      if (!err.empty()) ctx_.fail(std::string(this->name()) + ": data integrity: " + err);
     }
   }
   if (e.kind != AccessKind::Store) {

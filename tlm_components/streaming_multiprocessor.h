@@ -26,6 +26,7 @@
 #include "model/cta_policy.h"
 #include "model/scoreboard.h"
 #include "model/workload/kernel.h"
+#include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/sim_context.h"
@@ -163,7 +164,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
       shared_releases_;
   Cycle last_cycle_ = ~Cycle{0};
   Cycle wake_at_ = ~Cycle{0};
-  sc_core::sc_event wake_;
+  Activation wake_{Activation::Stage::kCore};
   std::vector<LineRequest> coalesced_;
   std::uint64_t swl_max_age_ = ~std::uint64_t{0};  // SWL: youngest age allowed to issue
   std::vector<std::uint64_t> swl_ages_;

@@ -1,0 +1,145 @@
+// sc_spawn (the scheduler is a process of no module).
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+
+#include "tlm_components/activation_scheduler.h"
+
+#include <algorithm>
+
+#include "tlm_components/clock_domain.h"
+
+namespace locsim {
+
+void Activation::attach(const std::string& name) {
+  name_ = name;
+  sched_ = &ActivationScheduler::get();
+  sched_->add(this);
+}
+
+void Activation::notify(const sc_core::sc_time& delay) {
+  notify_at(sim_time().value() + delay.value());
+}
+
+void Activation::notify_at(std::uint64_t t) {
+  if (t >= pending_) return;  // an earlier (or this) run is already asked for
+  sched_->request(this, t);
+}
+
+ActivationScheduler& ActivationScheduler::get() {
+  // One scheduler per simulation context: a test process elaborates once, but a new context
+  // must not inherit the old one's processes. Kept reachable until exit.
+  static ActivationScheduler* current = nullptr;
+  if (!current || current->ctx_ != sc_core::sc_get_curr_simcontext())
+    current = new ActivationScheduler();
+  return *current;
+}
+
+ActivationScheduler::ActivationScheduler() : wake_("locsim_activation_wake") {
+  ctx_ = sc_core::sc_get_curr_simcontext();
+  sc_core::sc_spawn_options opt;
+  opt.spawn_method();
+  opt.dont_initialize();
+  opt.set_sensitivity(&wake_);
+  sc_core::sc_spawn([this]() { run(); }, "locsim_activation_scheduler", &opt);
+}
+
+std::uint64_t ActivationScheduler::rank_of(std::uint64_t seed, Activation::Stage stage,
+                                           std::uint32_t seq) {
+  if (seed == 0) return (static_cast<std::uint64_t>(stage) << 32) | seq;
+  // splitmix64 of (seed, seq): a pseudo-random order of all processes, whatever their stage.
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + seq;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return (z & 0xFFFFFFFF00000000ull) | seq;  // seq in the low bits keeps ranks unique
+}
+
+void ActivationScheduler::add(Activation* a) {
+  if (final_)
+    SC_REPORT_ERROR("locsim/scheduler", "a process registered after the simulation started");
+  a->rank_ = rank_of(seed_, a->stage_, static_cast<std::uint32_t>(all_.size()));
+  all_.push_back(a);
+}
+
+void ActivationScheduler::set_order_seed(std::uint64_t seed) {
+  if (final_) SC_REPORT_ERROR("locsim/scheduler", "order seed set after the simulation started");
+  seed_ = seed;
+  for (std::uint32_t i = 0; i < all_.size(); ++i)
+    all_[i]->rank_ = rank_of(seed, all_[i]->stage_, i);
+}
+
+void ActivationScheduler::finalize() {
+  // The same-time order is known once every block has registered (end of elaboration).
+  by_slot_ = all_;
+  std::sort(by_slot_.begin(), by_slot_.end(),
+            [](const Activation* x, const Activation* y) { return x->rank_ < y->rank_; });
+  for (std::uint32_t i = 0; i < by_slot_.size(); ++i) by_slot_[i]->slot_ = i;
+  words_ = (by_slot_.size() + 63) / 64;
+  pass_.assign(words_, 0);
+  final_ = true;
+  for (Activation* a : by_slot_)
+    if (a->pending_ != Activation::kNever) enter(a, a->pending_);  // asked for during elaboration
+}
+
+void ActivationScheduler::request(Activation* a, std::uint64_t t) {
+  a->pending_ = t;
+  if (final_) enter(a, t);
+  // Inside run() the loop picks up requests for now and re-arms for the earliest time.
+  if (running_ || t >= armed_) return;
+  armed_ = t;
+  wake_.notify(sc_core::sc_time::from_value(t - sim_time().value()));
+}
+
+void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
+  // Most requests are for the next few edges: search from the earliest end.
+  std::size_t i = due_.size();
+  while (i > 0 && due_[i - 1].t < t) --i;
+  std::uint32_t b;
+  if (i > 0 && due_[i - 1].t == t) {
+    b = due_[i - 1].bucket;
+  } else {
+    if (free_buckets_.empty()) {
+      b = static_cast<std::uint32_t>(buckets_.size());
+      buckets_.emplace_back(words_, 0);
+    } else {
+      b = free_buckets_.back();
+      free_buckets_.pop_back();
+    }
+    due_.insert(due_.begin() + static_cast<std::ptrdiff_t>(i), Due{t, b});
+  }
+  buckets_[b][a->slot_ >> 6] |= std::uint64_t{1} << (a->slot_ & 63);
+}
+
+void ActivationScheduler::run() {
+  if (!final_) finalize();
+  const std::uint64_t now = sim_time().value();
+  armed_ = Activation::kNever;
+  running_ = true;
+  // One pass per round: the activations due now, in slot order. Requests for now made during
+  // a pass enter a new bucket for now, i.e. the next pass (a delta cycle). A bit whose process
+  // was asked for an earlier time meanwhile (pending_ differs) is stale and skipped.
+  while (!due_.empty() && due_.back().t == now) {
+    const std::uint32_t b = due_.back().bucket;
+    due_.pop_back();
+    pass_.swap(buckets_[b]);  // pass_ takes the due bits, the bucket the previous pass's words
+    std::fill(buckets_[b].begin(), buckets_[b].end(), 0);
+    free_buckets_.push_back(b);
+    ++passes_;
+    for (std::size_t w = 0; w < words_; ++w) {
+      for (std::uint64_t bits = pass_[w]; bits; bits &= bits - 1) {
+        Activation* a = by_slot_[(w << 6) | static_cast<std::size_t>(__builtin_ctzll(bits))];
+        if (a->pending_ != now) continue;
+        a->pending_ = Activation::kNever;  // from here a request for now means the next pass
+        ++activations_;
+        a->fn_(a->obj_);
+      }
+    }
+    // sc_stop() lets the current delta finish and starts no further one.
+    if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) break;
+  }
+  running_ = false;
+  if (due_.empty()) return;
+  armed_ = due_.back().t;
+  wake_.notify(sc_core::sc_time::from_value(armed_ - now));
+}
+
+}  // namespace locsim

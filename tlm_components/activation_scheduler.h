@@ -1,0 +1,132 @@
+// The wake-ups of locsim's blocks, in a canonical order.
+//
+// Each block process that used to be an SC_METHOD sensitive to one sc_event is an Activation:
+// notify(delay) asks for a run at now + delay, the earliest request wins (as for a method's
+// static event). One SystemC process, the ActivationScheduler, runs all of them: it is woken
+// once per distinct time that has work, and runs that time's activations in passes (a pass is
+// a delta cycle: a request for "now" made by a process that already ran this pass runs in the
+// next pass), each pass in rank order.
+//
+// Why: SystemC's timed-event queue is a heap ordered by time alone, so processes due at the
+// same time run in an order that depends on the rest of the heap, and the blocks arbitrate
+// first come, first served. Any change of wake-ups (even one that does nothing) then moved
+// simulated numbers (docs/performance.md). With a rank per process the order of same-time
+// activations depends only on the simulated state, and the wake-ups cost a comparison of two
+// integers instead of SystemC's event heap and process dispatch.
+//
+// The rank is (stage, registration order): blocks nearer the memory run first within a time,
+// as a cycle-driven simulator steps its pipeline from the DRAM back to the cores so that a
+// resource freed downstream is seen upstream in the same cycle. `sim.order_seed` replaces the
+// registration order by a pseudo-random one, to measure how much a result depends on the order
+// of same-time activations (docs/validation.md, "Event-order sensitivity").
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <systemc>
+#include <vector>
+
+namespace locsim {
+
+class ActivationScheduler;
+
+class Activation {
+ public:
+  // Same-time order: lower stages run first.
+  enum class Stage : std::uint8_t {
+    kMemory = 0,  // memory controllers
+    kL2Down,      // L2 bank: misses and write-backs towards the DRAM
+    kL2Tag,       // L2 bank: tag stage
+    kL2Response,  // L2 shell: responses to the network
+    kL2Request,   // L2 shell: held requests
+    kNetwork,     // crossbar, mesh, butterfly, inter-module links
+    kCoalescer,   // intra-cluster coalescers
+    kL1Port,      // shared-L1 request ports
+    kL1Response,  // L1 shell: responses to the core
+    kL1Request,   // L1 shell: held requests
+    kCore,        // streaming multiprocessors
+    kDispatch,    // CTA dispatcher
+  };
+  static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+  explicit Activation(Stage stage) : stage_(stage) {}
+  Activation(const Activation&) = delete;
+  Activation& operator=(const Activation&) = delete;
+
+  // Registers the process `Method` of `obj` (call once, during elaboration).
+  template <auto Method, class T>
+  void bind(T* obj, const std::string& name) {
+    obj_ = obj;
+    fn_ = [](void* o) { (static_cast<T*>(o)->*Method)(); };
+    attach(name);
+  }
+
+  // A run at now + delay; SC_ZERO_TIME: in the next pass of the current time.
+  void notify(const sc_core::sc_time& delay);
+  // A run at this absolute time (ps), not before now.
+  void notify_at(std::uint64_t t_ps);
+  // The time of the pending run (ps), kNever if none.
+  std::uint64_t pending() const { return pending_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  friend class ActivationScheduler;
+  void attach(const std::string& name);
+
+  Stage stage_;
+  void* obj_ = nullptr;
+  void (*fn_)(void*) = nullptr;
+  ActivationScheduler* sched_ = nullptr;
+  std::uint64_t rank_ = 0;
+  std::uint32_t slot_ = 0;          // position in the same-time order
+  std::uint64_t pending_ = kNever;  // earliest requested run
+  std::string name_;
+};
+
+class ActivationScheduler {
+ public:
+  // The scheduler of the current simulation context (created at the first registration).
+  static ActivationScheduler& get();
+
+  // Makes same-time order pseudo-random per seed (0: stage, then registration order). During
+  // elaboration only.
+  void set_order_seed(std::uint64_t seed);
+
+  // Activations run so far, and the passes (distinct (time, delta) steps) they ran in.
+  std::uint64_t activations() const { return activations_; }
+  std::uint64_t passes() const { return passes_; }
+
+ private:
+  friend class Activation;
+  // The activations due at one time: a bit per process, at its position in the same-time
+  // order, so a pass visits them in rank order without sorting and a repeated request costs
+  // nothing.
+  struct Due {
+    std::uint64_t t;
+    std::uint32_t bucket;
+  };
+
+  ActivationScheduler();
+  void add(Activation* a);
+  void request(Activation* a, std::uint64_t t);
+  void enter(Activation* a, std::uint64_t t);
+  void finalize();
+  void run();
+  static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
+
+  std::vector<Activation*> all_;      // registration order
+  std::vector<Activation*> by_slot_;  // same-time order (after finalize())
+  std::size_t words_ = 0;             // 64-bit words per bucket
+  std::vector<Due> due_;              // distinct pending times, the earliest last
+  std::vector<std::vector<std::uint64_t>> buckets_;
+  std::vector<std::uint32_t> free_buckets_;
+  std::vector<std::uint64_t> pass_;
+  sc_core::sc_event wake_;
+  std::uint64_t armed_ = Activation::kNever;  // time wake_ is notified for
+  std::uint64_t seed_ = 0;
+  bool final_ = false, running_ = false;
+  std::uint64_t activations_ = 0, passes_ = 0;
+  sc_core::sc_simcontext* ctx_ = nullptr;
+};
+
+}  // namespace locsim
