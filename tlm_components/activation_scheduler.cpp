@@ -15,12 +15,7 @@ void Activation::attach(const std::string& name) {
   sched_->add(this);
 }
 
-void Activation::notify(const sc_core::sc_time& delay) {
-  notify_at(sim_time().value() + delay.value());
-}
-
-void Activation::notify_at(std::uint64_t t) {
-  if (t >= pending_) return;  // an earlier (or this) run is already asked for
+void Activation::request(std::uint64_t t) {
   sched_->request(this, t);
 }
 
@@ -98,15 +93,15 @@ void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
     b = due_[i - 1].bucket;
   } else {
     if (free_buckets_.empty()) {
-      b = static_cast<std::uint32_t>(buckets_.size());
-      buckets_.emplace_back(words_, 0);
+      b = static_cast<std::uint32_t>(buckets_.size() / words_);
+      buckets_.resize(buckets_.size() + words_, 0);
     } else {
       b = free_buckets_.back();
       free_buckets_.pop_back();
     }
     due_.insert(due_.begin() + static_cast<std::ptrdiff_t>(i), Due{t, b});
   }
-  buckets_[b][a->slot_ >> 6] |= std::uint64_t{1} << (a->slot_ & 63);
+  buckets_[b * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
 }
 
 void ActivationScheduler::run() {
@@ -120,8 +115,9 @@ void ActivationScheduler::run() {
   while (!due_.empty() && due_.back().t == now) {
     const std::uint32_t b = due_.back().bucket;
     due_.pop_back();
-    pass_.swap(buckets_[b]);  // pass_ takes the due bits, the bucket the previous pass's words
-    std::fill(buckets_[b].begin(), buckets_[b].end(), 0);
+    std::uint64_t* words = &buckets_[b * words_];
+    std::copy(words, words + words_, pass_.begin());
+    std::fill(words, words + words_, 0);
     free_buckets_.push_back(b);
     ++passes_;
     for (std::size_t w = 0; w < words_; ++w) {

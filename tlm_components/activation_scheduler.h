@@ -62,9 +62,13 @@ class Activation {
   }
 
   // A run at now + delay; SC_ZERO_TIME: in the next pass of the current time.
-  void notify(const sc_core::sc_time& delay);
-  // A run at this absolute time (ps), not before now.
-  void notify_at(std::uint64_t t_ps);
+  void notify(const sc_core::sc_time& delay) {
+    notify_at(sc_core::sc_get_curr_simcontext()->time_stamp().value() + delay.value());
+  }
+  // A run at this absolute time (ps), not before now (ClockDomain::ps_at() gives a cycle's).
+  void notify_at(std::uint64_t t_ps) {
+    if (t_ps < pending_) request(t_ps);  // else an earlier (or this) run is already asked for
+  }
   // The time of the pending run (ps), kNever if none.
   std::uint64_t pending() const { return pending_; }
   const std::string& name() const { return name_; }
@@ -72,6 +76,7 @@ class Activation {
  private:
   friend class ActivationScheduler;
   void attach(const std::string& name);
+  void request(std::uint64_t t_ps);
 
   Stage stage_;
   void* obj_ = nullptr;
@@ -114,11 +119,11 @@ class ActivationScheduler {
   void run();
   static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
 
-  std::vector<Activation*> all_;      // registration order
-  std::vector<Activation*> by_slot_;  // same-time order (after finalize())
-  std::size_t words_ = 0;             // 64-bit words per bucket
-  std::vector<Due> due_;              // distinct pending times, the earliest last
-  std::vector<std::vector<std::uint64_t>> buckets_;
+  std::vector<Activation*> all_;        // registration order
+  std::vector<Activation*> by_slot_;    // same-time order (after finalize())
+  std::size_t words_ = 0;               // 64-bit words per bucket
+  std::vector<Due> due_;                // distinct pending times, the earliest last
+  std::vector<std::uint64_t> buckets_;  // words_ words per bucket
   std::vector<std::uint32_t> free_buckets_;
   std::vector<std::uint64_t> pass_;
   sc_core::sc_event wake_;

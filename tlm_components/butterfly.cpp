@@ -103,7 +103,7 @@ std::uint32_t Butterfly::target_of(Payload& gp) const {
 bool Butterfly::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t dst = target_of(gp);
   if (in_accept_[src] == now || !req_.can_inject(src, now) || !clk_.on_edge(now)) {
-    step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (in_accept_[src] == now ? 1 : 0)));
+    step_ev_.notify_at(clk_.ps_at(clk_.next_edge_cycle() + (in_accept_[src] == now ? 1 : 0)));
     return false;
   }
   in_accept_[src] = now;
@@ -120,13 +120,13 @@ bool Butterfly::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   *port_req_flits_[src] += flits;
   injected_[&gp] = now;
   e.at(name());
-  if (!in_step_) step_ev_.notify(clk_.until(req_.next_event(now)));
+  if (!in_step_) step_ev_.notify_at(clk_.ps_at(req_.next_event(now)));
   return true;
 }
 
 bool Butterfly::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   if (out_accept_[tgt] == now || !rep_.can_inject(tgt, now) || !clk_.on_edge(now)) {
-    step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (out_accept_[tgt] == now ? 1 : 0)));
+    step_ev_.notify_at(clk_.ps_at(clk_.next_edge_cycle() + (out_accept_[tgt] == now ? 1 : 0)));
     return false;
   }
   out_accept_[tgt] = now;
@@ -142,14 +142,14 @@ bool Butterfly::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   *port_rep_flits_[dst] += flits;
   injected_[&gp] = now;
   e.at(name());
-  if (!in_step_) step_ev_.notify(clk_.until(rep_.next_event(now)));
+  if (!in_step_) step_ev_.notify_at(clk_.ps_at(rep_.next_event(now)));
   return true;
 }
 
 void Butterfly::step_method() {
   const Cycle now = clk_.now();
   if (!clk_.on_edge(now)) {
-    step_ev_.notify(clk_.until(now + 1));
+    step_ev_.notify_at(clk_.ps_at(now + 1));
     return;
   }
   bool waiting_inputs = false;
@@ -202,7 +202,7 @@ void Butterfly::step_method() {
   }
   next = std::min({next, req_.next_event(now + 1), rep_.next_event(now + 1)});
   if (waiting_inputs) next = std::min(next, now + 1);
-  if (next != ButterflyFabric::kNever) step_ev_.notify(clk_.until(next));
+  if (next != ButterflyFabric::kNever) step_ev_.notify_at(clk_.ps_at(next));
 }
 
 void Butterfly::in_b_transport(int, Payload& gp, sc_core::sc_time& d) {

@@ -33,7 +33,7 @@ bool CacheShell::on_request(Payload& gp) {
   const Cycle now = clk_.now();
   if (now == last_accept_ || sc_core::sc_time_stamp() != clk_.at(now)) {
     // One request per cycle, at an edge: take this one at the next edge.
-    retry_ev_.notify(clk_.until(clk_.next_edge_cycle() + (now == last_accept_ ? 1 : 0)));
+    retry_ev_.notify_at(clk_.ps_at(clk_.next_edge_cycle() + (now == last_accept_ ? 1 : 0)));
     held_cause_ = 0;
     return false;
   }
@@ -53,7 +53,7 @@ void CacheShell::retry_method() {
   if (!gp) return;
   const Cycle now = clk_.now();
   if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_accept_) {
-    retry_ev_.notify(clk_.until(now + 1));
+    retry_ev_.notify_at(clk_.ps_at(now + 1));
     return;
   }
   const int f = process(*gp, now);
@@ -67,17 +67,17 @@ void CacheShell::retry_method() {
 
 void CacheShell::wake_responses() {
   // Wake at the next cycle; the response process sleeps on to the first response's cycle.
-  resp_ev_.notify(clk_.until(clk_.next_edge_cycle() + 1));
+  resp_ev_.notify_at(clk_.ps_at(clk_.next_edge_cycle() + 1));
 }
 
 void CacheShell::retry_at(Cycle when) {
-  if (up_.held_request()) retry_ev_.notify(clk_.until(when));
+  if (up_.held_request()) retry_ev_.notify_at(clk_.ps_at(when));
 }
 
 void CacheShell::response_method() {
   const Cycle now = clk_.now();
   if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_response_) {
-    resp_ev_.notify(clk_.until(now + 1));
+    resp_ev_.notify_at(clk_.ps_at(now + 1));
     return;
   }
   if (up_.response_busy()) return;  // END_RESP from above wakes us
@@ -85,7 +85,8 @@ void CacheShell::response_method() {
     last_response_ = now;
     up_.respond(*responses_.pop());
   }
-  if (!responses_.empty()) resp_ev_.notify(clk_.until(std::max(responses_.next_cycle(), now + 1)));
+  if (!responses_.empty())
+    resp_ev_.notify_at(clk_.ps_at(std::max(responses_.next_cycle(), now + 1)));
 }
 
 }  // namespace locsim

@@ -104,7 +104,7 @@ void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {
 bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t p = port_of(src);
   if (port_blocked(p, now) || !clk_.on_edge(now)) {
-    step_ev_.notify(clk_.until(retry_cycle(port_accept_[p] == now, now)));
+    step_ev_.notify_at(clk_.ps_at(retry_cycle(port_accept_[p] == now, now)));
     if (src < cfg_.bindings) mark(held_ports_, p);  // core bindings: their own loop in the step
     return false;
   }
@@ -128,7 +128,7 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_req_flits_[p] += flits;
   gpu_ext(gp).at(name());
-  step_ev_.notify(clk_.until(now + 1));
+  step_ev_.notify_at(clk_.ps_at(now + 1));
   return true;
 }
 
@@ -138,7 +138,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     const std::uint32_t home = tgt - targets_;
     const std::uint32_t p = port_of(home);
     if (port_blocked(p, now) || !clk_.on_edge(now)) {
-      step_ev_.notify(clk_.until(retry_cycle(port_accept_[p] == now, now)));
+      step_ev_.notify_at(clk_.ps_at(retry_cycle(port_accept_[p] == now, now)));
       mark(held_targets_, tgt);
       return false;
     }
@@ -152,11 +152,11 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
     *port_req_flits_[p] += flits;
     gpu_ext(gp).at(name());
-    step_ev_.notify(clk_.until(now + 1));
+    step_ev_.notify_at(clk_.ps_at(now + 1));
     return true;
   }
   if (target_blocked(tgt, now) || !clk_.on_edge(now)) {
-    step_ev_.notify(clk_.until(retry_cycle(reply_accept_[tgt] == now, now)));
+    step_ev_.notify_at(clk_.ps_at(retry_cycle(reply_accept_[tgt] == now, now)));
     mark(held_targets_, tgt);
     return false;
   }
@@ -170,14 +170,14 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_rep_flits_[p] += flits;
   e.at(name());
-  step_ev_.notify(clk_.until(now + 1));
+  step_ev_.notify_at(clk_.ps_at(now + 1));
   return true;
 }
 
 void Crossbar::step_method() {
   const Cycle now = clk_.now();
   if (!clk_.on_edge(now)) {
-    step_ev_.notify(clk_.until(now + 1));
+    step_ev_.notify_at(clk_.ps_at(now + 1));
     return;
   }
   bool waiting_inputs = false;
@@ -288,7 +288,7 @@ void Crossbar::step_method() {
   for (const auto& q : slice_fwd_)
     if (!q.empty()) soon = true;
   const Cycle next = soon ? now + 1 : std::min(req_.next_event(now + 1), rep_.next_event(now + 1));
-  if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify(clk_.until(next));
+  if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify_at(clk_.ps_at(next));
 }
 
 void Crossbar::deliver_reply(std::uint32_t p, Cycle now) {

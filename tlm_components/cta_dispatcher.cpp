@@ -46,7 +46,7 @@ void CtaDispatcher::launch(const Workload& w) {
   if (kernels_.size() == first || !finished_) return;  // queued behind the running kernels
   finished_ = false;
   next_kernel_ = static_cast<std::uint32_t>(first);
-  start_ev_.notify(clk_.until(clk_.next_edge_cycle() + cfg_.launch_latency));
+  start_ev_.notify_at(clk_.ps_at(clk_.next_edge_cycle() + cfg_.launch_latency));
 }
 
 void CtaDispatcher::start_method() {
@@ -68,7 +68,7 @@ void CtaDispatcher::begin_kernel(std::uint32_t k) {
   if (on_kernel_begin) on_kernel_begin(k, *kernels_[k]);
   access_sets_ = std::make_unique<LazyCtaAccessSets>(*kernels_[k]);
   policy_->begin_kernel(KernelLaunch{*kernels_[k], max_per_sm_, *access_sets_, cfg_.topology});
-  issue_ev_.notify(clk_.until(r.start));
+  issue_ev_.notify_at(clk_.ps_at(r.start));
 }
 
 void CtaDispatcher::issue_method() {
@@ -95,7 +95,7 @@ void CtaDispatcher::cta_done(std::uint32_t sm, std::uint32_t cta) {
   ++ctx_.progress;
   const Cycle now = clk_.next_edge_cycle();
   if (++done_in_kernel_ < records_[current_].ctas) {
-    if (policy_->remaining()) issue_ev_.notify(clk_.until(now + cfg_.launch_latency));
+    if (policy_->remaining()) issue_ev_.notify_at(clk_.ps_at(now + cfg_.launch_latency));
     return;
   }
   records_[current_].end = now;
@@ -104,7 +104,7 @@ void CtaDispatcher::cta_done(std::uint32_t sm, std::uint32_t cta) {
     // The next kernel begins (hooks, statistics snapshot, first launches) after the gap plus
     // the launch latency every freed CTA slot sees, through the same path as kernel 0.
     next_kernel_ = current_ + 1;
-    start_ev_.notify(clk_.until(now + cfg_.kernel_gap + cfg_.launch_latency));
+    start_ev_.notify_at(clk_.ps_at(now + cfg_.kernel_gap + cfg_.launch_latency));
   } else {
     // No sc_stop: the simulation ends when every block is idle, so traffic the last CTA does
     // not wait for (L2 write-backs) drains and the conservation check sees a quiet system.

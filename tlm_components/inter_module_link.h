@@ -62,7 +62,7 @@ class InterModuleLink : public sc_core::sc_module {
   bool on_request(Payload& gp);
   bool on_reply(Payload& gp);
   void step_method();
-  void kick(Cycle c) { step_ev_.notify(clk_.until(c)); }
+  void kick(Cycle c) { step_ev_.notify_at(clk_.ps_at(c)); }
 
   tlm::tlm_sync_enum nb_fw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
     return up_.on_fw(gp, ph, d);

@@ -72,7 +72,7 @@ class IntraClusterCoalescer : public sc_core::sc_module {
   bool can_accept(std::uint32_t port) const;
   void deliver(std::uint32_t port, Payload& gp, Cycle when, std::uint64_t group);
   void step_method();
-  void kick(Cycle c) { step_ev_.notify(clk_.until(c)); }
+  void kick(Cycle c) { step_ev_.notify_at(clk_.ps_at(c)); }
   std::uint32_t port_of(const Payload& gp) const;
 
   tlm::tlm_sync_enum nb_fw(int id, Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {

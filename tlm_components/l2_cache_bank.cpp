@@ -142,19 +142,19 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
 }
 
 void L2CacheBank::wake_tag_stage(Cycle when) {
-  if (!rop_.empty()) tag_ev_.notify(clk_.until(std::max(when, rop_.front().ready)));
+  if (!rop_.empty()) tag_ev_.notify_at(clk_.ps_at(std::max(when, rop_.front().ready)));
 }
 
 void L2CacheBank::tag_method() {
   if (rop_.empty()) return;
   const Cycle now = clk_.now();
   if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_decision_) {
-    tag_ev_.notify(clk_.until(now + 1));
+    tag_ev_.notify_at(clk_.ps_at(now + 1));
     return;
   }
   Queued& head = rop_.front();
   if (head.ready > now) {
-    tag_ev_.notify(clk_.until(head.ready));
+    tag_ev_.notify_at(clk_.ps_at(head.ready));
     return;
   }
   const int f = decide(*head.gp, now);
@@ -239,7 +239,8 @@ void L2CacheBank::send_down() {
   }
   // A head still in the pipeline needs a wake-up; one blocked by a full miss queue moves when
   // the link below frees (which calls send_down).
-  if (!pipe_.empty() && pipe_.front().ready > now) down_ev_.notify(clk_.until(pipe_.front().ready));
+  if (!pipe_.empty() && pipe_.front().ready > now)
+    down_ev_.notify_at(clk_.ps_at(pipe_.front().ready));
   if (popped) wake_tag_stage(clk_.next_edge_cycle() + 1);
 }
 

@@ -98,14 +98,14 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     read_bytes_ += static_cast<std::uint64_t>(n) * cfg_.atom_bytes;
   }
   e.at(name());
-  ev_.notify(clk_.until(now));
+  ev_.notify_at(clk_.ps_at(now));
   return true;
 }
 
 void MemoryController::schedule_method() {
   const Cycle now = clk_.now();
   if (!clk_.on_edge(now)) {
-    ev_.notify(clk_.until(now + 1));
+    ev_.notify_at(clk_.ps_at(now + 1));
     return;
   }
   bool freed = false;  // front-end space freed: held requests may enter
@@ -162,7 +162,7 @@ void MemoryController::schedule_method() {
   if (!done_.empty()) next = std::min(next, std::max(done_.next_cycle(), now + 1));
   for (auto& r : ready_)
     if (!r.empty()) next = std::min(next, now + 1);
-  if (next != DramChannelModel::kNever) ev_.notify(clk_.until(next));
+  if (next != DramChannelModel::kNever) ev_.notify_at(clk_.ps_at(next));
 }
 
 void MemoryController::respond_ready(Cycle now) {

@@ -145,7 +145,7 @@ bool MeshNoc::on_request(std::uint32_t src, Payload& gp, Cycle now) {
     if (in_step_)
       retry_ = true;
     else
-      step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (in_accept_[src] == now ? 1 : 0)));
+      step_ev_.notify_at(clk_.ps_at(clk_.next_edge_cycle() + (in_accept_[src] == now ? 1 : 0)));
     return false;
   }
   const std::uint32_t dst = target_of(gp);
@@ -164,7 +164,7 @@ bool MeshNoc::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   hops_.sample(hops);
   *port_req_flits_[src] += flits;
   e.at(name());
-  if (!in_step_) step_ev_.notify(clk_.until(req_.next_event(now)));
+  if (!in_step_) step_ev_.notify_at(clk_.ps_at(req_.next_event(now)));
   return true;
 }
 
@@ -174,7 +174,7 @@ bool MeshNoc::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     if (in_step_)
       retry_ = true;
     else
-      step_ev_.notify(clk_.until(clk_.next_edge_cycle() + (out_accept_[tgt] == now ? 1 : 0)));
+      step_ev_.notify_at(clk_.ps_at(clk_.next_edge_cycle() + (out_accept_[tgt] == now ? 1 : 0)));
     return false;
   }
   out_accept_[tgt] = now;
@@ -191,14 +191,14 @@ bool MeshNoc::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   hops_.sample(hops);
   *port_rep_flits_[dst] += flits;
   e.at(name());
-  if (!in_step_) step_ev_.notify(clk_.until(rep_.next_event(now)));
+  if (!in_step_) step_ev_.notify_at(clk_.ps_at(rep_.next_event(now)));
   return true;
 }
 
 void MeshNoc::step_method() {
   const Cycle now = clk_.now();
   if (!clk_.on_edge(now)) {
-    step_ev_.notify(clk_.until(now + 1));
+    step_ev_.notify_at(clk_.ps_at(now + 1));
     return;
   }
   bool waiting_inputs = false;  // held requests/replies retry next cycle
@@ -253,7 +253,7 @@ void MeshNoc::step_method() {
   next = std::min({next, req_.next_event(now + 1), rep_.next_event(now + 1)});
   if (waiting_inputs || retry_) next = std::min(next, now + 1);
   retry_ = false;
-  if (next != MeshFabric::kNever) step_ev_.notify(clk_.until(next));
+  if (next != MeshFabric::kNever) step_ev_.notify_at(clk_.ps_at(next));
 }
 
 void MeshNoc::in_b_transport(int, Payload& gp, sc_core::sc_time& d) {

@@ -77,7 +77,7 @@ void StreamingMultiprocessor::refresh(std::uint32_t wi) {
 void StreamingMultiprocessor::schedule_wake(Cycle c) {
   if (c >= wake_at_) return;
   wake_at_ = c;
-  wake_.notify(clk_.until(c));
+  wake_.notify_at(clk_.ps_at(c));
 }
 
 void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_seq,
