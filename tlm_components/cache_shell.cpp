@@ -21,7 +21,9 @@ CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char
   up_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                   sc_core::sc_time& d) { return upper->nb_transport_bw(gp, ph, d); },
            [this](Payload& gp) { return on_request(gp); },
-           [this]() { resp_ev_.notify(sc_core::SC_ZERO_TIME); });
+           [this]() {
+             if (!responses_.empty()) resp_ev_.notify(sc_core::SC_ZERO_TIME);  // END_RESP
+           });
   down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                     sc_core::sc_time& d) { return lower->nb_transport_fw(gp, ph, d); },
              [this](Payload& gp) { return on_response_from_below(gp); }, [this]() { send_down(); });
@@ -66,8 +68,9 @@ void CacheShell::retry_method() {
 }
 
 void CacheShell::wake_responses() {
-  // Wake at the next cycle; the response process sleeps on to the first response's cycle.
-  resp_ev_.notify_at(clk_.ps_at(clk_.next_edge_cycle() + 1));
+  // At the first response's cycle, and not before the next cycle. (Waking at the next cycle
+  // to sleep on to that one changed nothing but the event order: c76c871 made it canonical.)
+  resp_ev_.notify_at(clk_.ps_at(std::max(responses_.next_cycle(), clk_.next_edge_cycle() + 1)));
 }
 
 void CacheShell::retry_at(Cycle when) {
