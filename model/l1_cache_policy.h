@@ -230,10 +230,15 @@ class L1CachePolicy {
   // requests that now have every sector they waited for. The line stays reserved while other
   // sectors of it are in flight.
   std::vector<Req> fill(Addr line, std::uint32_t sectors) {
-    tags_.fill(line, sectors);
-    std::vector<Req> done = mshr_.fill(line, sectors);
-    if (mshr_.pending(line) != 0) tags_.reserve_sectors(line);
+    std::vector<Req> done;
+    fill(line, sectors, done);
     return done;
+  }
+  // The same into `done` (cleared first): no allocation once the caller's vector has grown.
+  void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done) {
+    tags_.fill(line, sectors);
+    mshr_.fill(line, sectors, done);
+    if (mshr_.pending(line) != 0) tags_.reserve_sectors(line);
   }
 
   // Kernel boundary: GPUs drop (non-coherent) L1 contents between kernels.

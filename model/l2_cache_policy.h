@@ -153,13 +153,18 @@ class L2CachePolicy {
   // A fill of `line` arrived with `sectors`; returns, in order, the requests that waited and
   // now have every sector they need. The line stays reserved while other sectors are in flight.
   std::vector<Req> fill(Addr line, std::uint32_t sectors) {
+    std::vector<Req> done;
+    fill(line, sectors, done);
+    return done;
+  }
+  // The same into `done` (cleared first): no allocation once the caller's vector has grown.
+  void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done) {
     tags_.fill(line, sectors);
-    std::vector<Req> done = mshr_.fill(line, sectors);
+    mshr_.fill(line, sectors, done);
     if (mshr_.pending(line) != 0)
       tags_.reserve_sectors(line);
     else
       claims_.erase(line);
-    return done;
   }
   // A store released by a fill may fully cover sectors that were not fetched: they are valid
   // now, or a later load would refetch them over the stored bytes.

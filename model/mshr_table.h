@@ -64,8 +64,14 @@ class SectorMshrTable {
   // sector they waited for; the line's entry goes when nothing of it is in flight.
   std::vector<Req> fill(Addr line, std::uint32_t sectors) {
     std::vector<Req> out;
+    fill(line, sectors, out);
+    return out;
+  }
+  // The same into `out` (cleared first), so a caller that keeps the vector allocates nothing.
+  void fill(Addr line, std::uint32_t sectors, std::vector<Req>& out) {
+    out.clear();
     const std::size_t at = find(line);
-    if (at == kNone) return out;
+    if (at == kNone) return;
     Line& l = lines_[at];
     in_use_ -= popcount(l.pending & sectors);
     l.pending &= ~sectors;
@@ -78,7 +84,6 @@ class SectorMshrTable {
     }
     l.waiters.erase(l.waiters.begin() + static_cast<std::ptrdiff_t>(keep), l.waiters.end());
     if (l.pending == 0) erase(at);
-    return out;
   }
 
  private:

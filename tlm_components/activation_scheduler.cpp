@@ -15,10 +15,6 @@ void Activation::attach(const std::string& name) {
   sched_->add(this);
 }
 
-void Activation::request(std::uint64_t t) {
-  sched_->request(this, t);
-}
-
 ActivationScheduler& ActivationScheduler::get() {
   // One scheduler per simulation context: a test process elaborates once, but a new context
   // must not inherit the old one's processes. Kept reachable until exit.
@@ -87,10 +83,11 @@ void ActivationScheduler::request(Activation* a, std::uint64_t t) {
 void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
   // Most requests are for the next few edges: search from the earliest end.
   std::size_t i = due_.size();
-  while (i > 0 && due_[i - 1].t < t) --i;
+  Due* d = due_.data();
+  while (i > 0 && d[i - 1].t < t) --i;
   std::uint32_t b;
-  if (i > 0 && due_[i - 1].t == t) {
-    b = due_[i - 1].bucket;
+  if (i > 0 && d[i - 1].t == t) {
+    b = d[i - 1].bucket;
   } else {
     if (free_buckets_.empty()) {
       b = static_cast<std::uint32_t>(buckets_.size() / words_);
@@ -99,9 +96,16 @@ void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
       b = free_buckets_.back();
       free_buckets_.pop_back();
     }
-    due_.insert(due_.begin() + static_cast<std::ptrdiff_t>(i), Due{t, b});
+    due_.emplace_back();
+    d = due_.data();
+    for (std::size_t j = due_.size() - 1; j > i; --j) d[j] = d[j - 1];
+    d[i] = Due{t, b};
   }
   buckets_[b * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
+}
+
+void Activation::request(std::uint64_t t) {
+  sched_->request(this, t);
 }
 
 void ActivationScheduler::run() {

@@ -307,7 +307,8 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
     const Addr line = gp.get_address();
     const CacheGeometry& g = policy_.tags().geometry();
     const unsigned lb = g.line_bytes;
-    const std::vector<Payload*> waiting = policy_.fill(line, e.bytes.sector_mask(g.sector_bytes));
+    policy_.fill(line, e.bytes.sector_mask(g.sector_bytes), filled_);
+    const std::vector<Payload*>& waiting = filled_;
     ++fills_;
     if (on_fill) on_fill(line);
     std::uint8_t* d = line_data(line);

@@ -94,6 +94,7 @@ class L1DataCache : public CacheShell {
   L1Config cfg_;
   SimContext& ctx_;
   L1CachePolicy<Payload*> policy_;  // the decisions (model/l1_cache_policy.h)
+  std::vector<Payload*> filled_;    // requests a fill completed (reused: no allocation)
   BoundedQueue<Payload*> miss_queue_;
   BoundedQueue<Payload*> bypass_queue_;
   bool bypass_turn_ = false;  // the two queues share the port: alternate when both wait

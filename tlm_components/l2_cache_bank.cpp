@@ -258,7 +258,8 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
   // The fill is written to the data array and the waiting requests read from it.
   const Cycle when = now + cfg_.data_latency;
   const Cycle pipeline = cfg_.tag_latency + cfg_.data_latency;
-  for (Payload* r : policy_.fill(line, e.sector_mask)) {
+  policy_.fill(line, e.sector_mask, filled_);
+  for (Payload* r : filled_) {
     if (gpu_ext(*r).kind == AccessKind::Store) policy_.store_covers(line, gpu_ext(*r).bytes);
     perform(*r, line);
     gpu_ext(*r).at(name());

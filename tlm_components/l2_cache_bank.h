@@ -95,6 +95,7 @@ class L2CacheBank : public CacheShell {
   SimContext& ctx_;
   std::unique_ptr<L2BankIndex> index_;  // bank-local set indexing (before policy_: it uses it)
   L2CachePolicy<Payload*> policy_;      // the decisions (model/l2_cache_policy.h)
+  std::vector<Payload*> filled_;        // requests a fill completed (reused: no allocation)
   // Requests in the ROP stage and the input queue behind it, in acceptance (hence `ready`)
   // order; those with `ready` <= now have passed the ROP stage.
   std::deque<Queued> rop_;
