@@ -150,21 +150,52 @@ void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mas
 std::uint32_t shared_bank_conflict_degree(const std::array<Addr, kWarpSize>& addrs,
                                           std::uint32_t active_mask, std::uint32_t banks,
                                           std::uint32_t bank_bytes) {
-  // Distinct words per bank; the same word in several lanes is a broadcast.
+  // The most distinct words any one bank must deliver; the same word in several lanes is a
+  // broadcast. Each bank chains the distinct words seen in it, so a lane compares only with its
+  // own bank's words (an all-pairs count took half of matmul's host time: one call per shared
+  // memory warp instruction).
+  constexpr unsigned char kNone = 0xFF;
+  constexpr std::uint32_t kDirect = 64;  // banks up to this are slots themselves
   Addr words[kWarpSize];
-  unsigned n = 0;
+  unsigned char next[kWarpSize];  // the next distinct word in the same bank
+  unsigned char head[kDirect], count[kDirect];
+  Addr slot_bank[kDirect];  // with more banks: the bank a slot stands for
+  const bool direct = banks <= kDirect;
+  const std::uint32_t slots = direct ? banks : 0;
+  std::fill(head, head + slots, kNone);
+  unsigned n = 0, used = 0;  // distinct words; slots in use when not direct
   std::uint32_t degree = 0;
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
     if (!((active_mask >> lane) & 1u)) continue;
     const Addr w = addrs[lane] / bank_bytes;
-    bool seen = false;
-    for (unsigned i = 0; i < n && !seen; ++i) seen = words[i] == w;
-    if (!seen) words[n++] = w;
-  }
-  for (unsigned i = 0; i < n; ++i) {
-    std::uint32_t c = 0;
-    for (unsigned j = 0; j < n; ++j) c += (words[j] % banks) == (words[i] % banks);
-    if (c > degree) degree = c;
+    const Addr b = w % banks;
+    unsigned s;
+    if (direct) {
+      s = static_cast<unsigned>(b);
+    } else {
+      for (s = 0; s < used && slot_bank[s] != b; ++s) {
+      }
+      if (s == used) {
+        slot_bank[used++] = b;
+        head[s] = kNone;
+      }
+    }
+    if (head[s] == kNone) {
+      head[s] = static_cast<unsigned char>(n);
+      count[s] = 1;
+    } else {
+      unsigned i = head[s], last = i;
+      for (; i != kNone; i = next[i]) {
+        if (words[i] == w) break;
+        last = i;
+      }
+      if (i != kNone) continue;  // broadcast
+      next[last] = static_cast<unsigned char>(n);
+      ++count[s];
+    }
+    words[n] = w;
+    next[n++] = kNone;
+    if (count[s] > degree) degree = count[s];
   }
   return degree;
 }

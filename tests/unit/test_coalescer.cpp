@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <random>
@@ -365,4 +366,37 @@ TEST_CASE(
       CHECK(got[i].lane_mask == want[i].lane_mask);
     }
   }
+}
+
+TEST_CASE("shared_bank_conflict_degree equals the all-pairs count on random warps",
+          "[coalescer][shared]") {
+  // The definition, counted naively: distinct words, then per word the distinct words of its bank.
+  auto reference = [](const Addrs& a, std::uint32_t mask, std::uint32_t banks, std::uint32_t bb) {
+    std::vector<Addr> words;
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      if (!((mask >> l) & 1u)) continue;
+      const Addr w = a[l] / bb;
+      if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(w);
+    }
+    std::uint32_t degree = 0;
+    for (Addr w : words) {
+      std::uint32_t c = 0;
+      for (Addr v : words) c += (v % banks) == (w % banks);
+      degree = std::max(degree, c);
+    }
+    return degree;
+  };
+  std::mt19937_64 rng(12345);
+  int mismatches = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::uint32_t banks = std::array<std::uint32_t, 5>{1, 16, 32, 64, 96}[trial % 5];
+    const std::uint32_t bb = (trial / 5) % 2 ? 8 : 4;
+    const std::uint32_t mask = trial % 7 == 0 ? kAll : static_cast<std::uint32_t>(rng());
+    Addrs a{};
+    const Addr span = std::array<Addr, 4>{64, 512, 4096, 1u << 20}[(trial / 10) % 4];
+    for (auto& x : a) x = rng() % span;
+    if (shared_bank_conflict_degree(a, mask, banks, bb) != reference(a, mask, banks, bb))
+      ++mismatches;
+  }
+  CHECK(mismatches == 0);
 }
