@@ -81,7 +81,14 @@ void ActivationScheduler::request(Activation* a, std::uint64_t t) {
 }
 
 void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
-  // Most requests are for the next few edges: search from the earliest end.
+  const std::uint64_t bit = std::uint64_t{1} << (a->slot_ & 63);
+  for (const Hot& h : hot_) {
+    if (h.t == t && bucket_time_[h.bucket] == t) {
+      buckets_[h.bucket * words_ + (a->slot_ >> 6)] |= bit;
+      return;
+    }
+  }
+  // Else search from the earliest end: most requests are for the next few edges.
   std::size_t i = due_.size();
   Due* d = due_.data();
   while (i > 0 && d[i - 1].t < t) --i;
@@ -92,6 +99,7 @@ void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
     if (free_buckets_.empty()) {
       b = static_cast<std::uint32_t>(buckets_.size() / words_);
       buckets_.resize(buckets_.size() + words_, 0);
+      bucket_time_.push_back(Activation::kNever);
     } else {
       b = free_buckets_.back();
       free_buckets_.pop_back();
@@ -100,8 +108,10 @@ void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
     d = due_.data();
     for (std::size_t j = due_.size() - 1; j > i; --j) d[j] = d[j - 1];
     d[i] = Due{t, b};
+    bucket_time_[b] = t;
   }
-  buckets_[b * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
+  hot_[hot_next_++ & 3] = Hot{t, b};
+  buckets_[b * words_ + (a->slot_ >> 6)] |= bit;
 }
 
 void Activation::request(std::uint64_t t) {
@@ -123,6 +133,7 @@ void ActivationScheduler::run() {
     std::copy(words, words + words_, pass_.begin());
     std::fill(words, words + words_, 0);
     free_buckets_.push_back(b);
+    bucket_time_[b] = Activation::kNever;
     ++passes_;
     for (std::size_t w = 0; w < words_; ++w) {
       for (std::uint64_t bits = pass_[w]; bits; bits &= bits - 1) {

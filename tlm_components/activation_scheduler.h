@@ -125,6 +125,16 @@ class ActivationScheduler {
   std::vector<Due> due_;                // distinct pending times, the earliest last
   std::vector<std::uint64_t> buckets_;  // words_ words per bucket
   std::vector<std::uint32_t> free_buckets_;
+  std::vector<std::uint64_t> bucket_time_;  // per bucket: its time, kNever while free
+  // The last times requested and their buckets: most requests repeat one of a few times (the
+  // next edge of each clock domain), found here without searching due_. An entry is valid while
+  // its bucket still stands for its time.
+  struct Hot {
+    std::uint64_t t = Activation::kNever;
+    std::uint32_t bucket = 0;
+  };
+  Hot hot_[4];
+  unsigned hot_next_ = 0;
   std::vector<std::uint64_t> pass_;
   sc_core::sc_event wake_;
   std::uint64_t armed_ = Activation::kNever;  // time wake_ is notified for
