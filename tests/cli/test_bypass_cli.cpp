@@ -49,13 +49,15 @@ namespace {
 // XOR set index in the L1 and the L2), the sizes the library defaults (~2 s per run).
 // Both run with mdb.scale_hits=true (the default since 2DV's control runs: sampled hits
 // extrapolated to the whole cache, as §5.3 fitted E on whole-cache counts).
-// SR2: MDB-local 92,688 and MDB-global 93,789 cycles against 98,142 (7f90535).
+// SR2: MDB-local 94,872 and MDB-global 93,479 cycles against 97,938 (c76c871).
 // 2DV runs the instruction order of the paper's simulator: GPGPU-Sim 3.2.1 executed nvcc's PTX,
 // in which the loads are consumed as they are issued (ld, ld, mul, fma, ld, fma, ...: at most
-// two in flight per warp; workload.loads=interleaved keeps one): MDB-local 174,175 and MDB-global
-// 172,634 against 176,889 (50c848c and 7f90535). With raw hits it loses 15 % / 17 %; with the SASS order (nine
-// loads hoisted, the workload's default) it loses 47 % / 38 %, and Accel-Sim needs that kernel's L1
-// as much as locsim does (docs/validation/mdb.md, "2DV in Accel-Sim").
+// two in flight per warp; workload.loads=interleaved keeps one): MDB-local 173,891 and MDB-global
+// 176,985 against 173,545 (c76c871: MDB-global within 2 % of the baseline, 0.5-2.1 % faster in the
+// three other same-time orders of sim.order_seed 1-3; docs/validation/mdb.md). With raw hits it
+// loses 15 % / 13 %; with the SASS order (nine loads hoisted, the workload's default) 45 % / 40 %,
+// and Accel-Sim needs that kernel's L1 as much as locsim does (docs/validation/mdb.md, "2DV in
+// Accel-Sim").
 void check_no_loss(const std::string& workload) {
   const std::string w = "--workload " + workload + " --set l2.indexing=xor";
   const nlohmann::json base = run(w), local = run(w + " --set l1d.bypass=mdb-local"),

@@ -15,12 +15,13 @@ namespace {
 nlohmann::json run(const std::string& args) {
   return run_json("run --platform clustered " + args);
 }
-// Default (calibrated) latencies; measured at 50c848c: NoC reads base 12,032, ICC 6,650, ICC+CC
-// 6,630 with 13 CC hits (cycles 16,132 / 13,022 / 13,007). With the warp schedulers rotating (the
-// default) nearly every request for a shared line arrives while the first is outstanding, so the
-// 48-entry merge table takes almost all the sharing and the CC little; with a 16-entry table the
-// CC hits 161 times (ICC 9,792 -> ICC+CC 9,551 reads). With scheduler 0 first every cycle
-// (sm.issue_order=fixed) ICC+CC reads 6,453 with 181 CC hits. Under sm.scoreboard=block-all the
+// Default (calibrated) latencies; measured at c76c871: NoC reads base 12,032, ICC 6,630, ICC+CC
+// 6,562 with 117 CC hits (cycles 15,673 / 13,573 / 13,512; at 50c848c, before the canonical
+// same-time order, 13 CC hits). With the warp schedulers rotating (the default) most requests
+// for a shared line arrive while the first is outstanding, so the 48-entry merge table takes
+// most of the sharing; with a 16-entry table the CC hits 123 times (ICC 9,671 -> ICC+CC 9,549
+// reads; 161 at 50c848c). With scheduler 0 first every cycle (sm.issue_order=fixed, at 50c848c)
+// ICC+CC read 6,453 with 181 CC hits. Under sm.scoreboard=block-all the
 // merge table takes all the sharing and the CC none.
 const std::string kMm = "--workload matmul --set workload.n=128 --check-data";
 const std::string kVec = "--workload vecadd --set workload.n=65536 --check-data";
