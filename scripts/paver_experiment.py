@@ -49,6 +49,7 @@ POLICIES = [("LRR", "rr"), ("BCS", "bcs"), ("MST-TS", "paver-mst"), ("k-way-TS",
             ("RB-TS", "paver-rb")]
 SCHEDS = [p for p, _ in POLICIES]
 CLASSES = ["high", "low", "none"]
+CTL = ("LRR", "k-way-TS", "RB-TS")  # the policies of the control experiments
 # Paper, Fig. 11 (speedup over LRR in %, MST-TS / k-way-TS / RB-TS) and Fig. 13 (L2 accesses
 # normalised to LRR, %), per platform and class; "all" = every benchmark.
 PAPER_SPEEDUP = {
@@ -89,6 +90,9 @@ def run_one(locsim, job):
         "graph_edges": p.get("graph_edges", 0), "graph_weight": p.get("graph_weight", 0),
         "captured_weight": p.get("captured_weight", 0),
         "wall_s": j["host"]["wall_s"],
+        # The binary's commit, so that a CSV merged from several builds (--append) says which
+        # build measured each row (the tables name it per row).
+        "commit": j["host"]["locsim_commit"],
     }
 
 
@@ -160,6 +164,11 @@ def main():
                     help="subset of " + ",".join(EXPERIMENTS))
     ap.add_argument("--append", action="store_true",
                     help="keep the rows of <out>/paver.csv that this invocation does not re-run")
+    ap.add_argument("--reuse-analysis", action="store_true",
+                    help="take Table 2 from <out>/analysis.json instead of re-running `locsim "
+                    "analyze` (the graphs do not depend on the timing model)")
+    ap.add_argument("--old-commit", default="",
+                    help="with --append: the commit of kept rows that have no `commit` column")
     args = ap.parse_args()
     platforms = args.platforms.split(",")
     chosen = choose("paver_experiment", WORKLOADS, args.workloads, args.locsim, args.from_csv)
@@ -172,6 +181,12 @@ def main():
         rerun = {(j["abbr"], j["platform"], j["experiment"], j["config"]) for j in jobs}
         old = [r for r in read_rows(csv_path)
                if (r["abbr"], r["platform"], r["experiment"], r["config"]) not in rerun]
+        for r in old:
+            if not r.get("commit"):
+                if not args.old_commit:
+                    sys.exit("paver_experiment: kept rows of " + csv_path + " have no commit; "
+                             "name their build with --old-commit")
+                r["commit"] = args.old_commit
     # Longest first, so the two host threads finish together.
     heavy = {"HTW": 0, "SYR2K": 0, "BFS": 0, "SRAD": 1, "SYRK": 1, "MGS": 1, "TPACF": 2,
              "SPMV": 2, "PF": 2}
@@ -188,14 +203,27 @@ def main():
     chosen = [w for w in chosen if w[0] in {x["abbr"] for x in rows}]
     abbrs = [w[0] for w in chosen]
     paper_class = {w[0]: w[3] for w in chosen}
-    an = {w[0]: analyze(args.locsim, w[0], w[1], w[2]) for w in chosen}
-    os.makedirs(args.out, exist_ok=True)  # --from-csv may name a new directory
-    with open(os.path.join(args.out, "analysis.json"), "w") as f:
-        json.dump(an, f, indent=1)
+    an_path = os.path.join(args.out, "analysis.json")
+    if args.reuse_analysis:
+        with open(an_path) as f:
+            an = json.load(f)
+        an = {a: an[a] for a in abbrs}
+    else:
+        an = {w[0]: analyze(args.locsim, w[0], w[1], w[2]) for w in chosen}
+        os.makedirs(args.out, exist_ok=True)  # --from-csv may name a new directory
+        with open(an_path, "w") as f:
+            json.dump(an, f, indent=1)
 
     main_r = {(r["platform"], r["abbr"], r["config"]): r for r in rows
               if r["experiment"] == "main"}
     plats = [p for p in PLATFORMS if any(k[0] == p for k in main_r)]
+
+    def built(rs):
+        """The commit(s) (7 digits) that measured the rows rs, as a table cell."""
+        return "+".join(sorted({str(r.get("commit") or "?")[:7] for r in rs}))
+
+    def main_rows(p, m):
+        return [main_r[(p, a, c)] for a in m for c in SCHEDS]
 
     def on(p):  # the benchmarks run on platform p
         return [a for a in abbrs if (p, a, "LRR") in main_r]
@@ -240,25 +268,27 @@ def main():
     for p in plats:
         md.append(f"\n### Fig. 11 ({p}): speedup over LRR (cycles)\n")
         md.append("| benchmark | class | " + " | ".join(SCHEDS[1:]) +
-                  " | RB-TS incl. analysis | L1 miss LRR | L1 miss RB-TS |")
-        md.append("|---|---|" + "---|" * (len(SCHEDS) + 2))
+                  " | RB-TS incl. analysis | L1 miss LRR | L1 miss RB-TS | commit |")
+        md.append("|---|---|" + "---|" * (len(SCHEDS) + 3))
         for a in on(p):
             md.append(f"| {a} | {paper_class[a]} | " +
                       " | ".join(pct(speedup(p, a, c)) for c in SCHEDS[1:]) +
                       f" | {pct(speedup(p, a, 'RB-TS', True))} | "
                       f"{main_r[(p, a, 'LRR')]['l1d_miss_rate']:.3f} | "
-                      f"{main_r[(p, a, 'RB-TS')]['l1d_miss_rate']:.3f} |")
+                      f"{main_r[(p, a, 'RB-TS')]['l1d_miss_rate']:.3f} | "
+                      f"{built(main_rows(p, [a]))} |")
         for cls in CLASSES + ["all"]:
             m = members(cls, p)
             if m:
                 md.append(f"| **geomean {cls}** | | " + " | ".join(
                     pct(geomean([speedup(p, a, c) for a in m])) for c in SCHEDS[1:]) +
-                    f" | {pct(geomean([speedup(p, a, 'RB-TS', True) for a in m]))} | | |")
+                    f" | {pct(geomean([speedup(p, a, 'RB-TS', True) for a in m]))} | | | "
+                    f"{built(main_rows(p, m))} |")
 
     def paper_table(title, paper_numbers, ours, fmt):
         md.append(f"\n### {title} (MST-TS / k-way-TS / RB-TS)\n")
-        md.append("| platform | class | paper | locsim |")
-        md.append("|---|---|---|---|")
+        md.append("| platform | class | paper | locsim | commit |")
+        md.append("|---|---|---|---|---|")
         for p in plats:
             for cls in CLASSES + ["all"]:
                 m = members(cls, p)
@@ -267,7 +297,7 @@ def main():
                 paper = paper_numbers.get(p, {}).get(cls)
                 ptxt = " / ".join(fmt(v) for v in paper) if paper else "n/a"
                 otxt = " / ".join(fmt(ours(p, m, c)) for c in ("MST-TS", "k-way-TS", "RB-TS"))
-                md.append(f"| {p} | {cls} | {ptxt} | {otxt} |")
+                md.append(f"| {p} | {cls} | {ptxt} | {otxt} | {built(main_rows(p, m))} |")
 
     paper_table("Paper vs locsim: geomean speedup over LRR", PAPER_SPEEDUP,
                 lambda p, m, c: 100 * (geomean([speedup(p, a, c) for a in m]) - 1),
@@ -277,7 +307,8 @@ def main():
                 lambda v: f"{v:.1f}%")
 
     if "fermi" in plats:
-        md.append("\n### Fig. 12 (fermi): L1 miss rate, RB-TS relative to LRR\n")
+        md.append("\n### Fig. 12 (fermi): L1 miss rate, RB-TS relative to LRR (measured at "
+                  f"{built(main_rows('fermi', on('fermi')))})\n")
         md.append("| class | paper | locsim |")
         md.append("|---|---|---|")
         for cls, paper in (("high", "-43.3%"), ("low", "-10%"), ("all", "-21%")):
@@ -294,8 +325,8 @@ def main():
             md.append("\n### Task stealing (fermi): cycles without / with stealing, steals per "
                       "run\n")
             md.append("| benchmark | k-way: no-TS / TS | k-way steals | RB: no-TS / TS | "
-                      "RB steals |")
-            md.append("|---|---|---|---|---|")
+                      "RB steals | commit no-TS / TS |")
+            md.append("|---|---|---|---|---|---|")
         gk, gr = [], []
         for a in abbrs:
             if (a, "k-way") not in ns:
@@ -305,15 +336,17 @@ def main():
             gk.append(k)
             gr.append(rb)
             md.append(f"| {a} | {k:.3f} | {main_r[('fermi', a, 'k-way-TS')]['steals']} | "
-                      f"{rb:.3f} | {main_r[('fermi', a, 'RB-TS')]['steals']} |")
+                      f"{rb:.3f} | {main_r[('fermi', a, 'RB-TS')]['steals']} | "
+                      f"{built([ns[(a, 'k-way')], ns[(a, 'RB')]])} / "
+                      f"{built([main_r[('fermi', a, c)] for c in ('k-way-TS', 'RB-TS')])} |")
         if gk:
             md.append(f"| **geomean** (paper: TS gains +3% k-way, +2% RB) | {geomean(gk):.3f} | | "
-                      f"{geomean(gr):.3f} | |")
+                      f"{geomean(gr):.3f} | | |")
         if big:
             md.append("\n### 48 KB L1 on fermi: speedup over LRR with the same L1\n")
             md.append("| benchmark | class | RB-TS (16 KB) | RB-TS (48 KB) | "
-                      "LRR 48 KB over LRR 16 KB |")
-            md.append("|---|---|---|---|---|")
+                      "LRR 48 KB over LRR 16 KB | commit 16 KB / 48 KB |")
+            md.append("|---|---|---|---|---|---|")
         gb = {c: [] for c in CLASSES + ["all"]}
         for a in abbrs:
             if (a, "LRR") not in big:
@@ -323,11 +356,13 @@ def main():
                 gb[c].append(s48)
             md.append(f"| {a} | {paper_class[a]} | {pct(speedup('fermi', a, 'RB-TS'))} | "
                       f"{pct(s48)} | "
-                      f"{pct(main_r[('fermi', a, 'LRR')]['cycles'] / big[(a, 'LRR')]['cycles'])} |")
+                      f"{pct(main_r[('fermi', a, 'LRR')]['cycles'] / big[(a, 'LRR')]['cycles'])} | "
+                      f"{built([main_r[('fermi', a, c)] for c in ('LRR', 'RB-TS')])} / "
+                      f"{built([big[(a, 'LRR')], big[(a, 'RB-TS')]])} |")
         for c in CLASSES + ["all"]:
             if gb[c]:
                 md.append(f"| **geomean {c}** (paper: RB-TS +16% overall) | | | "
-                          f"{pct(geomean(gb[c]))} | |")
+                          f"{pct(geomean(gb[c]))} | | |")
     ctl = {(r["platform"], r["abbr"], r["config"]): r for r in rows
            if r["experiment"] == "control"}
     if ctl:
@@ -335,8 +370,8 @@ def main():
                   "with the same mapping)\n")
         md.append("| platform | benchmark | class | k-way-TS linear | k-way-TS hashed | "
                   "RB-TS linear | RB-TS hashed | DRAM activates RB-TS / LRR, linear | hashed | "
-                  "LRR hashed / linear |")
-        md.append("|---|---|---|---|---|---|---|---|---|---|")
+                  "LRR hashed / linear | commit linear / hashed |")
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for p in plats:
         gh = {c: {k: [] for k in ("k-way-TS", "RB-TS")} for c in CLASSES + ["all"]}
         for a in on(p):
@@ -355,18 +390,23 @@ def main():
                       f"{pct(lr['cycles'] / ctl[(p, a, 'RB-TS')]['cycles'])} | "
                       f"{act(main_r[(p, a, 'RB-TS')], main_r[(p, a, 'LRR')]):.2f} | "
                       f"{act(ctl[(p, a, 'RB-TS')], lr):.2f} | "
-                      f"{pct(main_r[(p, a, 'LRR')]['cycles'] / lr['cycles'])} |")
+                      f"{pct(main_r[(p, a, 'LRR')]['cycles'] / lr['cycles'])} | "
+                      f"{built([main_r[(p, a, c)] for c in ('LRR', 'k-way-TS', 'RB-TS')])} / "
+                      f"{built([ctl[(p, a, c)] for c in ('LRR', 'k-way-TS', 'RB-TS')])} |")
         for c in CLASSES + ["all"]:
             if gh[c]["RB-TS"]:
                 m = [a for a in members(c, p) if (p, a, "LRR") in ctl]
-                md.append(f"| {p} | **geomean {c}** | | {control_geomeans(p, m, gh[c])} | | | |")
+                md.append(f"| {p} | **geomean {c}** | | {control_geomeans(p, m, gh[c])} | | | | "
+                          f"{built(main_rows(p, m))} / "
+                          f"{built([ctl[(p, a, k)] for a in m for k in CTL])} |")
     lin = {(r["abbr"], r["config"]): r for r in rows if r["experiment"] == "l1_linear"}
     if "fermi" in plats and lin:
         md.append("\n### Control (fermi): linear L1 set index instead of GTX480's hash (speedup "
                   "over LRR with the same index)\n")
         md.append("| benchmark | class | k-way-TS hashed | k-way-TS linear | RB-TS hashed | "
-                  "RB-TS linear | LRR linear time / hashed | L1 miss rate LRR hashed | linear |")
-        md.append("|---|---|---|---|---|---|---|---|---|")
+                  "RB-TS linear | LRR linear time / hashed | L1 miss rate LRR hashed | linear | "
+                  "commit hashed / linear |")
+        md.append("|---|---|---|---|---|---|---|---|---|---|")
         gl = {c: {k: [] for k in ("k-way-TS", "RB-TS")} for c in CLASSES + ["all"]}
         for a in on("fermi"):
             if (a, "LRR") not in lin:
@@ -381,18 +421,23 @@ def main():
                       f"{pct(lr['cycles'] / lin[(a, 'RB-TS')]['cycles'])} | "
                       f"{lr['cycles'] / main_r[('fermi', a, 'LRR')]['cycles']:.3f} | "
                       f"{main_r[('fermi', a, 'LRR')]['l1d_miss_rate']:.3f} | "
-                      f"{lr['l1d_miss_rate']:.3f} |")
+                      f"{lr['l1d_miss_rate']:.3f} | "
+                      f"{built([main_r[('fermi', a, c)] for c in CTL])} / "
+                      f"{built([lin[(a, c)] for c in CTL])} |")
         for c in CLASSES + ["all"]:
             if gl[c]["RB-TS"]:
                 m = [a for a in members(c) if (a, "LRR") in lin]
-                md.append(f"| **geomean {c}** | | {control_geomeans('fermi', m, gl[c])} | | | |")
+                md.append(f"| **geomean {c}** | | {control_geomeans('fermi', m, gl[c])} | | | | "
+                          f"{built(main_rows('fermi', m))} / "
+                          f"{built([lin[(a, k)] for a in m for k in CTL])} |")
     if "fermi" in plats:
         md.append("\n### BCS against LRR (fermi): execution time, x = max CTAs per SM\n")
-        md.append("| benchmark | x | BCS time / LRR time |")
-        md.append("|---|---|---|")
+        md.append("| benchmark | x | BCS time / LRR time | commit |")
+        md.append("|---|---|---|---|")
         for a in abbrs:
-            md.append(f"| {a} | {an[a]['x']} | "
-                      f"{main_r[('fermi', a, 'BCS')]['cycles'] / main_r[('fermi', a, 'LRR')]['cycles']:.3f} |")
+            lr, bcs = main_r[("fermi", a, "LRR")], main_r[("fermi", a, "BCS")]
+            md.append(f"| {a} | {an[a]['x']} | {bcs['cycles'] / lr['cycles']:.3f} | "
+                      f"{built([lr, bcs])} |")
     write_tables(args.out, md)
 
     bars = bar_plotter("paver_experiment", args.out)
