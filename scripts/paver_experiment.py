@@ -183,9 +183,10 @@ def main():
                if (r["abbr"], r["platform"], r["experiment"], r["config"]) not in rerun]
         for r in old:
             if not r.get("commit"):
-                if not args.old_commit:
-                    sys.exit("paver_experiment: kept rows of " + csv_path + " have no commit; "
-                             "name their build with --old-commit")
+                if not args.old_commit:  # bad invocation: one line, exit 2
+                    print("paver_experiment: kept rows of " + csv_path + " have no commit; "
+                          "name their build with --old-commit", file=sys.stderr)
+                    sys.exit(2)
                 r["commit"] = args.old_commit
     # Longest first, so the two host threads finish together.
     heavy = {"HTW": 0, "SYR2K": 0, "BFS": 0, "SRAD": 1, "SYRK": 1, "MGS": 1, "TPACF": 2,
