@@ -39,22 +39,14 @@ class ClockDomain {
     const std::uint64_t t = c * ps_;
     return t == to_ps(n) ? n : sc_core::sc_time::from_value(t);  // resolution is 1 ps
   }
-  // Cycle c's edge in ps, or now if that edge is past: the absolute time until(c) points to,
-  // for Activation::notify_at() (no sc_time built).
+  // Cycle c's edge in ps, or now if that edge is past: the wake-up time for
+  // Activation::notify_at() (no sc_time built).
   std::uint64_t ps_at(Cycle c) const {
     const std::uint64_t t = c * ps_, n = to_ps(sim_time());
     return t > n ? t : n;
   }
   // Whether now is the edge of cycle c (sim_time() == at(c), without building an sc_time).
   bool on_edge(Cycle c) const { return to_ps(sim_time()) == c * ps_; }
-  // Time from now until the start of cycle c (zero if c is now or past).
-  sc_core::sc_time until(Cycle c) const {
-    std::uint64_t t = c * ps_, n = to_ps(sim_time());
-    if (t <= n) return sc_core::SC_ZERO_TIME;
-    // The next edge from an edge (the most common wake-up) is the stored period: no call to
-    // the out-of-line sc_time::from_value().
-    return t - n == ps_ ? period_ : sc_core::sc_time::from_value(t - n);
-  }
   // First cycle whose edge is at or after now.
   Cycle next_edge_cycle() const {
     std::uint64_t n = to_ps(sim_time());

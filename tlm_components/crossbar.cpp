@@ -190,7 +190,7 @@ void Crossbar::step_method() {
   auto blocked = [&]() {
     waiting_inputs = true;
     if (next_notified) return;
-    step_ev_.notify(clk_.period());  // == clk_.until(now + 1) at this edge
+    step_ev_.notify_at(clk_.ps_at(now + 1));
     next_notified = true;
   };
   if (now != last_step_) {
