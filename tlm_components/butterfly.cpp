@@ -109,7 +109,8 @@ bool Butterfly::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   in_accept_[src] = now;
   GpuExtension& e = gpu_ext(gp);
   e.noc_target = -1;  // consumed: the next interconnect routes by address again
-  const std::uint32_t flits = noc_request_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
+  const std::uint32_t flits =
+      noc_request_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
   req_.inject(src, dst, flits, &gp);
   route_ext(gp).push(src);  // the reply's way back
   ++requests_;
@@ -133,7 +134,8 @@ bool Butterfly::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   const std::uint32_t dst = route_ext(gp).top();
   sc_assert(dst < cfg_.cores);
-  const std::uint32_t flits = noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
+  const std::uint32_t flits =
+      noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
   rep_.inject(tgt, dst, flits, &gp);
   ++replies_;
   rep_flits_ += flits;

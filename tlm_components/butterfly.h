@@ -33,6 +33,7 @@ struct ButterflyConfig {
   std::uint32_t k = 0, n = 0;
   std::uint32_t flit_bytes = 32;
   std::uint32_t header_bytes = 8;
+  bool sector_packets = false;       // noc.sector_packets (packet_size.h)
   std::uint32_t input_buffer = 8;    // packets per terminal injection queue
   std::uint32_t switch_buffer = 4;   // packets per switch input
   std::uint32_t output_buffer = 8;   // packets per terminal ejection queue

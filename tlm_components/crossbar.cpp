@@ -109,7 +109,8 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
     return false;
   }
   port_accept_[p] = now;
-  const std::uint32_t flits = noc_request_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
+  const std::uint32_t flits =
+      noc_request_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
   if (cfg_.observe) cfg_.observe(src, gp);
   const std::uint32_t dst = target_of(gp.get_address());
   req_.inject(p, dst, flits, &gp, now);
@@ -145,7 +146,8 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     port_accept_[p] = now;
     Forwarded& f = fwd_.at(&gp);
     f.leg = Leg::ReplyToSlice;
-    const std::uint32_t flits = noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
+    const std::uint32_t flits =
+        noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
     req_.inject(p, f.slice, flits, &gp, now);
     ++replies_;
     req_flits_ += flits;
@@ -163,7 +165,8 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   reply_accept_[tgt] = now;
   GpuExtension& e = gpu_ext(gp);
   const std::uint32_t p = port_of(route_ext(gp).top());
-  const std::uint32_t flits = noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
+  const std::uint32_t flits =
+      noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
   rep_.inject(tgt, p, flits, &gp, now);
   ++replies_;
   rep_flits_ += flits;
@@ -328,11 +331,11 @@ void Crossbar::forward(Cycle now) {
     if (f.leg == Leg::RequestToSlice) {
       f.leg = Leg::SliceToHome;
       p = port_of(f.home);
-      flits = noc_request_flits(*gp, cfg_.header_bytes, cfg_.flit_bytes);
+      flits = noc_request_flits(*gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
     } else {
       f.leg = Leg::SliceToRequester;
       p = port_of(route_ext(*gp).top());
-      flits = noc_reply_flits(*gp, cfg_.header_bytes, cfg_.flit_bytes);
+      flits = noc_reply_flits(*gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
     }
     // Injected now: the reply-latency sample (of the last leg) covers only this leg.
     rep_.inject(t, p, flits, gp, now);

@@ -29,8 +29,9 @@ struct CrossbarConfig {
   std::uint32_t bindings_per_port = 1;  // consecutive bindings sharing an injection port
   std::uint32_t flit_bytes = 32;
   std::uint32_t header_bytes = 8;
-  std::uint32_t latency = 4;        // cycles through the switch after the last flit
-  std::uint32_t input_buffer = 8;   // packets per injection port / L2 reply port
+  bool sector_packets = false;     // one packet per 32 B sector (noc.sector_packets, packet_size.h)
+  std::uint32_t latency = 4;       // cycles through the switch after the last flit
+  std::uint32_t input_buffer = 8;  // packets per injection port / L2 reply port
   std::uint32_t output_buffer = 8;  // packets per L2-side output
   std::uint32_t response_fifo = 8;  // packets per cluster response FIFO
   double clock_hz = 1.4e9;

@@ -13,6 +13,9 @@ void declare_crossbar_params(ParamRegistry& p) {
             "channel width: bytes per flit per cycle");
   p.declare("noc.header_bytes", T::Bytes, bytes_text(d.header_bytes), "bytes",
             "packet header (address + command)");
+  p.declare("noc.sector_packets", T::Bool, d.sector_packets ? "true" : "false", "",
+            "one packet (header) per 32 B sector a request moves, as GPGPU-Sim's per-sector "
+            "mem_fetch; false: one packet per request");
   p.declare("noc.latency", T::UInt, std::to_string(d.latency), "cycles",
             "switch traversal after the last flit");
   p.declare("noc.input_buffer", T::UInt, std::to_string(d.input_buffer), "packets",
@@ -30,6 +33,7 @@ CrossbarConfig crossbar_config_from_params(const ParamRegistry& p) {
   c.flit_bytes = p.get_bytes_u32("noc.flit_bytes");
   if (!c.flit_bytes) throw ConfigError("key 'noc.flit_bytes': must be at least 1");
   c.header_bytes = p.get_bytes_u32("noc.header_bytes");
+  c.sector_packets = p.get_bool("noc.sector_packets");
   c.latency = p.get_u32("noc.latency");
   c.input_buffer = p.get_u32("noc.input_buffer", 1);
   c.output_buffer = p.get_u32("noc.output_buffer", 1);

@@ -152,7 +152,8 @@ bool MeshNoc::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   in_accept_[src] = now;
   clear_noc_target(gp);
   GpuExtension& e = gpu_ext(gp);
-  const std::uint32_t flits = noc_request_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
+  const std::uint32_t flits =
+      noc_request_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
   req_.inject(src, n_in_ + dst, cls, flits, &gp, now);
   route_ext(gp).push(src);  // the reply's way back
   const std::uint32_t hops = req_.hops(cfg_.in_node[src], cfg_.out_node[dst]);
@@ -181,7 +182,8 @@ bool MeshNoc::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   const std::uint32_t dst = route_ext(gp).top();
   sc_assert(dst < n_in_);
-  const std::uint32_t flits = noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes);
+  const std::uint32_t flits =
+      noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
   rep_.inject(src, dst, 0, flits, &gp, now);
   const std::uint32_t hops = rep_.hops(cfg_.out_node[tgt], cfg_.in_node[dst]);
   ++replies_;

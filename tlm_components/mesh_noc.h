@@ -38,6 +38,7 @@ struct MeshNocConfig {
   std::uint32_t vc_flits = 4;  // flits of buffer per VC (Table 1)
   std::uint32_t flit_bytes = 32;
   std::uint32_t header_bytes = 8;
+  bool sector_packets = false;         // noc.sector_packets (packet_size.h)
   std::uint32_t router_latency = 2;    // cycles of router pipeline (I-9)
   std::uint32_t link_latency = 1;      // cycles per link (I-9)
   std::uint32_t injection_buffer = 8;  // packets per terminal per class

@@ -51,6 +51,7 @@ MeshNocConfig mesh_config_from_params(const ParamRegistry& p) {
     if (!c.flit_bytes) throw ConfigError("key 'noc.flit_bytes': must be at least 1");
   }
   if (p.has("noc.header_bytes")) c.header_bytes = p.get_bytes_u32("noc.header_bytes");
+  if (p.has("noc.sector_packets")) c.sector_packets = p.get_bool("noc.sector_packets");
   if (p.has("clock.noc")) c.clock_hz = p.get_frequency_hz("clock.noc");
   return c;
 }

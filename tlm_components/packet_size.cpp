@@ -10,21 +10,66 @@ namespace {
 std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) {
   return (a + b - 1) / b;
 }
+
+bool carries_data_out(AccessKind k) {
+  return k == AccessKind::Store || k == AccessKind::Atomic;
+}
+
+bool returns_data(AccessKind k) {
+  return k == AccessKind::Load || k == AccessKind::Prefetch;
+}
+
+// Sectors a load moves: those it names, else every sector of its length.
+std::uint32_t load_sectors(const tlm::tlm_generic_payload& gp, const GpuExtension& e) {
+  if (e.sector_mask) return static_cast<std::uint32_t>(__builtin_popcount(e.sector_mask));
+  return std::max<std::uint32_t>(1, ceil_div(gp.get_data_length(), kTransferSectorBytes));
+}
+
+// Per-sector packets of a store or atomic: one header plus the sector's written bytes each
+// (with_data), or one header each (the acknowledgement).
+std::uint32_t written_sector_flits(const GpuExtension& e, std::uint32_t header_bytes,
+                                   std::uint32_t flit_bytes, bool with_data) {
+  const std::uint32_t mask = e.bytes.sector_mask(kTransferSectorBytes);
+  if (!mask) return ceil_div(header_bytes, flit_bytes);
+  std::uint32_t flits = 0;
+  for (unsigned s = 0; s < 32 && (mask >> s) != 0; ++s) {
+    if (!((mask >> s) & 1u)) continue;
+    std::uint32_t bytes = header_bytes;
+    if (with_data) {
+      for (unsigned b = s * kTransferSectorBytes; b < (s + 1) * kTransferSectorBytes; ++b)
+        bytes += e.bytes.test(b) ? 1 : 0;
+    }
+    flits += ceil_div(bytes, flit_bytes);
+  }
+  return flits;
+}
 }  // namespace
 
 std::uint32_t noc_request_flits(const tlm::tlm_generic_payload& gp, std::uint32_t header_bytes,
-                                std::uint32_t flit_bytes) {
+                                std::uint32_t flit_bytes, bool per_sector) {
   const GpuExtension& e = gpu_ext(const_cast<tlm::tlm_generic_payload&>(gp));
+  if (per_sector) {
+    if (carries_data_out(e.kind)) return written_sector_flits(e, header_bytes, flit_bytes, true);
+    return load_sectors(gp, e) * ceil_div(header_bytes, flit_bytes);
+  }
   std::uint32_t bytes = header_bytes;
-  if (e.kind == AccessKind::Store || e.kind == AccessKind::Atomic) bytes += e.bytes.count();
+  if (carries_data_out(e.kind)) bytes += e.bytes.count();
   return ceil_div(bytes, flit_bytes);
 }
 
 std::uint32_t noc_reply_flits(const tlm::tlm_generic_payload& gp, std::uint32_t header_bytes,
-                              std::uint32_t flit_bytes) {
+                              std::uint32_t flit_bytes, bool per_sector) {
   const GpuExtension& e = gpu_ext(const_cast<tlm::tlm_generic_payload&>(gp));
+  if (per_sector) {
+    if (e.kind == AccessKind::Atomic)
+      return written_sector_flits(e, header_bytes, flit_bytes, true);
+    if (!returns_data(e.kind)) return written_sector_flits(e, header_bytes, flit_bytes, false);
+    const std::uint32_t sector =
+        std::min<std::uint32_t>(gp.get_data_length(), kTransferSectorBytes);
+    return load_sectors(gp, e) * ceil_div(header_bytes + sector, flit_bytes);
+  }
   std::uint32_t bytes = header_bytes;
-  if (e.kind == AccessKind::Load || e.kind == AccessKind::Prefetch) {
+  if (returns_data(e.kind)) {
     bytes += static_cast<std::uint32_t>(gp.get_data_length());
     // Sector-granular fills carry only the sectors asked for.
     const unsigned sectors = static_cast<unsigned>(__builtin_popcount(e.sector_mask));
