@@ -33,3 +33,10 @@ TEST_CASE("volta: one packet per request by default", "[platform][noc]") {
   CHECK(r.total("noc", "reply_flits") < kSectors);
   CHECK(r.total("noc", "request_flits") + r.total("noc", "reply_flits") > kSectors);
 }
+
+TEST_CASE("mesh: per-sector packets carry one flit per sector each way", "[platform][noc]") {
+  Run r = run("mesh", "vecadd", kVec, {{"noc.flit_bytes", "40"}, {"noc.sector_packets", "true"}});
+  common_checks(r);
+  CHECK(r.total("noc", "request_flits") == kSectors);
+  CHECK(r.total("noc", "reply_flits") == kSectors);
+}
