@@ -7,6 +7,9 @@
 namespace locsim {
 
 namespace {
+static_assert(kTransferSectorBytes == 32,
+              "written_sector_flits reads a sector as half a mask word");
+
 std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) {
   return (a + b - 1) / b;
 }
@@ -32,14 +35,13 @@ std::uint32_t written_sector_flits(const GpuExtension& e, std::uint32_t header_b
   const std::uint32_t mask = e.bytes.sector_mask(kTransferSectorBytes);
   if (!mask) return ceil_div(header_bytes, flit_bytes);
   std::uint32_t flits = 0;
-  for (unsigned s = 0; s < 32 && (mask >> s) != 0; ++s) {
+  for (unsigned s = 0; s < 4 && (mask >> s) != 0; ++s) {  // 4 sectors of a 128 B mask
     if (!((mask >> s) & 1u)) continue;
-    std::uint32_t bytes = header_bytes;
-    if (with_data) {
-      for (unsigned b = s * kTransferSectorBytes; b < (s + 1) * kTransferSectorBytes; ++b)
-        bytes += e.bytes.test(b) ? 1 : 0;
-    }
-    flits += ceil_div(bytes, flit_bytes);
+    // A 32 B sector is one half of a 64-bit word of the byte mask.
+    const std::uint64_t half = (e.bytes.w[s >> 1] >> ((s & 1u) * 32)) & 0xFFFFFFFFull;
+    const std::uint32_t data =
+        with_data ? static_cast<std::uint32_t>(__builtin_popcountll(half)) : 0;
+    flits += ceil_div(header_bytes + data, flit_bytes);
   }
   return flits;
 }
