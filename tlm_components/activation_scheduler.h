@@ -26,6 +26,8 @@
 #include <systemc>
 #include <vector>
 
+#include "tlm_components/sim_time.h"
+
 namespace locsim {
 
 class ActivationScheduler;
@@ -62,9 +64,7 @@ class Activation {
   }
 
   // A run at now + delay; SC_ZERO_TIME: in the next pass of the current time.
-  void notify(const sc_core::sc_time& delay) {
-    notify_at(sc_core::sc_get_curr_simcontext()->time_stamp().value() + delay.value());
-  }
+  void notify(const sc_core::sc_time& delay) { notify_at(sim_time().value() + delay.value()); }
   // A run at this absolute time (ps), not before now (ClockDomain::ps_at() gives a cycle's).
   void notify_at(std::uint64_t t_ps) {
     if (t_ps < pending_) request(t_ps);  // else an earlier (or this) run is already asked for

@@ -33,7 +33,7 @@ CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char
 
 bool CacheShell::on_request(Payload& gp) {
   const Cycle now = clk_.now();
-  if (now == last_accept_ || sc_core::sc_time_stamp() != clk_.at(now)) {
+  if (now == last_accept_ || !clk_.on_edge(now)) {
     // One request per cycle, at an edge: take this one at the next edge.
     retry_ev_.notify_at(clk_.ps_at(clk_.next_edge_cycle() + (now == last_accept_ ? 1 : 0)));
     held_cause_ = 0;
@@ -54,7 +54,7 @@ void CacheShell::retry_method() {
   Payload* gp = up_.held_request();
   if (!gp) return;
   const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_accept_) {
+  if (!clk_.on_edge(now) || now == last_accept_) {
     retry_ev_.notify_at(clk_.ps_at(now + 1));
     return;
   }
@@ -79,7 +79,7 @@ void CacheShell::retry_at(Cycle when) {
 
 void CacheShell::response_method() {
   const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_response_) {
+  if (!clk_.on_edge(now) || now == last_response_) {
     resp_ev_.notify_at(clk_.ps_at(now + 1));
     return;
   }

@@ -8,14 +8,9 @@
 
 #include "model/params.h"
 #include "model/types.h"
+#include "tlm_components/sim_time.h"
 
 namespace locsim {
-
-// The current simulation time: sc_core::sc_time_stamp() without its out-of-line library call
-// (the same value; called several times per transaction and module activation).
-inline const sc_core::sc_time& sim_time() {
-  return sc_core::sc_get_curr_simcontext()->time_stamp();
-}
 
 class ClockDomain {
  public:

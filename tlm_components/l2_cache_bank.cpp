@@ -148,7 +148,7 @@ void L2CacheBank::wake_tag_stage(Cycle when) {
 void L2CacheBank::tag_method() {
   if (rop_.empty()) return;
   const Cycle now = clk_.now();
-  if (sc_core::sc_time_stamp() != clk_.at(now) || now == last_decision_) {
+  if (!clk_.on_edge(now) || now == last_decision_) {
     tag_ev_.notify_at(clk_.ps_at(now + 1));
     return;
   }
