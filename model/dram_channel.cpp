@@ -16,36 +16,41 @@ void DramTiming::validate() const {
 
 DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
                                    std::uint32_t queue_capacity)
-    : t_(t), banks_(banks), busy_((banks + 63) / 64, 0), capacity_(queue_capacity) {
+    : t_(t),
+      banks_(banks),
+      busy_((banks + 63) / 64, 0),
+      legal_(banks, 0),
+      slots_(queue_capacity),
+      capacity_(queue_capacity) {
   t_.validate();
   if (!banks || !queue_capacity)
     throw std::invalid_argument("DRAM channel needs banks and a queue");
+  for (std::uint32_t i = queue_capacity; i-- > 0;) free_.push_back(i);
+}
+
+void DramChannelModel::unlink(std::uint32_t i) {
+  Slot& s = slots_[i];
+  (s.prev == kNil ? head_ : slots_[s.prev].next) = s.next;
+  (s.next == kNil ? tail_ : slots_[s.next].prev) = s.prev;
+  free_.push_back(i);
+  --count_;
 }
 
 void DramChannelModel::enqueue(const DramRequest& r) {
   if (r.bank >= banks_.size())
     throw std::out_of_range("DRAM request for bank " + std::to_string(r.bank) + " of " +
                             std::to_string(banks_.size()));
-  queue_.push_back(r);
+  if (count_ == capacity_) throw std::logic_error("DRAM request enqueued into a full queue");
+  const std::uint32_t i = free_.back();
+  free_.pop_back();
+  slots_[i] = Slot{r, tail_, kNil};
+  (tail_ == kNil ? head_ : slots_[tail_].next) = i;
+  tail_ = i;
+  ++count_;
   Bank& b = banks_[r.bank];
   ++b.queued;
   busy_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
   if (b.open && b.row == r.row) ++(r.is_write ? b.hit_wr : b.hit_rd);
-}
-
-// Earliest legal cycle for the command request r needs next, given the state now.
-Cycle DramChannelModel::ready_cycle(const DramRequest& r, DramCommandType& type) const {
-  const Bank& b = banks_[r.bank];
-  if (b.open && b.row == r.row) {
-    type = r.is_write ? DramCommandType::Write : DramCommandType::Read;
-    return r.is_write ? std::max(b.next_wr, next_wr_any_) : std::max(b.next_rd, next_rd_any_);
-  }
-  if (b.open) {
-    type = DramCommandType::Precharge;
-    return b.next_pre;
-  }
-  type = DramCommandType::Activate;
-  return std::max(b.next_act, next_act_any_);
 }
 
 Cycle DramChannelModel::bank_next(const Bank& b, Cycle now) const {
@@ -74,40 +79,48 @@ Cycle DramChannelModel::next_command_cycle(Cycle now) const {
 }
 
 bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
-  // Which kinds of command some bank can issue now (per-bank counts): the queue scans below
-  // (which pick the oldest request) run only when they will find one.
+  // Which commands each bank with queued requests can issue now (per-bank counts): the queue
+  // scans below (which pick the oldest request) run only when they will find one, and test a
+  // request by its bank's entry.
   bool hit_ready = false, other_ready = false;
-  for_each_busy_bank([&](const Bank& b) {
-    if (b.open && b.hit_pending()) {
-      if ((b.hit_rd && std::max(b.next_rd, next_rd_any_) <= now) ||
-          (b.hit_wr && std::max(b.next_wr, next_wr_any_) <= now)) {
-        hit_ready = true;
-        return bus != DramBus::Row;  // a row command is still wanted: keep looking
+  for (std::size_t k = 0; k < busy_.size(); ++k) {
+    for (std::uint64_t m = busy_[k]; m; m &= m - 1) {
+      const std::size_t bank = k * 64 + static_cast<unsigned>(__builtin_ctzll(m));
+      const Bank& b = banks_[bank];
+      std::uint8_t legal = 0;
+      if (b.open && b.hit_pending()) {
+        // FR-FCFS does not close a row that queued requests still hit.
+        if (b.hit_rd && std::max(b.next_rd, next_rd_any_) <= now) legal |= kReadHit;
+        if (b.hit_wr && std::max(b.next_wr, next_wr_any_) <= now) legal |= kWriteHit;
+        hit_ready |= legal != 0;
+      } else if (bank_next(b, now) <= now) {
+        legal = kRowCommand;
+        other_ready = true;
       }
-    } else if (bank_next(b, now) <= now) {
-      other_ready = true;
+      legal_[bank] = legal;
     }
-    return false;
-  });
+  }
   if (bus == DramBus::Column) other_ready = false;
   if (bus == DramBus::Row) hit_ready = false;
   if (!hit_ready && !other_ready) return false;
   // First ready: the oldest row hit whose column command is legal now.
-  for (auto it = queue_.begin(); hit_ready && it != queue_.end(); ++it) {
-    DramCommandType t;
-    if (ready_cycle(*it, t) > now) continue;
-    if (t != DramCommandType::Read && t != DramCommandType::Write) continue;
-    Bank& b = banks_[it->bank];
-    cmd = DramCommand{t, it->bank, it->row, now, it->id, b.accessed_since_act, 0};
-    const Cycle data_start = now + (t == DramCommandType::Read ? t_.tCL : t_.tWL);
+  for (std::uint32_t i = head_; hit_ready && i != kNil; i = slots_[i].next) {
+    const DramRequest& r = slots_[i].r;
+    const bool wr = r.is_write;
+    if (!(legal_[r.bank] & (wr ? kWriteHit : kReadHit))) continue;
+    Bank& b = banks_[r.bank];
+    if (b.row != r.row) continue;  // the bank's row is open with hits pending: not this one
+    const DramCommandType t = wr ? DramCommandType::Write : DramCommandType::Read;
+    cmd = DramCommand{t, r.bank, r.row, now, r.id, b.accessed_since_act, 0};
+    const Cycle data_start = now + (wr ? t_.tWL : t_.tCL);
     cmd.data_done = data_start + t_.burst_cycles;
     const Cycle bus_free = cmd.data_done;
-    if (t == DramCommandType::Read) {
+    if (!wr) {
       b.next_pre = std::max(b.next_pre, now + t_.burst_cycles);
       next_rd_any_ = std::max(next_rd_any_, now + std::max(t_.tCCD, t_.burst_cycles));
       // The write's data may start only after the read data left the bus plus turnaround.
-      const Cycle wr = bus_free + t_.tRTW > t_.tWL ? bus_free + t_.tRTW - t_.tWL : 0;
-      next_wr_any_ = std::max({next_wr_any_, now + t_.tCCD, wr});
+      const Cycle wrc = bus_free + t_.tRTW > t_.tWL ? bus_free + t_.tRTW - t_.tWL : 0;
+      next_wr_any_ = std::max({next_wr_any_, now + t_.tCCD, wrc});
     } else {
       b.next_pre = std::max(b.next_pre, bus_free + t_.tWR);
       next_wr_any_ = std::max(next_wr_any_, now + std::max(t_.tCCD, t_.burst_cycles));
@@ -116,40 +129,40 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
     }
     if (cmd.row_hit) ++row_hits_;
     b.accessed_since_act = true;
-    if (--b.queued == 0) busy_[it->bank >> 6] &= ~(std::uint64_t{1} << (it->bank & 63));
-    --(t == DramCommandType::Write ? b.hit_wr : b.hit_rd);
-    queue_.erase(it);
+    if (--b.queued == 0) busy_[r.bank >> 6] &= ~(std::uint64_t{1} << (r.bank & 63));
+    --(wr ? b.hit_wr : b.hit_rd);
+    unlink(i);
     return true;
   }
-  // Otherwise the oldest request gets the ACT or PRE it needs, if legal now.
+  // Otherwise the oldest request gets the ACT or PRE it needs, if legal now (a bank marked
+  // kRowCommand is closed, or open with no queued request hitting its row).
   if (bus == DramBus::Column) return false;
-  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
-    DramCommandType t;
-    if (ready_cycle(*it, t) > now) continue;
-    Bank& b = banks_[it->bank];
-    if (t == DramCommandType::Precharge) {
-      if (b.hit_pending()) continue;
+  for (std::uint32_t i = head_; i != kNil; i = slots_[i].next) {
+    const DramRequest& r = slots_[i].r;
+    if (!(legal_[r.bank] & kRowCommand)) continue;
+    Bank& b = banks_[r.bank];
+    if (b.open) {
       b.open = false;
       b.next_act = std::max(b.next_act, now + t_.tRP);
       ++precharges_;
-      cmd = DramCommand{t, it->bank, b.row, now, 0, false, 0};
+      cmd = DramCommand{DramCommandType::Precharge, r.bank, b.row, now, 0, false, 0};
       return true;
     }
-    if (t == DramCommandType::Activate) {
-      b.open = true;
-      b.row = it->row;
-      b.accessed_since_act = false;
-      b.next_act = now + t_.tRC;
-      b.next_pre = now + t_.tRAS;
-      b.next_rd = b.next_wr = now + t_.tRCD;
-      next_act_any_ = now + t_.tRRD;
-      // The requests of this bank that hit the row just opened (a bank was closed: none did).
-      for (const DramRequest& o : queue_)
-        if (o.bank == it->bank && o.row == b.row) ++(o.is_write ? b.hit_wr : b.hit_rd);
-      ++activates_;
-      cmd = DramCommand{t, it->bank, it->row, now, 0, false, 0};
-      return true;
+    b.open = true;
+    b.row = r.row;
+    b.accessed_since_act = false;
+    b.next_act = now + t_.tRC;
+    b.next_pre = now + t_.tRAS;
+    b.next_rd = b.next_wr = now + t_.tRCD;
+    next_act_any_ = now + t_.tRRD;
+    // The requests of this bank that hit the row just opened (a bank was closed: none did).
+    for (std::uint32_t o = head_; o != kNil; o = slots_[o].next) {
+      const DramRequest& q = slots_[o].r;
+      if (q.bank == r.bank && q.row == b.row) ++(q.is_write ? b.hit_wr : b.hit_rd);
     }
+    ++activates_;
+    cmd = DramCommand{DramCommandType::Activate, r.bank, r.row, now, 0, false, 0};
+    return true;
   }
   return false;
 }

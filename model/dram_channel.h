@@ -3,7 +3,6 @@
 // cycles. The owner asks when the next command can issue, sleeps until then, and calls issue().
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <vector>
 
@@ -60,8 +59,8 @@ class DramChannelModel {
 
   DramChannelModel(const DramTiming& t, std::uint32_t banks, std::uint32_t queue_capacity);
 
-  bool can_accept() const { return queue_.size() < capacity_; }
-  std::size_t queued() const { return queue_.size(); }
+  bool can_accept() const { return count_ < capacity_; }
+  std::size_t queued() const { return count_; }
   // Precondition: can_accept().
   void enqueue(const DramRequest& r);
   // Earliest cycle >= now at which issue() will issue a command, or kNever if the queue is empty.
@@ -89,8 +88,6 @@ class DramChannelModel {
     std::uint32_t queued = 0, hit_rd = 0, hit_wr = 0;
     bool hit_pending() const { return hit_rd + hit_wr != 0; }
   };
-  // Earliest cycle the command needed next by request r can issue (given current state).
-  Cycle ready_cycle(const DramRequest& r, DramCommandType& type) const;
   // Earliest cycle >= now at which bank b (with queued requests) can issue a command FR-FCFS
   // allows: a column command of a row hit, else PRE (only with no hit pending) or ACT.
   Cycle bank_next(const Bank& b, Cycle now) const;
@@ -102,10 +99,25 @@ class DramChannelModel {
       for (std::uint64_t m = busy_[k]; m; m &= m - 1)
         if (f(banks_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))])) return;
   }
+  // The queue in arrival order: a doubly linked list over capacity_ fixed slots, so that the
+  // request FR-FCFS picks leaves from the middle without moving the others.
+  static constexpr std::uint32_t kNil = ~std::uint32_t{0};
+  struct Slot {
+    DramRequest r;
+    std::uint32_t prev = kNil, next = kNil;
+  };
+  void unlink(std::uint32_t i);
+  // Per-bank legality of the commands FR-FCFS may choose now, set by issue() for the banks
+  // with queued requests (the queue scans then test a request with one lookup).
+  enum : std::uint8_t { kReadHit = 1, kWriteHit = 2, kRowCommand = 4 };
+
   DramTiming t_;
   std::vector<Bank> banks_;
   std::vector<std::uint64_t> busy_;  // bit per bank: queued > 0
-  std::deque<DramRequest> queue_;
+  std::vector<std::uint8_t> legal_;  // per bank, kReadHit | kWriteHit | kRowCommand
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_;  // unused slots
+  std::uint32_t head_ = kNil, tail_ = kNil, count_ = 0;
   std::uint32_t capacity_;
   Cycle next_act_any_ = 0;  // tRRD
   Cycle next_rd_any_ = 0;   // tCCD / tWTR / bus

@@ -174,6 +174,29 @@ TEST_CASE("DramChannelModel: oldest request first among ACTs and among row hits"
   CHECK(c.request_id == 2);
 }
 
+TEST_CASE("DramChannelModel: requests leaving from the middle keep the others' age order",
+          "[dram]") {
+  // Row hits of bank 0 leave from between the misses of bank 1; a request enqueued into a freed
+  // slot is still the youngest, and a full queue refuses an enqueue.
+  DramChannelModel m(DramTiming{}, 4, 4);
+  m.enqueue(req(1, 0, 5));
+  m.enqueue(req(2, 1, 7));
+  m.enqueue(req(3, 0, 5));
+  m.enqueue(req(4, 1, 8));
+  CHECK_THROWS_AS(m.enqueue(req(9, 2, 0)), std::logic_error);
+  CHECK(step(m, 0, 0).bank == 0);  // ACT bank 0 row 5 (oldest)
+  DramCommand c = step(m, 1, 6);   // ACT bank 1 row 7 (tRRD)
+  CHECK((c.type == DramCommandType::Activate && c.row == 7));
+  CHECK(step(m, 7, 12).request_id == 1);  // hits of row 5, oldest first
+  m.enqueue(req(5, 0, 5));                // into request 1's slot, behind request 4
+  CHECK(step(m, 13, 14).request_id == 3);
+  CHECK(step(m, 15, 16).request_id == 5);  // bank 0's hits before bank 1's (not legal: tRCD)
+  CHECK(step(m, 17, 18).request_id == 2);  // bank 1 row 7 at 6 + tRCD
+  CHECK(m.queued() == 1);                  // request 4 (row 8) waits for PRE and ACT
+  c = step(m, 19, 34);                     // PRE of bank 1 at its ACT + tRAS
+  CHECK(c.type == DramCommandType::Precharge);
+}
+
 TEST_CASE("DramChannelModel: ACT -> ACT same bank respects tRC", "[dram]") {
   DramTiming t;
   t.tRAS = 10;
