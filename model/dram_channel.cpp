@@ -19,7 +19,6 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
     : t_(t),
       banks_(banks),
       busy_((banks + 63) / 64, 0),
-      legal_(banks, 0),
       slots_(queue_capacity),
       capacity_(queue_capacity) {
   t_.validate();
@@ -30,8 +29,9 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
 
 void DramChannelModel::unlink(std::uint32_t i) {
   Slot& s = slots_[i];
-  (s.prev == kNil ? head_ : slots_[s.prev].next) = s.next;
-  (s.next == kNil ? tail_ : slots_[s.next].prev) = s.prev;
+  Bank& b = banks_[s.r.bank];
+  (s.prev == kNil ? b.head : slots_[s.prev].next) = s.next;
+  (s.next == kNil ? b.tail : slots_[s.next].prev) = s.prev;
   free_.push_back(i);
   --count_;
 }
@@ -43,11 +43,11 @@ void DramChannelModel::enqueue(const DramRequest& r) {
   if (count_ == capacity_) throw std::logic_error("DRAM request enqueued into a full queue");
   const std::uint32_t i = free_.back();
   free_.pop_back();
-  slots_[i] = Slot{r, tail_, kNil};
-  (tail_ == kNil ? head_ : slots_[tail_].next) = i;
-  tail_ = i;
-  ++count_;
   Bank& b = banks_[r.bank];
+  slots_[i] = Slot{r, seq_++, b.tail, kNil};
+  (b.tail == kNil ? b.head : slots_[b.tail].next) = i;
+  b.tail = i;
+  ++count_;
   ++b.queued;
   busy_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
   if (b.open && b.row == r.row) ++(r.is_write ? b.hit_wr : b.hit_rd);
@@ -79,37 +79,40 @@ Cycle DramChannelModel::next_command_cycle(Cycle now) const {
 }
 
 bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
-  // Which commands each bank with queued requests can issue now (per-bank counts): the queue
-  // scans below (which pick the oldest request) run only when they will find one, and test a
-  // request by its bank's entry.
-  bool hit_ready = false, other_ready = false;
+  // FR-FCFS: the oldest row hit whose column command is legal now, else the oldest request whose
+  // ACT or PRE is legal now. Per bank with queued requests: its oldest candidate of each kind.
+  std::uint32_t hit = kNil, row = kNil;
+  std::uint64_t hit_seq = ~std::uint64_t{0}, row_seq = ~std::uint64_t{0};
   for (std::size_t k = 0; k < busy_.size(); ++k) {
     for (std::uint64_t m = busy_[k]; m; m &= m - 1) {
-      const std::size_t bank = k * 64 + static_cast<unsigned>(__builtin_ctzll(m));
-      const Bank& b = banks_[bank];
-      std::uint8_t legal = 0;
+      const Bank& b = banks_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))];
       if (b.open && b.hit_pending()) {
         // FR-FCFS does not close a row that queued requests still hit.
-        if (b.hit_rd && std::max(b.next_rd, next_rd_any_) <= now) legal |= kReadHit;
-        if (b.hit_wr && std::max(b.next_wr, next_wr_any_) <= now) legal |= kWriteHit;
-        hit_ready |= legal != 0;
-      } else if (bank_next(b, now) <= now) {
-        legal = kRowCommand;
-        other_ready = true;
+        if (bus == DramBus::Row) continue;
+        const bool rd = b.hit_rd && std::max(b.next_rd, next_rd_any_) <= now;
+        const bool wr = b.hit_wr && std::max(b.next_wr, next_wr_any_) <= now;
+        if (!rd && !wr) continue;
+        for (std::uint32_t i = b.head; i != kNil; i = slots_[i].next) {
+          const Slot& s = slots_[i];
+          if (s.seq > hit_seq) break;  // an older hit of another bank goes first
+          if (s.r.row == b.row && (s.r.is_write ? wr : rd)) {
+            hit = i;
+            hit_seq = s.seq;
+            break;
+          }
+        }
+      } else if (bus != DramBus::Column && slots_[b.head].seq < row_seq &&
+                 bank_next(b, now) <= now) {
+        // A closed bank (ACT) or an open one no queued request hits (PRE): its oldest request.
+        row = b.head;
+        row_seq = slots_[b.head].seq;
       }
-      legal_[bank] = legal;
     }
   }
-  if (bus == DramBus::Column) other_ready = false;
-  if (bus == DramBus::Row) hit_ready = false;
-  if (!hit_ready && !other_ready) return false;
-  // First ready: the oldest row hit whose column command is legal now.
-  for (std::uint32_t i = head_; hit_ready && i != kNil; i = slots_[i].next) {
-    const DramRequest& r = slots_[i].r;
+  if (hit != kNil) {
+    const DramRequest& r = slots_[hit].r;
     const bool wr = r.is_write;
-    if (!(legal_[r.bank] & (wr ? kWriteHit : kReadHit))) continue;
     Bank& b = banks_[r.bank];
-    if (b.row != r.row) continue;  // the bank's row is open with hits pending: not this one
     const DramCommandType t = wr ? DramCommandType::Write : DramCommandType::Read;
     cmd = DramCommand{t, r.bank, r.row, now, r.id, b.accessed_since_act, 0};
     const Cycle data_start = now + (wr ? t_.tWL : t_.tCL);
@@ -131,40 +134,34 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
     b.accessed_since_act = true;
     if (--b.queued == 0) busy_[r.bank >> 6] &= ~(std::uint64_t{1} << (r.bank & 63));
     --(wr ? b.hit_wr : b.hit_rd);
-    unlink(i);
+    unlink(hit);
     return true;
   }
-  // Otherwise the oldest request gets the ACT or PRE it needs, if legal now (a bank marked
-  // kRowCommand is closed, or open with no queued request hitting its row).
-  if (bus == DramBus::Column) return false;
-  for (std::uint32_t i = head_; i != kNil; i = slots_[i].next) {
-    const DramRequest& r = slots_[i].r;
-    if (!(legal_[r.bank] & kRowCommand)) continue;
-    Bank& b = banks_[r.bank];
-    if (b.open) {
-      b.open = false;
-      b.next_act = std::max(b.next_act, now + t_.tRP);
-      ++precharges_;
-      cmd = DramCommand{DramCommandType::Precharge, r.bank, b.row, now, 0, false, 0};
-      return true;
-    }
-    b.open = true;
-    b.row = r.row;
-    b.accessed_since_act = false;
-    b.next_act = now + t_.tRC;
-    b.next_pre = now + t_.tRAS;
-    b.next_rd = b.next_wr = now + t_.tRCD;
-    next_act_any_ = now + t_.tRRD;
-    // The requests of this bank that hit the row just opened (a bank was closed: none did).
-    for (std::uint32_t o = head_; o != kNil; o = slots_[o].next) {
-      const DramRequest& q = slots_[o].r;
-      if (q.bank == r.bank && q.row == b.row) ++(q.is_write ? b.hit_wr : b.hit_rd);
-    }
-    ++activates_;
-    cmd = DramCommand{DramCommandType::Activate, r.bank, r.row, now, 0, false, 0};
+  if (row == kNil) return false;
+  const DramRequest& r = slots_[row].r;
+  Bank& b = banks_[r.bank];
+  if (b.open) {
+    b.open = false;
+    b.next_act = std::max(b.next_act, now + t_.tRP);
+    ++precharges_;
+    cmd = DramCommand{DramCommandType::Precharge, r.bank, b.row, now, 0, false, 0};
     return true;
   }
-  return false;
+  b.open = true;
+  b.row = r.row;
+  b.accessed_since_act = false;
+  b.next_act = now + t_.tRC;
+  b.next_pre = now + t_.tRAS;
+  b.next_rd = b.next_wr = now + t_.tRCD;
+  next_act_any_ = now + t_.tRRD;
+  // The requests of this bank that hit the row just opened (a bank was closed: none did).
+  for (std::uint32_t o = b.head; o != kNil; o = slots_[o].next) {
+    const DramRequest& q = slots_[o].r;
+    if (q.row == b.row) ++(q.is_write ? b.hit_wr : b.hit_rd);
+  }
+  ++activates_;
+  cmd = DramCommand{DramCommandType::Activate, r.bank, r.row, now, 0, false, 0};
+  return true;
 }
 
 }  // namespace locsim

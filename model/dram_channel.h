@@ -77,6 +77,7 @@ class DramChannelModel {
   std::uint64_t precharges() const { return precharges_; }
 
  private:
+  static constexpr std::uint32_t kNil = ~std::uint32_t{0};
   struct Bank {
     bool open = false;
     std::uint32_t row = 0;
@@ -87,6 +88,7 @@ class DramChannelModel {
     // them that hit the open row (0 while closed), reads and writes.
     std::uint32_t queued = 0, hit_rd = 0, hit_wr = 0;
     bool hit_pending() const { return hit_rd + hit_wr != 0; }
+    std::uint32_t head = kNil, tail = kNil;  // this bank's queued requests, oldest first
   };
   // Earliest cycle >= now at which bank b (with queued requests) can issue a command FR-FCFS
   // allows: a column command of a row hit, else PRE (only with no hit pending) or ACT.
@@ -99,25 +101,24 @@ class DramChannelModel {
       for (std::uint64_t m = busy_[k]; m; m &= m - 1)
         if (f(banks_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))])) return;
   }
-  // The queue in arrival order: a doubly linked list over capacity_ fixed slots, so that the
-  // request FR-FCFS picks leaves from the middle without moving the others.
-  static constexpr std::uint32_t kNil = ~std::uint32_t{0};
+  // The queue: per bank a doubly linked list in arrival order over capacity_ fixed slots, with
+  // an arrival number per request. FR-FCFS's "oldest request that ..." is then the oldest such
+  // request of each bank (mostly its first), compared across banks by arrival number, and a
+  // request leaves from the middle without moving the others.
   struct Slot {
     DramRequest r;
+    std::uint64_t seq = 0;
     std::uint32_t prev = kNil, next = kNil;
   };
   void unlink(std::uint32_t i);
-  // Per-bank legality of the commands FR-FCFS may choose now, set by issue() for the banks
-  // with queued requests (the queue scans then test a request with one lookup).
-  enum : std::uint8_t { kReadHit = 1, kWriteHit = 2, kRowCommand = 4 };
 
   DramTiming t_;
   std::vector<Bank> banks_;
   std::vector<std::uint64_t> busy_;  // bit per bank: queued > 0
-  std::vector<std::uint8_t> legal_;  // per bank, kReadHit | kWriteHit | kRowCommand
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_;  // unused slots
-  std::uint32_t head_ = kNil, tail_ = kNil, count_ = 0;
+  std::uint32_t count_ = 0;
+  std::uint64_t seq_ = 0;  // arrival numbers
   std::uint32_t capacity_;
   Cycle next_act_any_ = 0;  // tRRD
   Cycle next_rd_any_ = 0;   // tCCD / tWTR / bus

@@ -394,6 +394,12 @@ struct Checker {
         bool wanted = false;
         for (auto& kv : queued) wanted |= kv.second.bank == c.bank && kv.second.row == c.row;
         expect(wanted, c, "ACT of a row no queued request needs");
+        // FR-FCFS: a closed bank opens the row of its oldest request (ids grow with arrival).
+        for (auto& kv : queued)
+          if (kv.second.bank == c.bank) {
+            expect(kv.second.row == c.row, c, "ACT of a row other than the oldest request's");
+            break;
+          }
         s.open = true;
         s.row = c.row;
         s.has_act = true;
@@ -435,6 +441,13 @@ struct Checker {
           return fail(c, "column command for an unknown request");
         }
         const DramRequest r = it->second;
+        // FR-FCFS: among a bank's hits of one kind (same legality), the oldest goes first.
+        for (auto& kv : queued) {
+          if (kv.first >= r.id) break;
+          const DramRequest& o = kv.second;
+          expect(!(o.bank == r.bank && o.row == r.row && o.is_write == r.is_write), c,
+                 "a younger row hit served before an older one of the same bank and kind");
+        }
         queued.erase(it);
         completed.insert(c.request_id);
         expect(r.bank == c.bank && r.row == c.row, c, "column command to the wrong bank/row");
