@@ -69,6 +69,14 @@ class Activation {
   void notify_at(std::uint64_t t_ps) {
     if (t_ps < pending_) request(t_ps);  // else an earlier (or this) run is already asked for
   }
+  // Moves the pending run to the later time t_ps (a run asked for earlier would find nothing to
+  // do before t_ps). The earlier request stays in the scheduler as a stale entry, skipped.
+  void postpone(std::uint64_t t_ps) {
+    pending_ = kNever;
+    request(t_ps);
+  }
+  // Withdraws the pending run (it stays in the scheduler as a stale entry, skipped).
+  void cancel() { pending_ = kNever; }
   // The time of the pending run (ps), kNever if none.
   std::uint64_t pending() const { return pending_; }
   const std::string& name() const { return name_; }

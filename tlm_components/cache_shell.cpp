@@ -21,8 +21,12 @@ CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char
   up_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                   sc_core::sc_time& d) { return upper->nb_transport_bw(gp, ph, d); },
            [this](Payload& gp) { return on_request(gp); },
-           [this]() {
-             if (!responses_.empty()) resp_ev_.notify(sc_core::SC_ZERO_TIME);  // END_RESP
+           [this]() {  // END_RESP
+             // Straight to the first edge at which response_method can send (the END_RESP comes
+             // at the upper block's time, mostly not on this clock's edge).
+             if (!responses_.empty())
+               resp_ev_.notify_at(clk_.ps_at(std::max(
+                   {responses_.next_cycle(), clk_.next_edge_cycle(), after(last_response_)})));
            });
   down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                     sc_core::sc_time& d) { return lower->nb_transport_fw(gp, ph, d); },
@@ -43,6 +47,7 @@ bool CacheShell::on_request(Payload& gp) {
   if (f == 0) {
     last_accept_ = now;
     accepted(gp);
+    drop_same_cycle_retry(now);
     return true;
   }
   held_cause_ = f;
@@ -63,8 +68,20 @@ void CacheShell::retry_method() {
   if (f == 0) {
     last_accept_ = now;
     accepted(*gp);
-    up_.accept_request();
+    up_.accept_request();  // the upper block may offer its next request here (held)
+    drop_same_cycle_retry(now);
   }
+}
+
+void CacheShell::drop_same_cycle_retry(Cycle now) {
+  // A retry asked for this cycle (e.g. by process() freeing an entry) would only find the cycle
+  // taken: with a held request it asks for the next cycle, else it does nothing. Do that now
+  // instead of at the retry (one activation fewer, the same runs after it).
+  if (retry_ev_.pending() != sim_time().value()) return;
+  if (up_.held_request())
+    retry_ev_.postpone(clk_.ps_at(now + 1));
+  else
+    retry_ev_.cancel();
 }
 
 void CacheShell::wake_responses() {
@@ -74,7 +91,8 @@ void CacheShell::wake_responses() {
 }
 
 void CacheShell::retry_at(Cycle when) {
-  if (up_.held_request()) retry_ev_.notify_at(clk_.ps_at(when));
+  // Not in a cycle that already accepted a request (retry_method would only move on a cycle).
+  if (up_.held_request()) retry_ev_.notify_at(clk_.ps_at(std::max(when, after(last_accept_))));
 }
 
 void CacheShell::response_method() {

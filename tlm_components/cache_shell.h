@@ -72,6 +72,7 @@ class CacheShell : public sc_core::sc_module {
  private:
   bool on_request(Payload& gp);
   void retry_method();
+  void drop_same_cycle_retry(Cycle now);  // after a request was accepted in cycle now
   void response_method();
   tlm::tlm_sync_enum nb_fw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
     return up_.on_fw(gp, ph, d);
@@ -83,6 +84,8 @@ class CacheShell : public sc_core::sc_module {
   unsigned int transport_dbg_cb(Payload& gp) { return transport_dbg(gp); }
 
   TimedQueue<Payload*> responses_;
+  // The cycle after `last` (last_accept_ or last_response_), 0 if there was none.
+  static Cycle after(Cycle last) { return last + 1; }  // ~0 + 1 wraps to 0
   Cycle last_accept_ = ~Cycle{0};
   Cycle last_response_ = ~Cycle{0};
   int held_cause_ = 0;
