@@ -75,6 +75,9 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     free_.pop_back();
   }
   const bool wr = gp.is_write();
+  const bool front_was_empty = front_.empty();
+  // A run this cycle moves the front end's ready head into a slot a column command freed.
+  const bool head_can_move = !front_was_empty && front_.front().first <= now && dram_.can_accept();
   pending_[id] = Pending{&gp, src, n, now};
   last_source_ = src;
   for (unsigned a = 0; atom_mask >> a; ++a) {
@@ -98,7 +101,17 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     read_bytes_ += static_cast<std::uint64_t>(n) * cfg_.atom_bytes;
   }
   e.at(name());
-  ev_.notify_at(clk_.ps_at(now));
+  if (direct || head_can_move) {
+    // The scheduler may issue for the new atoms this cycle, or (with a front end) a run this
+    // cycle moves the head into the slot a column command of this cycle freed: the same run
+    // an acceptance always asked for until here, whose timing the results depend on.
+    ev_.notify_at(clk_.ps_at(now));
+  } else if (front_was_empty && dram_.can_accept()) {
+    // The new atoms enter the scheduler queue when they leave the front end. Any other run
+    // before then would find nothing to do: the front head's exit, and a full queue's next
+    // column command, are already asked for by schedule_method.
+    ev_.notify_at(clk_.ps_at(now + cfg_.controller_latency));
+  }
   return true;
 }
 
