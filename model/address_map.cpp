@@ -44,6 +44,10 @@ AddressMap::AddressMap(const AddressMapConfig& c) : cfg_(c) {
   for (std::uint8_t b : c.bank_bits) bank_mask_ |= Addr{1} << b;
 }
 
+Addr AddressMap::baseline_local(Addr a) const {
+  return (((a >> il_shift_) / cfg_.channels) << il_shift_) | (a & (cfg_.interleave_bytes - 1));
+}
+
 DramCoord AddressMap::baseline(Addr a) const {
   const Addr chunk = a >> il_shift_;
   const Addr upper = chunk / cfg_.channels;
@@ -55,12 +59,12 @@ DramCoord AddressMap::baseline(Addr a) const {
     for (Addr u = upper; u; u >>= 5) f ^= u & 31;
     sel = chunk + f;
   }
-  return place(static_cast<std::uint32_t>(sel % cfg_.channels),
-               (upper << il_shift_) | (a & (cfg_.interleave_bytes - 1)));
+  return place(static_cast<std::uint32_t>(sel % cfg_.channels), baseline_local(a));
 }
 
 Addr AddressMap::bank_local(Addr a) const {
-  const Addr local = decode(a).local;
+  // Only the channel-local address is needed: no bank, row and column (place()) without ranges.
+  const Addr local = ranges_.empty() ? baseline_local(a) : decode_ranged(a).local;
   const Addr chunk = local >> il_shift_;
   return ((chunk / cfg_.subpartitions_per_channel) << il_shift_) |
          (local & (cfg_.interleave_bytes - 1));

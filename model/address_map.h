@@ -107,6 +107,8 @@ class AddressMap {
     std::string name;
   };
   DramCoord decode_ranged(Addr a) const;
+  // The channel-local address of the baseline mapping (the channel hash does not change it).
+  Addr baseline_local(Addr a) const;
 
   AddressMapConfig cfg_;
   unsigned il_shift_;

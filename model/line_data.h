@@ -18,6 +18,7 @@ class LineDataArray {
   bool enabled() const { return !bytes_.empty(); }
   // The bytes of `line` if the tag array holds it, else nullptr (also when disabled).
   std::uint8_t* at(const TagArray& tags, Addr line) {
+    if (bytes_.empty()) return nullptr;  // no tag lookup when there is no data to find
     const int way = tags.find(line);
     return way < 0 ? nullptr : frame(tags, tags.set_index(line), way);
   }

@@ -28,6 +28,10 @@ TagArray::TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr)
   geo_.validate();
   line_shift_ = log2_floor(g.line_bytes);
   set_bits_ = log2_floor(g.sets);
+  set_mask_ = g.sets - 1;
+  // XOR folding with a single set is linear too (nothing to fold into).
+  linear_pow2_ = is_pow2(g.sets) && (g.indexing == SetIndexing::Linear ||
+                                     (g.indexing == SetIndexing::Xor && set_bits_ == 0));
   lines_.resize(std::size_t(g.sets) * g.ways);
 }
 
@@ -59,18 +63,18 @@ static std::uint32_t fermi_hash(Addr a, std::uint32_t sets) {
   return static_cast<std::uint32_t>(s);
 }
 
-std::uint32_t TagArray::set_index(Addr a) const {
-  if (geo_.indexing == SetIndexing::FermiHash)
-    return fermi_hash(index_addr_ ? index_addr_->index_address(a) : a, geo_.sets);
-  const Addr line = (index_addr_ ? index_addr_->index_address(a) : a) >> line_shift_;
-  const Addr mask = geo_.sets - 1;
+// The set indexes set_index() does not compute inline: fermi-hash, XOR folding and linear
+// indexing over a set count that is not a power of two.
+std::uint32_t TagArray::hashed_set_index(Addr a) const {
+  if (geo_.indexing == SetIndexing::FermiHash) return fermi_hash(index_of(a), geo_.sets);
+  const Addr line = index_of(a) >> line_shift_;
   if (!is_pow2(geo_.sets)) return static_cast<std::uint32_t>(line % geo_.sets);
   if (geo_.indexing == SetIndexing::Linear || set_bits_ == 0)
-    return static_cast<std::uint32_t>(line & mask);
+    return static_cast<std::uint32_t>(line & set_mask_);
   // XOR-fold the upper line-address bits into the index so power-of-two strides spread over sets.
   Addr x = line;
   for (Addr hi = line >> set_bits_; hi; hi >>= set_bits_) x ^= hi;
-  return static_cast<std::uint32_t>(x & mask);
+  return static_cast<std::uint32_t>(x & set_mask_);
 }
 
 std::uint32_t TagArray::sectors_of(Addr addr, std::uint32_t bytes) const {
@@ -83,35 +87,40 @@ std::uint32_t TagArray::sectors_of(Addr addr, std::uint32_t bytes) const {
 
 int TagArray::find(Addr addr) const {
   const Addr la = line_addr(addr);
-  const std::uint32_t s = set_index(la);
-  for (std::uint32_t w = 0; w < geo_.ways; ++w) {
-    const TagLine& l = lines_[std::size_t(s) * geo_.ways + w];
-    if (l.valid && l.line_addr == la) return static_cast<int>(w);
-  }
-  return -1;
+  return find_in(set_index(la), la);
 }
 
 int TagArray::victim(std::uint32_t set) const {
   const TagLine* ways = &lines_[std::size_t(set) * geo_.ways];
+  // The best candidate's (priority, last_use) kept in registers: ties keep the lower way.
   int best = -1, first = -1;
+  std::uint8_t best_priority = 0;
+  std::uint64_t best_use = 0;
   for (std::uint32_t w = 0; w < geo_.ways; ++w) {
     const TagLine& l = ways[w];
     if (!l.valid) return static_cast<int>(w);
     if (l.reserved) continue;
-    if (first < 0) first = static_cast<int>(w);
-    if (best < 0 || l.priority < ways[best].priority ||
-        (l.priority == ways[best].priority && l.last_use < ways[best].last_use))
-      best = static_cast<int>(w);
+    if (best < 0) {
+      first = static_cast<int>(w);
+    } else if (l.priority > best_priority ||
+               (l.priority == best_priority && l.last_use >= best_use)) {
+      continue;
+    }
+    best = static_cast<int>(w);
+    best_priority = l.priority;
+    best_use = l.last_use;
   }
   // Every candidate hard-pinned: evict a fixed way rather than the LRU one.
-  if (best >= 0 && ways[best].priority >= 2) return first;
+  if (best >= 0 && best_priority >= 2) return first;
   return best;
 }
 
 Probe TagArray::probe(Addr addr, std::uint32_t sector_mask) const {
   Probe p;
-  p.set = set_index(addr);
-  int w = find(addr);
+  // Every indexing gives a line's bytes one set: the set of the line address.
+  const Addr la = line_addr(addr);
+  p.set = set_index(la);
+  const int w = find_in(p.set, la);
   if (w >= 0) {
     const TagLine& l = line(p.set, w);
     p.way = w;
@@ -148,30 +157,28 @@ Eviction TagArray::allocate(Addr addr, const Probe& p, std::uint8_t priority) {
 }
 
 void TagArray::fill(Addr addr, std::uint32_t sector_mask) {
-  int w = find(addr);
-  if (w < 0) return;
-  TagLine& l = line(set_index(addr), w);
-  l.valid_sectors |= sector_mask;
-  l.reserved = false;
+  TagLine* l = lookup(addr);
+  if (!l) return;
+  l->valid_sectors |= sector_mask;
+  l->reserved = false;
 }
 
 void TagArray::reserve_sectors(Addr addr) {
-  int w = find(addr);
-  if (w >= 0) line(set_index(addr), w).reserved = true;
+  if (TagLine* l = lookup(addr)) l->reserved = true;
 }
 
 bool TagArray::mark_dirty(Addr addr, std::uint32_t sector_mask) {
-  int w = find(addr);
-  if (w < 0) return false;
-  line(set_index(addr), w).dirty_sectors |= sector_mask;
+  TagLine* l = lookup(addr);
+  if (!l) return false;
+  l->dirty_sectors |= sector_mask;
   return true;
 }
 
 Eviction TagArray::invalidate(Addr addr) {
   Eviction ev;
-  int w = find(addr);
-  if (w < 0) return ev;
-  TagLine& l = line(set_index(addr), w);
+  TagLine* found = lookup(addr);
+  if (!found) return ev;
+  TagLine& l = *found;
   ev.valid = true;
   ev.line_addr = l.line_addr;
   ev.dirty_sectors = l.dirty_sectors;

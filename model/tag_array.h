@@ -46,13 +46,14 @@ class SetIndexAddress {
   virtual Addr index_address(Addr a) const = 0;
 };
 
+// Members ordered so that a line takes 32 bytes (a set is scanned on every lookup).
 struct TagLine {
-  Addr line_addr = 0;     // address of the first byte of the line
-  bool valid = false;     // holds a tag (possibly with no valid sector yet)
-  bool reserved = false;  // allocated on a miss, fill pending: cannot be evicted
+  Addr line_addr = 0;          // address of the first byte of the line
+  std::uint64_t last_use = 0;  // LRU stamp
   std::uint32_t valid_sectors = 0;
   std::uint32_t dirty_sectors = 0;
-  std::uint64_t last_use = 0;  // LRU stamp
+  bool valid = false;     // holds a tag (possibly with no valid sector yet)
+  bool reserved = false;  // allocated on a miss, fill pending: cannot be evicted
   // Insertion priority (seed 000 §4.4, R4.1): 0 normal, 1 soft-pinned, 2 hard-pinned. Set at
   // allocation, kept on hits, cleared by unpin_all() and at kernel boundaries.
   std::uint8_t priority = 0;
@@ -87,7 +88,11 @@ class TagArray {
 
   const CacheGeometry& geometry() const { return geo_; }
   Addr line_addr(Addr a) const { return a & ~Addr{geo_.line_bytes - 1}; }
-  std::uint32_t set_index(Addr a) const;
+  std::uint32_t set_index(Addr a) const {
+    // Inline for the common power-of-two linear index (every built-in L1D and L2 uses it).
+    if (linear_pow2_) return static_cast<std::uint32_t>((index_of(a) >> line_shift_) & set_mask_);
+    return hashed_set_index(a);
+  }
   // Sectors of the line covered by [addr, addr+bytes).
   std::uint32_t sectors_of(Addr addr, std::uint32_t bytes) const;
 
@@ -124,10 +129,29 @@ class TagArray {
   std::uint64_t valid_lines() const;
 
  private:
+  Addr index_of(Addr a) const { return index_addr_ ? index_addr_->index_address(a) : a; }
+  std::uint32_t hashed_set_index(Addr a) const;
+  // Way holding line address `la` in set `s`, or -1.
+  int find_in(std::uint32_t s, Addr la) const {
+    const TagLine* l = &lines_[std::size_t(s) * geo_.ways];
+    for (std::uint32_t w = 0; w < geo_.ways; ++w)
+      if (l[w].valid && l[w].line_addr == la) return static_cast<int>(w);
+    return -1;
+  }
+  // The line holding addr, or nullptr: one set computation for a lookup that then modifies it.
+  TagLine* lookup(Addr addr) {
+    const Addr la = line_addr(addr);
+    const std::uint32_t s = set_index(la);
+    const int w = find_in(s, la);
+    return w < 0 ? nullptr : &line(s, w);
+  }
+
   CacheGeometry geo_;
   const SetIndexAddress* index_addr_;
   unsigned line_shift_;
   unsigned set_bits_;
+  Addr set_mask_;
+  bool linear_pow2_;
   std::vector<TagLine> lines_;
   std::uint64_t stamp_ = 0;
 };
