@@ -44,11 +44,8 @@ struct L2Decision {
 // Sectors every byte of which is in the mask.
 inline std::uint32_t fully_covered_sectors(const ByteMask& m, const CacheGeometry& g) {
   std::uint32_t out = 0;
-  for (unsigned s = 0; s < g.sectors_per_line(); ++s) {
-    bool all = true;
-    for (unsigned b = s * g.sector_bytes; b < (s + 1) * g.sector_bytes && all; ++b) all = m.test(b);
-    if (all) out |= 1u << s;
-  }
+  for (unsigned s = 0; s < g.sectors_per_line(); ++s)
+    if (m.all_set(s * g.sector_bytes, g.sector_bytes)) out |= 1u << s;
   return out;
 }
 
@@ -163,7 +160,7 @@ class L2CachePolicy {
     mshr_.fill(line, sectors, done);
     if (mshr_.pending(line) != 0)
       tags_.reserve_sectors(line);
-    else
+    else if (!claims_.empty())  // claims are rare: skip the hash lookup
       claims_.erase(line);
   }
   // A store released by a fill may fully cover sectors that were not fetched: they are valid

@@ -16,18 +16,9 @@ const char* to_string(AccessKind k) {
   return "?";
 }
 
-std::uint32_t ByteMask::sector_mask(unsigned sector_bytes) const {
+std::uint32_t ByteMask::small_sector_mask(unsigned sector_bytes) const {
+  // Each sector's bits tested with one mask.
   std::uint32_t m = 0;
-  if (sector_bytes >= 64) {
-    for (unsigned s = 0; s * sector_bytes < 128; ++s) {
-      const unsigned first = s * sector_bytes;
-      bool any = false;
-      for (unsigned i = first / 64; i < (first + sector_bytes) / 64 && i < 2; ++i) any |= w[i] != 0;
-      if (any) m |= 1u << s;
-    }
-    return m;
-  }
-  // Sectors smaller than a word: test each sector's bits with one mask.
   const std::uint64_t field = (std::uint64_t{1} << sector_bytes) - 1;
   const unsigned per_word = 64 / sector_bytes;
   for (unsigned i = 0; i < 2; ++i)

@@ -39,8 +39,29 @@ struct ByteMask {
     return *this;
   }
   bool operator==(const ByteMask& o) const { return w[0] == o.w[0] && w[1] == o.w[1]; }
-  // Sectors (of sector_bytes each) that contain at least one set byte.
-  std::uint32_t sector_mask(unsigned sector_bytes) const;
+  // Every byte of [first, first + count) set, first + count <= 128.
+  bool all_set(unsigned first, unsigned count) const {
+    const unsigned end = first + count;
+    for (unsigned i = 0; i < 2; ++i) {
+      const unsigned lo = std::max(first, 64 * i), hi = std::min(end, 64 * i + 64);
+      if (lo >= hi) continue;
+      const unsigned n = hi - lo;
+      const std::uint64_t bits = (n == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << n) - 1))
+                                 << (lo - 64 * i);
+      if ((w[i] & bits) != bits) return false;
+    }
+    return true;
+  }
+  // Sectors (of sector_bytes each) that contain at least one set byte. Inline for the sector
+  // sizes of every modelled cache and the NoC (32, 64 and 128 B and more): every access asks.
+  std::uint32_t sector_mask(unsigned sector_bytes) const {
+    if (sector_bytes >= 128) return any() ? 1u : 0u;
+    if (sector_bytes == 64) return (w[0] != 0 ? 1u : 0u) | (w[1] != 0 ? 2u : 0u);
+    if (sector_bytes == 32)
+      return (static_cast<std::uint32_t>(w[0]) != 0 ? 1u : 0u) | ((w[0] >> 32) != 0 ? 2u : 0u) |
+             (static_cast<std::uint32_t>(w[1]) != 0 ? 4u : 0u) | ((w[1] >> 32) != 0 ? 8u : 0u);
+    return small_sector_mask(sector_bytes);
+  }
   // Every byte of the given sectors (of sector_bytes each): the inverse of sector_mask().
   static ByteMask of_sectors(std::uint32_t sectors, unsigned sector_bytes) {
     ByteMask m;
@@ -48,6 +69,10 @@ struct ByteMask {
       if ((sectors >> s) & 1u) m.set_range(s * sector_bytes, sector_bytes);
     return m;
   }
+
+ private:
+  // sector_mask() for sectors smaller than 32 bytes.
+  std::uint32_t small_sector_mask(unsigned sector_bytes) const;
 };
 
 inline bool is_pow2(std::uint64_t v) {
