@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+#include <typeinfo>
 #include <vector>
 
 #include "model/types.h"
@@ -67,7 +68,31 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   }
 };
 
+struct RouteExtension;
+
+// The payload PayloadPool hands out (tlm_components/payload_pool.h): data and byte-enable buffers
+// and extensions allocated once with it. Declared here so that gpu_ext() and route_ext() can
+// recognise one by its type and read its extensions directly.
+struct PooledPayload final : tlm::tlm_generic_payload {
+  static constexpr unsigned kMaxBytes = 128;
+  explicit PooledPayload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
+  std::uint8_t data[kMaxBytes];
+  std::uint8_t byte_enable[kMaxBytes];
+  // Attached with set_extension for the payload's whole life (PayloadPool).
+  GpuExtension* ext = nullptr;
+  RouteExtension* route = nullptr;
+  bool busy = false;
+};
+
+// The pooled payload `gp` is, or nullptr for a payload from elsewhere. The generic payload's
+// extension lookup is an out-of-line call into the SystemC library, made a few dozen times per
+// transaction; the type test is a few inline loads.
+inline PooledPayload* as_pooled(tlm::tlm_generic_payload& gp) {
+  return typeid(gp) == typeid(PooledPayload) ? static_cast<PooledPayload*>(&gp) : nullptr;
+}
+
 inline GpuExtension& gpu_ext(tlm::tlm_generic_payload& gp) {
+  if (PooledPayload* p = as_pooled(gp)) return *p->ext;
   GpuExtension* e = nullptr;
   gp.get_extension(e);
   sc_assert(e != nullptr);

@@ -16,7 +16,7 @@ namespace locsim {
 
 class PayloadPool : public tlm::tlm_mm_interface {
  public:
-  static constexpr unsigned kMaxBytes = 128;
+  static constexpr unsigned kMaxBytes = PooledPayload::kMaxBytes;
 
   PayloadPool() = default;
   ~PayloadPool() override;
@@ -49,14 +49,7 @@ class PayloadPool : public tlm::tlm_mm_interface {
   std::vector<tlm::tlm_generic_payload*> live() const;
 
  private:
-  struct Slot : tlm::tlm_generic_payload {
-    explicit Slot(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
-    std::uint8_t data[kMaxBytes];
-    std::uint8_t byte_enable[kMaxBytes];
-    GpuExtension* ext = nullptr;
-    RouteExtension* route = nullptr;
-    bool busy = false;
-  };
+  using Slot = PooledPayload;
   std::vector<std::unique_ptr<Slot>> all_;
   std::vector<Slot*> free_;
   std::uint64_t in_use_ = 0;

@@ -8,6 +8,8 @@
 #include <systemc>
 #include <tlm>
 
+#include "tlm_components/gpu_extension.h"
+
 namespace locsim {
 
 struct RouteExtension : tlm::tlm_extension<RouteExtension> {
@@ -41,6 +43,7 @@ struct RouteExtension : tlm::tlm_extension<RouteExtension> {
 };
 
 inline RouteExtension& route_ext(tlm::tlm_generic_payload& gp) {
+  if (PooledPayload* p = as_pooled(gp)) return *p->route;  // see as_pooled()
   RouteExtension* e = nullptr;
   gp.get_extension(e);
   sc_assert(e != nullptr);
