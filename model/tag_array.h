@@ -134,15 +134,17 @@ class TagArray {
   // Way holding line address `la` in set `s`, or -1.
   int find_in(std::uint32_t s, Addr la) const {
     const TagLine* l = &lines_[std::size_t(s) * geo_.ways];
+    // The address first: it rarely matches, so most ways cost one test.
     for (std::uint32_t w = 0; w < geo_.ways; ++w)
-      if (l[w].valid && l[w].line_addr == la) return static_cast<int>(w);
+      if (l[w].line_addr == la && l[w].valid) return static_cast<int>(w);
     return -1;
   }
   // The line holding addr, or nullptr: one set computation for a lookup that then modifies it.
-  TagLine* lookup(Addr addr) {
+  TagLine* lookup(Addr addr, std::uint32_t* set = nullptr) {
     const Addr la = line_addr(addr);
     const std::uint32_t s = set_index(la);
     const int w = find_in(s, la);
+    if (set) *set = s;
     return w < 0 ? nullptr : &line(s, w);
   }
 
@@ -152,8 +154,18 @@ class TagArray {
   unsigned set_bits_;
   Addr set_mask_;
   bool linear_pow2_;
+  // Way `way` of `set` becomes the most recently used.
+  void to_front(std::uint32_t set, std::uint32_t way);
+
   std::vector<TagLine> lines_;
   std::uint64_t stamp_ = 0;
+  // Each set's ways in recency order, a list linked through newer_/older_ (per line, way
+  // indices) from mru_ to lru_ (per set), moved whenever a line gets a new last_use stamp: among
+  // valid lines it is the order of last_use. And the valid ways per set. A full set's victim is
+  // then found walking from its least recently used way rather than scanning every way.
+  std::vector<std::uint32_t> newer_, older_;
+  std::vector<std::uint32_t> mru_, lru_;
+  std::vector<std::uint32_t> valid_ways_;
 };
 
 }  // namespace locsim

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <random>
 #include <set>
 #include <stdexcept>
 
@@ -434,4 +435,57 @@ TEST_CASE("TagArray: invalidate_all drops stale sectors of a line with a pending
   t.fill(A, 0x2);
   CHECK(t.probe(A, 0x2).result == ProbeResult::Hit);
   CHECK(t.probe(A, 0x1).result == ProbeResult::SectorMiss);
+}
+
+namespace {
+// The replacement rule of TagArray::victim(), by scanning every way: the first invalid way, else
+// among the non-reserved ways the lowest priority, least recently used first; every candidate
+// hard-pinned: the first non-reserved way; -1 if every way is reserved.
+int reference_victim(const TagArray& t, std::uint32_t set) {
+  int best = -1, first = -1;
+  for (std::uint32_t w = 0; w < t.geometry().ways; ++w) {
+    const TagLine& l = t.line(set, static_cast<int>(w));
+    if (!l.valid) return static_cast<int>(w);
+    if (l.reserved) continue;
+    if (first < 0) first = static_cast<int>(w);
+    const TagLine* b = best < 0 ? nullptr : &t.line(set, best);
+    if (!b || l.priority < b->priority || (l.priority == b->priority && l.last_use < b->last_use))
+      best = static_cast<int>(w);
+  }
+  if (best >= 0 && t.line(set, best).priority >= 2) return first;
+  return best;
+}
+}  // namespace
+
+TEST_CASE("TagArray: the victim of random traffic is the reference scan's", "[tag_array]") {
+  for (std::uint32_t ways : {1u, 2u, 4u, 16u}) {
+    TagArray t(geo(4, ways, 128, 32));
+    std::mt19937_64 rng(ways);
+    for (int step = 0; step < 20000; ++step) {
+      const Addr a = (rng() % (8 * ways * 4)) * 128;  // twice the capacity, four sets
+      const std::uint32_t set = t.set_index(a);
+      REQUIRE(t.victim(set) == reference_victim(t, set));
+      switch (rng() % 10) {
+        case 0:
+          t.invalidate(a);
+          break;
+        case 1:
+          if (rng() % 50 == 0) t.invalidate_all();
+          if (rng() % 50 == 0) t.unpin_all();
+          break;
+        case 2:
+          t.fill(a, 0xfu);
+          break;
+        default: {
+          const Probe p = t.probe(a, 0x1u << (rng() % 4));
+          if (p.result == ProbeResult::Miss)
+            t.allocate(a, p, static_cast<std::uint8_t>(rng() % 4 == 0 ? 1 + rng() % 2 : 0));
+          else if (p.result == ProbeResult::Hit || p.result == ProbeResult::SectorMiss)
+            t.touch(p.set, p.way);
+          if (rng() % 3 == 0) t.fill(a, 0xfu);  // releases the reservation
+          break;
+        }
+      }
+    }
+  }
 }
