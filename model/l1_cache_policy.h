@@ -191,8 +191,7 @@ class L1CachePolicy {
       d.evicted_line = ev.line_addr;
     }
     if (pdp_) pdp_->protect(victim.set, victim.way);
-    mshr_.fetch(line, d.fetch);
-    mshr_.wait(line, waits | d.fetch, req);
+    mshr_.fetch_and_wait(line, d.fetch, waits | d.fetch, req);
     return d;
   }
 
@@ -221,8 +220,7 @@ class L1CachePolicy {
     d.evicted = ev.valid;
     d.evicted_line = ev.line_addr;
     d.fetch = g.full_sector_mask();
-    mshr_.fetch(d.line, d.fetch);
-    mshr_.wait(d.line, d.fetch, marker);
+    mshr_.fetch_and_wait(d.line, d.fetch, d.fetch, marker);
     return PrefetchDrop::None;
   }
 

@@ -94,8 +94,7 @@ class L2CachePolicy {
         if (queue_free < 1) return fail(L2Fail::MissQueue);
         if (claims != 0) claims_[line] |= claims;
         tags_.touch(p.set, p.way);
-        mshr_.fetch(line, extra);
-        mshr_.wait(line, waits | extra, req);
+        mshr_.fetch_and_wait(line, extra, waits | extra, req);
         d.sector_miss = true;
         d.missing = extra;
         d.set = p.set;
@@ -137,8 +136,7 @@ class L2CachePolicy {
       return d;
     }
     if (d.sector_miss) tags_.reserve_sectors(line);
-    mshr_.fetch(line, d.missing);
-    mshr_.wait(line, d.missing, req);
+    mshr_.fetch_and_wait(line, d.missing, d.missing, req);
     d.outcome = L2Outcome::Miss;
     return d;
   }

@@ -56,6 +56,13 @@ class SectorMshrTable {
     lines_[find_or_add(line)].pending |= sectors;
     in_use_ += popcount(sectors);
   }
+  // fetch(line, sectors) then wait(line, waits, r) with one lookup of the line.
+  void fetch_and_wait(Addr line, std::uint32_t sectors, std::uint32_t waits, Req r) {
+    Line& l = lines_[find_or_add(line)];
+    l.pending |= sectors;
+    in_use_ += popcount(sectors);
+    l.waiters.push_back(Waiter{waits, std::move(r)});
+  }
   // `r` waits for `sectors` of line (a subset of what is pending). Precondition: can_wait.
   void wait(Addr line, std::uint32_t sectors, Req r) {
     lines_[find_or_add(line)].waiters.push_back(Waiter{sectors, std::move(r)});

@@ -33,33 +33,30 @@ TagArray::TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr)
   linear_pow2_ = is_pow2(g.sets) && (g.indexing == SetIndexing::Linear ||
                                      (g.indexing == SetIndexing::Xor && set_bits_ == 0));
   lines_.resize(std::size_t(g.sets) * g.ways);
-  newer_.resize(lines_.size());
-  older_.resize(lines_.size());
-  mru_.assign(g.sets, 0);
-  lru_.assign(g.sets, g.ways - 1);
-  valid_ways_.assign(g.sets, 0);
+  links_.resize(lines_.size());
+  order_.assign(g.sets, SetOrder{0, g.ways - 1, 0});
   for (std::size_t s = 0; s < g.sets; ++s)
-    for (std::uint32_t w = 0; w < g.ways; ++w) {
-      newer_[s * g.ways + w] = w == 0 ? 0 : w - 1;
-      older_[s * g.ways + w] = w + 1 == g.ways ? w : w + 1;
-    }
+    for (std::uint32_t w = 0; w < g.ways; ++w)
+      links_[s * g.ways + w] = Link{w == 0 ? 0 : w - 1, w + 1 == g.ways ? w : w + 1};
 }
 
 void TagArray::to_front(std::uint32_t set, std::uint32_t way) {
-  if (mru_[set] == way) return;
-  const std::size_t base = std::size_t(set) * geo_.ways;
-  const std::uint32_t newer = newer_[base + way], older = older_[base + way];
+  SetOrder& o = order_[set];
+  if (o.mru == way) return;
+  Link* links = &links_[std::size_t(set) * geo_.ways];
+  const Link l = links[way];
   // Unlink (way is not the MRU, so it has a newer neighbour) ...
-  older_[base + newer] = lru_[set] == way ? newer : older;
-  if (lru_[set] == way)
-    lru_[set] = newer;
-  else
-    newer_[base + older] = newer;
+  if (o.lru == way) {
+    links[l.newer].older = l.newer;
+    o.lru = l.newer;
+  } else {
+    links[l.newer].older = l.older;
+    links[l.older].newer = l.newer;
+  }
   // ... and insert at the front.
-  older_[base + way] = mru_[set];
-  newer_[base + mru_[set]] = way;
-  newer_[base + way] = way;
-  mru_[set] = way;
+  links[way] = Link{way, o.mru};
+  links[o.mru].newer = way;
+  o.mru = way;
 }
 
 const char* set_indexing_name(SetIndexing i) {
@@ -119,13 +116,14 @@ int TagArray::find(Addr addr) const {
 
 int TagArray::victim(std::uint32_t set) const {
   const TagLine* ways = &lines_[std::size_t(set) * geo_.ways];
-  if (valid_ways_[set] == geo_.ways) {
+  const SetOrder& o = order_[set];
+  if (o.valid_ways == geo_.ways) {
     // A full set: priority 0 is the lowest, so its least recently used non-reserved line of
     // priority 0, if there is one, is the line the scan below would choose.
-    const std::uint32_t* newer = &newer_[std::size_t(set) * geo_.ways];
-    for (std::uint32_t w = lru_[set];; w = newer[w]) {
+    const Link* links = &links_[std::size_t(set) * geo_.ways];
+    for (std::uint32_t w = o.lru;; w = links[w].newer) {
       if (!ways[w].reserved && ways[w].priority == 0) return static_cast<int>(w);
-      if (w == mru_[set]) break;
+      if (w == o.mru) break;
     }
   }
   // The best candidate's (priority, last_use) kept in registers: ties keep the lower way.
@@ -184,7 +182,7 @@ Eviction TagArray::allocate(Addr addr, const Probe& p, std::uint8_t priority) {
     ev.line_addr = l.line_addr;
     ev.dirty_sectors = l.dirty_sectors;
   } else {
-    ++valid_ways_[p.set];
+    ++order_[p.set].valid_ways;
   }
   l = TagLine();
   l.line_addr = line_addr(addr);
@@ -219,7 +217,7 @@ Eviction TagArray::invalidate(Addr addr) {
   std::uint32_t set = 0;
   TagLine* found = lookup(addr, &set);
   if (!found) return ev;
-  --valid_ways_[set];
+  --order_[set].valid_ways;
   TagLine& l = *found;
   ev.valid = true;
   ev.line_addr = l.line_addr;
@@ -244,8 +242,9 @@ void TagArray::invalidate_all() {
     }
   }
   for (std::size_t s = 0; s < geo_.sets; ++s) {
-    valid_ways_[s] = 0;
-    for (std::uint32_t w = 0; w < geo_.ways; ++w) valid_ways_[s] += lines_[s * geo_.ways + w].valid;
+    order_[s].valid_ways = 0;
+    for (std::uint32_t w = 0; w < geo_.ways; ++w)
+      order_[s].valid_ways += lines_[s * geo_.ways + w].valid;
   }
 }
 

@@ -159,13 +159,18 @@ class TagArray {
 
   std::vector<TagLine> lines_;
   std::uint64_t stamp_ = 0;
-  // Each set's ways in recency order, a list linked through newer_/older_ (per line, way
-  // indices) from mru_ to lru_ (per set), moved whenever a line gets a new last_use stamp: among
-  // valid lines it is the order of last_use. And the valid ways per set. A full set's victim is
-  // then found walking from its least recently used way rather than scanning every way.
-  std::vector<std::uint32_t> newer_, older_;
-  std::vector<std::uint32_t> mru_, lru_;
-  std::vector<std::uint32_t> valid_ways_;
+  // Each set's ways in recency order, a list linked through the lines (way indices) from mru to
+  // lru, moved whenever a line gets a new last_use stamp: among valid lines it is the order of
+  // last_use. And the valid ways per set. A full set's victim is then found walking from its
+  // least recently used way rather than scanning every way.
+  struct Link {
+    std::uint32_t newer, older;  // a way's own index at the ends
+  };
+  struct SetOrder {
+    std::uint32_t mru, lru, valid_ways;
+  };
+  std::vector<Link> links_;      // per line
+  std::vector<SetOrder> order_;  // per set
 };
 
 }  // namespace locsim

@@ -65,6 +65,13 @@ struct ByteMask {
   // Every byte of the given sectors (of sector_bytes each): the inverse of sector_mask().
   static ByteMask of_sectors(std::uint32_t sectors, unsigned sector_bytes) {
     ByteMask m;
+    // 32 B sectors (every sectored cache modelled): each of the four sectors is half a word.
+    if (sector_bytes == 32) {
+      constexpr std::uint64_t lo = 0xffffffffu, hi = lo << 32;
+      m.w[0] = ((sectors & 1u) ? lo : 0) | ((sectors & 2u) ? hi : 0);
+      m.w[1] = ((sectors & 4u) ? lo : 0) | ((sectors & 8u) ? hi : 0);
+      return m;
+    }
     for (unsigned s = 0; s < 32 && (sectors >> s) != 0; ++s)  // s == 32 would shift by the width
       if ((sectors >> s) & 1u) m.set_range(s * sector_bytes, sector_bytes);
     return m;

@@ -39,6 +39,11 @@ TEST_CASE("ByteMask: sector_mask and all_set agree with a byte-by-byte reference
       g.line_bytes = 128;
       g.sector_bytes = sb;
       CHECK(fully_covered_sectors(m, g) == all);
+      // of_sectors() is the inverse: every byte of the sectors, nothing else (sectors past the
+      // line ignored).
+      const std::uint32_t sectors = static_cast<std::uint32_t>(rng());
+      const ByteMask back = ByteMask::of_sectors(sectors, sb);
+      for (unsigned b = 0; b < 128; ++b) CHECK(back.test(b) == (((sectors >> (b / sb)) & 1u) != 0));
     }
   }
 }
