@@ -134,7 +134,9 @@ class TagArray {
   // Way holding line address `la` in set `s`, or -1.
   int find_in(std::uint32_t s, Addr la) const {
     const TagLine* l = &lines_[std::size_t(s) * geo_.ways];
-    // The address first: it rarely matches, so most ways cost one test.
+    // The address first: it rarely matches, so most ways cost one test. Unrolled: the loop
+    // control is half of a way's cost (a 16-way L2 set is scanned on every lookup).
+#pragma GCC unroll 4
     for (std::uint32_t w = 0; w < geo_.ways; ++w)
       if (l[w].line_addr == la && l[w].valid) return static_cast<int>(w);
     return -1;
