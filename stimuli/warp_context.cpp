@@ -1,5 +1,6 @@
 #include "stimuli/warp_context.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -13,21 +14,17 @@ WarpContext::WarpContext(Dim3 grid, Dim3 block, std::uint32_t cta, std::uint32_t
                             " is outside a launch of " + std::to_string(grid.count()) + " CTAs x " +
                             std::to_string(threads) + " threads");
   block_idx_ = {cta % grid.x, (cta / grid.x) % grid.y, cta / (grid.x * grid.y)};
-  // Decompose the first thread id, then step x fastest (cheaper than 3 divisions per lane: this
-  // runs at every CTA launch).
   const std::uint32_t t0 = warp * kLanesPerWarp;
-  Idx3 t{t0 % block.x, (t0 / block.x) % block.y, t0 / (block.x * block.y)};
-  for (unsigned l = 0; l < kLanesPerWarp && t0 + l < threads; ++l) {
-    live_ |= 1u << l;
-    tid_[l] = t;
-    if (++t.x == block.x) {
-      t.x = 0;
-      if (++t.y == block.y) {
-        t.y = 0;
-        ++t.z;
-      }
-    }
-  }
+  tid0_ = {t0 % block.x, (t0 / block.x) % block.y, t0 / (block.x * block.y)};
+  const std::uint32_t live = std::min(kLanesPerWarp, threads - t0);
+  live_ = live == kLanesPerWarp ? ~std::uint32_t{0} : (std::uint32_t{1} << live) - 1;
+  row_ = std::min(live, block.x - tid0_.x);
+}
+
+Idx3 WarpContext::thread_idx_slow(unsigned lane) const {
+  const std::uint32_t t = warp_ * kLanesPerWarp + lane;
+  if (lane >= kLanesPerWarp || !((live_ >> lane) & 1u)) return {};
+  return {t % block_.x, (t / block_.x) % block_.y, t / (block_.x * block_.y)};
 }
 
 }  // namespace locsim

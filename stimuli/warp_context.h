@@ -2,7 +2,6 @@
 // inputs of every CUDA kernel's index arithmetic. Streams keep one and compute lane addresses
 // from it.
 #pragma once
-#include <array>
 #include <cstdint>
 
 #include "model/workload/kernel.h"
@@ -27,8 +26,13 @@ class WarpContext {
   const Idx3& block_idx() const { return block_idx_; }  // blockIdx
   std::uint32_t cta() const { return cta_; }            // linear CTA id, x fastest
   std::uint32_t warp() const { return warp_; }          // warp within the CTA
-  // threadIdx of a lane (lanes past the end of a partial last warp read as 0).
-  const Idx3& thread_idx(unsigned lane) const { return tid_[lane]; }
+  // threadIdx of a lane (lanes past the end of a partial last warp read as 0). Computed on
+  // demand, not stored per lane: a context is built at every warp launch and copied into its
+  // stream. Lanes in lane 0's row of x differ from it in x only.
+  Idx3 thread_idx(unsigned lane) const {
+    if (lane < row_) return {tid0_.x + lane, tid0_.y, tid0_.z};
+    return thread_idx_slow(lane);
+  }
   // Linear thread id within the CTA (x fastest), as the hardware forms warps.
   std::uint32_t thread_in_cta(unsigned lane) const { return warp_ * kLanesPerWarp + lane; }
   // Lanes that are real threads (all 32 unless the CTA size is not a multiple of 32).
@@ -36,13 +40,13 @@ class WarpContext {
 
   // blockIdx.d * blockDim.d + threadIdx.d
   std::uint64_t global_x(unsigned lane) const {
-    return std::uint64_t{block_idx_.x} * block_.x + tid_[lane].x;
+    return std::uint64_t{block_idx_.x} * block_.x + thread_idx(lane).x;
   }
   std::uint64_t global_y(unsigned lane) const {
-    return std::uint64_t{block_idx_.y} * block_.y + tid_[lane].y;
+    return std::uint64_t{block_idx_.y} * block_.y + thread_idx(lane).y;
   }
   std::uint64_t global_z(unsigned lane) const {
-    return std::uint64_t{block_idx_.z} * block_.z + tid_[lane].z;
+    return std::uint64_t{block_idx_.z} * block_.z + thread_idx(lane).z;
   }
   // Linear thread id in the grid: cta * threads_per_cta + thread_in_cta.
   std::uint64_t global_linear(unsigned lane) const {
@@ -59,10 +63,13 @@ class WarpContext {
   }
 
  private:
+  Idx3 thread_idx_slow(unsigned lane) const;
+
   Dim3 grid_, block_;
   Idx3 block_idx_;
   std::uint32_t cta_ = 0, warp_ = 0, live_ = 0;
-  std::array<Idx3, kLanesPerWarp> tid_{};
+  Idx3 tid0_;              // threadIdx of lane 0
+  std::uint32_t row_ = 0;  // lanes 0..row_-1 are live and share lane 0's y and z
 };
 
 }  // namespace locsim

@@ -99,15 +99,18 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
     while (wi < warps_.size() && warps_[wi].active) ++wi;
     sc_assert(wi < warps_.size());
     Warp& wp = warps_[wi];
-    Scoreboard sb = std::move(wp.sb);  // keeps its buffers' capacity: no allocation per warp
+    // The scoreboard and the stream slot keep their buffers: no allocation per warp.
+    Scoreboard sb = std::move(wp.sb);
     sb.reset();
+    WarpStreamSlot stream = std::move(wp.stream);
     wp = Warp();
     wp.sb = std::move(sb);
+    wp.stream = std::move(stream);
     wp.active = true;
     wp.cta_slot = slot;
     wp.warp_in_cta = w;
     wp.age = age_counter_++;
-    wp.stream = k.warp_stream(cta, w);
+    k.emplace_warp_stream(cta, w, wp.stream);
     wp.ready_at = now + 1;
     fetch(wp);
   }

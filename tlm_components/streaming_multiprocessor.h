@@ -82,7 +82,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     std::uint32_t cta_slot = 0;
     std::uint32_t warp_in_cta = 0;
     std::uint64_t age = 0;
-    std::unique_ptr<WarpStream> stream;
+    WarpStreamSlot stream;  // reused by the warps that run in this slot
     WarpInst inst;
     std::uint32_t compute_left = 0;
     Cycle ready_at = 0;

@@ -5,7 +5,10 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "model/types.h"
@@ -61,6 +64,74 @@ class WarpStream {
   virtual bool next(WarpInst& inst) = 0;
 };
 
+// Storage for one warp's stream that outlives the stream: a simulator keeps one per warp slot
+// and builds each new warp's stream in it, so a kernel that constructs streams in place
+// (GridKernel) launches a warp without a heap allocation. Movable, not copyable.
+class WarpStreamSlot {
+ public:
+  WarpStreamSlot() = default;
+  WarpStreamSlot(const WarpStreamSlot&) = delete;
+  WarpStreamSlot& operator=(const WarpStreamSlot&) = delete;
+  WarpStreamSlot(WarpStreamSlot&& o) noexcept { swap(o); }
+  WarpStreamSlot& operator=(WarpStreamSlot&& o) noexcept {
+    reset();
+    swap(o);
+    return *this;
+  }
+  ~WarpStreamSlot() { reset(); }
+
+  WarpStream* get() const { return stream_; }
+  WarpStream* operator->() const { return stream_; }
+  explicit operator bool() const { return stream_ != nullptr; }
+
+  // Ends the stream; the storage stays for the next one.
+  void reset() {
+    if (!stream_) return;
+    if (heap_)
+      delete stream_;
+    else
+      stream_->~WarpStream();
+    stream_ = nullptr;
+  }
+  // A stream built elsewhere (Kernel::warp_stream).
+  void adopt(std::unique_ptr<WarpStream> s) {
+    reset();
+    heap_ = true;
+    stream_ = s.release();
+  }
+  // Builds S(args...) in the slot's storage, growing it if S does not fit.
+  template <class S, class... Args>
+  S& emplace(Args&&... args) {
+    static_assert(std::is_base_of<WarpStream, S>::value, "not a WarpStream");
+    static_assert(alignof(S) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "over-aligned stream");
+    reset();
+    if (cap_ < sizeof(S)) {
+      buf_.reset(::operator new(sizeof(S)));
+      cap_ = sizeof(S);
+    }
+    S* s = ::new (buf_.get()) S(std::forward<Args>(args)...);
+    heap_ = false;
+    stream_ = s;
+    return *s;
+  }
+
+ private:
+  struct Release {
+    void operator()(void* p) const { ::operator delete(p); }
+  };
+  void swap(WarpStreamSlot& o) noexcept {
+    std::swap(buf_, o.buf_);
+    std::swap(cap_, o.cap_);
+    std::swap(stream_, o.stream_);
+    std::swap(heap_, o.heap_);
+  }
+
+  std::unique_ptr<void, Release> buf_;
+  std::size_t cap_ = 0;
+  WarpStream* stream_ = nullptr;
+  bool heap_ = false;  // stream_ was adopted (delete it) rather than built in buf_
+};
+
 struct DataStructure {
   std::string name;
   Addr base = 0;
@@ -84,6 +155,12 @@ class Kernel {
   virtual const std::vector<DataStructure>& data() const = 0;
   // Stream of warp `warp` (0-based within the CTA) of CTA `cta` (linear id, x fastest).
   virtual std::unique_ptr<WarpStream> warp_stream(std::uint32_t cta, std::uint32_t warp) const = 0;
+  // The same stream, built in `slot` (replacing the one it held). The default adopts
+  // warp_stream(); kernels that can construct in place override it.
+  virtual void emplace_warp_stream(std::uint32_t cta, std::uint32_t warp,
+                                   WarpStreamSlot& slot) const {
+    slot.adopt(warp_stream(cta, warp));
+  }
 
   std::uint32_t num_ctas() const { return grid().count(); }
   std::uint32_t threads_per_cta() const { return block().count(); }

@@ -28,12 +28,18 @@ struct VecAddParams {
 
 class VecAddStream final : public CoroutineStream {
  public:
+  // Blocks are 1-D with a multiple of 32 threads, so lane l of a warp is thread i = i0 + l
+  // (i0 = i of lane 0): the addresses follow without per-lane index arithmetic.
   VecAddStream(const WarpContext& w, const VecAddParams& p)
-      : w_(w), p_(p), body_(w.lanes_where([&](unsigned l) { return w.global_x(l) < p.n; })) {}
+      : p_(p), i0_(w.global_x(0)), live_(w.live_mask()) {
+    static_assert(kThreadsPerBlock % kLanesPerWarp == 0, "a warp must be one row of threads");
+    const std::uint64_t left = p.n > i0_ ? p.n - i0_ : 0;  // lanes with i < n
+    body_ = live_ & (left >= kLanesPerWarp ? ~std::uint32_t{0} : (std::uint32_t{1} << left) - 1);
+  }
 
   bool next(WarpInst& in) override {
     auto elem = [this](Addr base) {
-      return [this, base](unsigned l) { return base + 4 * w_.global_x(l); };
+      return [base = base + 4 * i0_](unsigned l) { return base + 4 * Addr{l}; };
     };
     LOCSIM_CO_BEGIN;
     if (body_) {  // threads with i >= n skip the body; a warp with none left only exits
@@ -42,13 +48,14 @@ class VecAddStream final : public CoroutineStream {
       LOCSIM_CO_YIELD(emit_compute(in, 0x10, body_, 1, kAluLatency));  // FADD
       LOCSIM_CO_YIELD(emit_store(in, 0x18, body_, kC, elem(p_.c)));
     }
-    LOCSIM_CO_YIELD(emit_exit(in, 0x20, w_.live_mask()));
+    LOCSIM_CO_YIELD(emit_exit(in, 0x20, live_));
     LOCSIM_CO_END;
   }
 
  private:
-  WarpContext w_;
   VecAddParams p_;
+  std::uint64_t i0_;    // blockDim.x * blockIdx.x + threadIdx.x of lane 0
+  std::uint32_t live_;  // the warp's threads
   std::uint32_t body_;  // lanes with i < n
 };
 
