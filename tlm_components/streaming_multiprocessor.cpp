@@ -28,6 +28,9 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
       port_("mem_port"),
       warps_(cfg.resources.max_warps),
       eligible_((cfg.resources.max_warps + 63) / 64, 0),
+      global_mem_(eligible_.size(), 0),
+      shared_mem_(eligible_.size(), 0),
+      sched_warps_(cfg.schedulers, std::vector<std::uint64_t>(eligible_.size(), 0)),
       ctas_(cfg.resources.max_ctas),
       last_issued_(cfg.schedulers, -1),
       warp_insts_(ctx.stats.counter(this->name(), "sm", "warp_insts", "instructions",
@@ -56,6 +59,8 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
                                           "instructions that had to wait for an outstanding load")),
       load_latency_(ctx.stats.distribution(this->name(), "sm", "load_latency", "ps",
                                            "SM-observed latency of a global load line request")) {
+  for (std::uint32_t i = 0; i < cfg.resources.max_warps; ++i)
+    sched_warps_[i % cfg.schedulers][i >> 6] |= std::uint64_t{1} << (i & 63);
   launch.bind(*this);
   mem.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
   port_.bind([this](Payload& gp, tlm::tlm_phase& ph,
@@ -72,6 +77,14 @@ void StreamingMultiprocessor::refresh(std::uint32_t wi) {
     eligible_[wi >> 6] |= bit;
   else
     eligible_[wi >> 6] &= ~bit;
+  if (is_global_mem(w.inst.op))
+    global_mem_[wi >> 6] |= bit;
+  else
+    global_mem_[wi >> 6] &= ~bit;
+  if (is_shared_mem(w.inst.op))
+    shared_mem_[wi >> 6] |= bit;
+  else
+    shared_mem_[wi >> 6] &= ~bit;
 }
 
 void StreamingMultiprocessor::schedule_wake(Cycle c) {
@@ -158,13 +171,25 @@ int StreamingMultiprocessor::pick(std::uint32_t s, Cycle now) {
     int last = last_issued_[s];
     if (last >= 0 && can_issue(static_cast<std::uint32_t>(last), now)) return last;
     int best = -1;
-    // This scheduler's warps (i = s mod S) among the eligible ones, in increasing order.
-    for (std::size_t k = 0; k < eligible_.size(); ++k)
-      for (std::uint64_t m = eligible_[k]; m; m &= m - 1) {
+    // The oldest issuable warp of this scheduler: can_issue() with the unit tests done once for
+    // all warps, by masks.
+    const bool ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
+    const bool shared_ok = shared_free_at_ <= now;
+    std::uint64_t best_age = 0;
+    for (std::size_t k = 0; k < eligible_.size(); ++k) {
+      std::uint64_t m = eligible_[k] & sched_warps_[s][k];
+      if (!ldst_ok) m &= ~global_mem_[k];
+      if (!shared_ok) m &= ~shared_mem_[k];
+      for (; m; m &= m - 1) {
         const std::uint32_t i = static_cast<std::uint32_t>(k * 64 + __builtin_ctzll(m));
-        if (i % S == s && can_issue(i, now) && (best < 0 || warps_[i].age < warps_[best].age))
+        const Warp& w = warps_[i];
+        if (w.ready_at > now || w.age > swl_max_age_) continue;
+        if (best < 0 || w.age < best_age) {
           best = static_cast<int>(i);
+          best_age = w.age;
+        }
       }
+    }
     return best;
   }
   // Loose round-robin: the next issuable warp after the last one issued.
@@ -209,19 +234,22 @@ void StreamingMultiprocessor::cycle_method() {
   // Sleep until the first cycle at which some warp can issue (responses and launches wake us).
   if (cfg_.warp_limit) update_warp_limit();  // warps may have exited or reached a barrier
   Cycle next = kNeverCycle;
-  for (std::size_t k = 0; k < eligible_.size(); ++k)
-    for (std::uint64_t m = eligible_[k]; m; m &= m - 1) {
+  // send_requests() wakes us when the LD/ST queue is full; slots it freed this cycle are usable
+  // from now + 1 <= r. No warp is ready before now + 1, so the scan stops when one is.
+  const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
+  for (std::size_t k = 0; k < eligible_.size() && next > now + 1; ++k)
+    for (std::uint64_t m = eligible_[k] & (ldst_full ? ~global_mem_[k] : ~std::uint64_t{0}); m;
+         m &= m - 1) {
+      const std::uint64_t bit = m & (~m + 1);
       const Warp& w = warps_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))];
       if (w.age > swl_max_age_) continue;  // re-evaluated whenever an older warp waits or exits
       Cycle r = std::max(w.ready_at, now + 1);
-      if (is_global_mem(w.inst.op)) {
-        // send_requests() wakes us; slots it freed this cycle are usable from now + 1 <= r.
-        if (ldst_queue_.size() >= cfg_.ldst_queue) continue;
+      if (global_mem_[k] & bit)
         r = std::max(r, ldst_free_at_);
-      } else if (is_shared_mem(w.inst.op)) {
+      else if (shared_mem_[k] & bit)
         r = std::max(r, shared_free_at_);
-      }
       next = std::min(next, r);
+      if (next == now + 1) break;
     }
   if (!shared_releases_.empty()) next = std::min(next, shared_releases_.top().when);
   if (next != kNeverCycle) schedule_wake(next);

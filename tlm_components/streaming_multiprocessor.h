@@ -136,6 +136,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   // wait on the scoreboard. The issue scans visit only these warps (most of a memory-bound
   // kernel's warps wait for loads).
   std::vector<std::uint64_t> eligible_;
+  // One bit per warp whose instruction is a global (resp. shared) memory access, kept with
+  // eligible_, so the scans drop them as a block while the LD/ST unit (shared memory) is busy.
+  std::vector<std::uint64_t> global_mem_, shared_mem_;
+  // Per scheduler: the warps it owns (warp i belongs to scheduler i mod schedulers).
+  std::vector<std::vector<std::uint64_t>> sched_warps_;
   std::vector<CtaSlot> ctas_;
   std::uint32_t resident_ = 0;
   std::vector<int> last_issued_;  // per scheduler
