@@ -187,3 +187,17 @@ TEST_CASE("IntraClusterLocality: words outside the window do not count as data s
   for (Cycle c = 100; c < 1100; c += 10) icl.observe(0x1000 + 128 * c, bytes(0, 4), c);
   CHECK(icl.tracked_lines() <= 6);
 }
+
+TEST_CASE("IntraClusterLocality: any byte of a word makes it a shared word", "[icc]") {
+  // Every (word, byte) pair of the line, after a read of one other byte: data sharing exactly
+  // when both bytes lie in the same 4-byte word.
+  for (unsigned first = 0; first < 128; first += 5)
+    for (unsigned second = 0; second < 128; ++second) {
+      IntraClusterLocality icl(100);
+      icl.observe(0x0, bytes(first, 1), 0);
+      INFO("bytes " << first << " then " << second);
+      CHECK(
+          icl.observe(0x0, bytes(second, 1), 1) ==
+          (first / 4 == second / 4 ? RequestLocality::DataSharing : RequestLocality::LineSharing));
+    }
+}
