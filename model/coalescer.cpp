@@ -19,8 +19,10 @@ bool coalesce_contiguous(const std::array<Addr, kWarpSize>& addrs, std::uint32_t
   const Addr base = addrs[0];
   // Far from the top of the address space, so that no line end below wraps around.
   if ((base & (access_bytes - 1)) || base > ~Addr{0} - 2048) return false;
-  for (unsigned l = 1; l < kWarpSize; ++l)
-    if (addrs[l] != base + Addr{l} * access_bytes) return false;
+  // One pass without an early exit: the lanes that break the pattern, OR-ed.
+  Addr stray = 0, expect = base;
+  for (unsigned l = 1; l < kWarpSize; ++l) stray |= addrs[l] ^ (expect += access_bytes);
+  if (stray) return false;
   const Addr end = base + Addr{kWarpSize} * access_bytes;
   const Addr lmask = ~Addr{line_bytes - 1};
   const unsigned sector_shift = log2_floor(sector_bytes), elem_shift = log2_floor(access_bytes);
