@@ -19,12 +19,22 @@ WarpContext::WarpContext(Dim3 grid, Dim3 block, std::uint32_t cta, std::uint32_t
   const std::uint32_t live = std::min(kLanesPerWarp, threads - t0);
   live_ = live == kLanesPerWarp ? ~std::uint32_t{0} : (std::uint32_t{1} << live) - 1;
   row_ = std::min(live, block.x - tid0_.x);
-}
-
-Idx3 WarpContext::thread_idx_slow(unsigned lane) const {
-  const std::uint32_t t = warp_ * kLanesPerWarp + lane;
-  if (lane >= kLanesPerWarp || !((live_ >> lane) & 1u)) return {};
-  return {t % block_.x, (t / block_.x) % block_.y, t / (block_.x * block_.y)};
+  // The lanes after the row: step x fastest from the row's end (no division per lane).
+  Idx3 t{0, tid0_.y, tid0_.z};
+  if (++t.y == block.y) {
+    t.y = 0;
+    ++t.z;
+  }
+  for (unsigned l = row_; l < live; ++l) {
+    tid_[l] = t;
+    if (++t.x == block.x) {
+      t.x = 0;
+      if (++t.y == block.y) {
+        t.y = 0;
+        ++t.z;
+      }
+    }
+  }
 }
 
 }  // namespace locsim

@@ -2,6 +2,7 @@
 // inputs of every CUDA kernel's index arithmetic. Streams keep one and compute lane addresses
 // from it.
 #pragma once
+#include <array>
 #include <cstdint>
 
 #include "model/workload/kernel.h"
@@ -26,12 +27,12 @@ class WarpContext {
   const Idx3& block_idx() const { return block_idx_; }  // blockIdx
   std::uint32_t cta() const { return cta_; }            // linear CTA id, x fastest
   std::uint32_t warp() const { return warp_; }          // warp within the CTA
-  // threadIdx of a lane (lanes past the end of a partial last warp read as 0). Computed on
-  // demand, not stored per lane: a context is built at every warp launch and copied into its
-  // stream. Lanes in lane 0's row of x differ from it in x only.
+  // threadIdx of a lane (lanes past the end of a partial last warp read as 0). Lanes in lane 0's
+  // row of x differ from it in x only and are computed on demand; only the lanes after the row's
+  // end (blockDim.x not a multiple of 32) are stored, so a 1-D launch builds its context without
+  // a loop over the lanes (a context is built at every warp launch).
   Idx3 thread_idx(unsigned lane) const {
-    if (lane < row_) return {tid0_.x + lane, tid0_.y, tid0_.z};
-    return thread_idx_slow(lane);
+    return lane < row_ ? Idx3{tid0_.x + lane, tid0_.y, tid0_.z} : tid_[lane];
   }
   // Linear thread id within the CTA (x fastest), as the hardware forms warps.
   std::uint32_t thread_in_cta(unsigned lane) const { return warp_ * kLanesPerWarp + lane; }
@@ -63,13 +64,12 @@ class WarpContext {
   }
 
  private:
-  Idx3 thread_idx_slow(unsigned lane) const;
-
   Dim3 grid_, block_;
   Idx3 block_idx_;
   std::uint32_t cta_ = 0, warp_ = 0, live_ = 0;
-  Idx3 tid0_;              // threadIdx of lane 0
-  std::uint32_t row_ = 0;  // lanes 0..row_-1 are live and share lane 0's y and z
+  Idx3 tid0_;                              // threadIdx of lane 0
+  std::uint32_t row_ = 0;                  // lanes 0..row_-1 are live and share lane 0's y and z
+  std::array<Idx3, kLanesPerWarp> tid_{};  // threadIdx of lanes row_..31 (0 for dead lanes)
 };
 
 }  // namespace locsim
