@@ -105,6 +105,7 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
   c.kernel_seq = kernel_seq;
   c.kernel = &k;
   c.launch_seq = launch_counter_++;
+  c.older = resident_;  // the youngest: every resident CTA is older
   const std::uint32_t nw = k.warps_per_cta();
   Cycle now = clk_.next_edge_cycle();
   std::uint32_t wi = 0;
@@ -168,18 +169,27 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
 int StreamingMultiprocessor::pick(std::uint32_t s, Cycle now) {
   const std::uint32_t S = cfg_.schedulers, n = static_cast<std::uint32_t>(warps_.size());
   if (cfg_.policy == WarpSchedulerPolicy::Gto) {
-    int last = last_issued_[s];
-    if (last >= 0 && can_issue(static_cast<std::uint32_t>(last), now)) return last;
-    int best = -1;
-    // The oldest issuable warp of this scheduler: can_issue() with the unit tests done once for
-    // all warps, by masks.
+    // can_issue() with the unit tests done once for all warps, by masks.
     const bool ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
     const bool shared_ok = shared_free_at_ <= now;
-    std::uint64_t best_age = 0;
-    for (std::size_t k = 0; k < eligible_.size(); ++k) {
-      std::uint64_t m = eligible_[k] & sched_warps_[s][k];
+    auto candidates = [&](std::size_t k) {
+      std::uint64_t m = eligible_[k];
       if (!ldst_ok) m &= ~global_mem_[k];
       if (!shared_ok) m &= ~shared_mem_[k];
+      return m;
+    };
+    const int last = last_issued_[s];
+    if (last >= 0) {
+      const Warp& w = warps_[static_cast<std::uint32_t>(last)];
+      if (((candidates(static_cast<std::uint32_t>(last) >> 6) >> (last & 63)) & 1u) &&
+          w.ready_at <= now && w.age <= swl_max_age_)
+        return last;
+    }
+    // Otherwise the oldest issuable warp of this scheduler.
+    int best = -1;
+    std::uint64_t best_age = 0;
+    for (std::size_t k = 0; k < eligible_.size(); ++k) {
+      std::uint64_t m = candidates(k) & sched_warps_[s][k];
       for (; m; m &= m - 1) {
         const std::uint32_t i = static_cast<std::uint32_t>(k * 64 + __builtin_ctzll(m));
         const Warp& w = warps_[i];
@@ -393,9 +403,7 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
       e.bypass_rank = static_cast<std::uint16_t>(w.warp_in_cta);
       e.bypass_population = static_cast<std::uint16_t>(c.kernel->warps_per_cta());
     } else {
-      std::uint32_t rank = 0;
-      for (const CtaSlot& o : ctas_) rank += o.active && o.launch_seq < c.launch_seq;
-      e.bypass_rank = static_cast<std::uint16_t>(rank);
+      e.bypass_rank = static_cast<std::uint16_t>(c.older);
       e.bypass_population = static_cast<std::uint16_t>(resident_);
     }
     e.sector_mask = lr.sector_mask;
@@ -424,8 +432,10 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
            b0 += 64) {  // a 64-byte word of the mask at a time
         const unsigned n = std::min(64u, cfg_.line_bytes - b0);
         const std::uint64_t bits = lr.bytes.w[b0 >> 6];
-        if (bits == 0 || (n == 64 && bits == ~std::uint64_t{0}))
-          std::memset(be + b0, bits ? 0xff : 0x00, n);
+        if (n == 64 && (bits == 0 || bits == ~std::uint64_t{0}))  // constant size: inlined
+          std::memset(be + b0, bits ? 0xff : 0x00, 64);
+        else if (bits == 0)
+          std::memset(be + b0, 0x00, n);
         else
           for (unsigned b = 0; b < n; ++b) be[b0 + b] = (bits >> b) & 1u ? 0xff : 0x00;
       }
@@ -449,10 +459,10 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
 
 void StreamingMultiprocessor::send_requests() {
   const bool was_full = ldst_queue_.size() >= cfg_.ldst_queue;
+  const Cycle c = clk_.now();
   while (!port_.busy() && !ldst_queue_.empty()) {
     Payload* gp = ldst_queue_.front();
     ldst_queue_.pop_front();
-    const Cycle c = clk_.now();
     if (c != ldst_pop_cycle_) {
       ldst_pop_cycle_ = c;
       ldst_pops_ = 0;
@@ -503,6 +513,7 @@ void StreamingMultiprocessor::check_cta_done(std::uint32_t slot) {
   if (!c.active || c.live_warps || c.pending_mem) return;
   c.active = false;
   --resident_;
+  for (CtaSlot& o : ctas_) o.older -= o.active && o.launch_seq > c.launch_seq;
   ++ctas_done_;
   done->cta_done(cfg_.id, c.cta);
 }

@@ -99,6 +99,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     std::uint32_t at_barrier = 0;
     std::uint32_t pending_mem = 0;  // line requests without a response
     std::uint64_t launch_seq = 0;   // launch order on this SM (bypass rank, seed 004 §5.2)
+    std::uint32_t older = 0;        // resident CTAs launched before this one (its bypass rank)
   };
 
   void cycle_method();
