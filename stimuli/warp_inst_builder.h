@@ -53,10 +53,12 @@ void emit_memory(WarpInst& in, WarpOp op, std::uint32_t pc, std::uint32_t mask,
   in.latency = 0;
   in.size = size;
   in.data_structure = data_structure;
-  if (mask == ~std::uint32_t{0})  // the common full warp: a loop without a test per lane
+  if (mask == ~std::uint32_t{0}) {  // the common full warp: a loop without a test per lane
+#pragma GCC unroll 4
     for (unsigned l = 0; l < in.addr.size(); ++l) in.addr[l] = addr(l);
-  else
+  } else {
     for (unsigned l = 0; l < in.addr.size(); ++l) in.addr[l] = ((mask >> l) & 1u) ? addr(l) : 0;
+  }
   in.n_dst = in.n_src = 0;
   in.wait_all_loads = op != WarpOp::Load;  // see the rule at the top
 }
