@@ -7,7 +7,8 @@ void IntraClusterLocality::expire(Cycle now) {
   // memory stays bounded by the lines of the last W cycles.
   while (!order_.empty() && now - order_.front().first > window_) {
     auto it = lines_.find(order_.front().second);
-    if (it != lines_.end() && it->second.last == order_.front().first) lines_.erase(it);
+    if (it != lines_.end() && it->second.last == order_.front().first)
+      spare_.push_back(lines_.extract(it));
     order_.pop_front();
   }
 }
@@ -35,7 +36,19 @@ std::uint32_t touched_words(const ByteMask& bytes) {
 RequestLocality IntraClusterLocality::observe(Addr line, const ByteMask& bytes, Cycle now) {
   expire(now);
   ++requests_;
-  LineHistory& h = lines_[line];
+  auto it = lines_.find(line);
+  if (it == lines_.end()) {
+    if (spare_.empty()) {
+      it = lines_.emplace(line, LineHistory()).first;
+    } else {
+      auto node = std::move(spare_.back());
+      spare_.pop_back();
+      node.key() = line;
+      node.mapped() = LineHistory();
+      it = lines_.insert(std::move(node)).position;
+    }
+  }
+  LineHistory& h = it->second;
   const std::uint32_t words = touched_words(bytes);
   RequestLocality kind = RequestLocality::First;
   if (recent(h.last, now)) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
+#include <vector>
 
 #include "model/types.h"
 
@@ -22,6 +23,10 @@ enum class RequestLocality { First, LineSharing, DataSharing };
 class IntraClusterLocality {
  public:
   explicit IntraClusterLocality(Cycle window) : window_(window) {}
+  IntraClusterLocality(const IntraClusterLocality&) = delete;  // the spare nodes are move-only
+  IntraClusterLocality& operator=(const IntraClusterLocality&) = delete;
+  IntraClusterLocality(IntraClusterLocality&&) = default;
+  IntraClusterLocality& operator=(IntraClusterLocality&&) = default;
 
   // Records a read of `bytes` (within a line of at most 128 B) of `line` at cycle `now`; cycles
   // must not decrease between calls.
@@ -46,6 +51,9 @@ class IntraClusterLocality {
 
   Cycle window_;
   std::unordered_map<Addr, LineHistory> lines_;
+  // Nodes of forgotten lines, reused for new ones: a streaming kernel touches a new line with
+  // almost every read, and a map node allocated and freed per read cost more than the lookup.
+  std::vector<std::unordered_map<Addr, LineHistory>::node_type> spare_;
   std::deque<std::pair<Cycle, Addr>> order_;  // (access cycle, line), oldest first
   std::uint64_t requests_ = 0, line_sharing_ = 0, data_sharing_ = 0;
 };
