@@ -43,10 +43,7 @@ struct L2Decision {
 
 // Sectors every byte of which is in the mask.
 inline std::uint32_t fully_covered_sectors(const ByteMask& m, const CacheGeometry& g) {
-  std::uint32_t out = 0;
-  for (unsigned s = 0; s < g.sectors_per_line(); ++s)
-    if (m.all_set(s * g.sector_bytes, g.sector_bytes)) out |= 1u << s;
-  return out;
+  return m.full_sector_mask(g.sector_bytes) & g.full_sector_mask();
 }
 
 template <class Req>

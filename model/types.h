@@ -62,6 +62,23 @@ struct ByteMask {
              (static_cast<std::uint32_t>(w[1]) != 0 ? 4u : 0u) | ((w[1] >> 32) != 0 ? 8u : 0u);
     return small_sector_mask(sector_bytes);
   }
+  // Sectors (of sector_bytes each, within 128 bytes) every byte of which is set; inline for 32,
+  // 64 and 128 B and more like sector_mask().
+  std::uint32_t full_sector_mask(unsigned sector_bytes) const {
+    constexpr std::uint64_t all = ~std::uint64_t{0};
+    constexpr std::uint32_t all32 = ~std::uint32_t{0};
+    if (sector_bytes >= 128) return (w[0] & w[1]) == all ? 1u : 0u;
+    if (sector_bytes == 64) return (w[0] == all ? 1u : 0u) | (w[1] == all ? 2u : 0u);
+    if (sector_bytes == 32)
+      return (static_cast<std::uint32_t>(w[0]) == all32 ? 1u : 0u) |
+             (static_cast<std::uint32_t>(w[0] >> 32) == all32 ? 2u : 0u) |
+             (static_cast<std::uint32_t>(w[1]) == all32 ? 4u : 0u) |
+             (static_cast<std::uint32_t>(w[1] >> 32) == all32 ? 8u : 0u);
+    std::uint32_t m = 0;
+    for (unsigned s = 0; s < 128 / sector_bytes; ++s)
+      if (all_set(s * sector_bytes, sector_bytes)) m |= 1u << s;
+    return m;
+  }
   // Every byte of the given sectors (of sector_bytes each): the inverse of sector_mask().
   static ByteMask of_sectors(std::uint32_t sectors, unsigned sector_bytes) {
     ByteMask m;

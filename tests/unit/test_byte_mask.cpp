@@ -35,10 +35,15 @@ TEST_CASE("ByteMask: sector_mask and all_set agree with a byte-by-byte reference
         CHECK(m.all_set(s * sb, sb) == f);
       }
       CHECK(m.sector_mask(sb) == any);
+      CHECK(m.full_sector_mask(sb) == all);
       CacheGeometry g;
       g.line_bytes = 128;
       g.sector_bytes = sb;
       CHECK(fully_covered_sectors(m, g) == all);
+      if (sb <= 64) {  // a 64 B line: its sectors only
+        g.line_bytes = 64;
+        CHECK(fully_covered_sectors(m, g) == (all & ((1u << (64 / sb)) - 1)));
+      }
       // of_sectors() is the inverse: every byte of the sectors, nothing else (sectors past the
       // line ignored).
       const std::uint32_t sectors = static_cast<std::uint32_t>(rng());
