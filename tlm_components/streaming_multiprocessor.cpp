@@ -113,13 +113,8 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
     while (wi < warps_.size() && warps_[wi].active) ++wi;
     sc_assert(wi < warps_.size());
     Warp& wp = warps_[wi];
-    // The scoreboard and the stream slot keep their buffers: no allocation per warp.
-    Scoreboard sb = std::move(wp.sb);
-    sb.reset();
-    WarpStreamSlot stream = std::move(wp.stream);
-    wp = Warp();
-    wp.sb = std::move(sb);
-    wp.stream = std::move(stream);
+    static_cast<WarpState&>(wp) = WarpState();
+    wp.sb.reset();
     wp.active = true;
     wp.cta_slot = slot;
     wp.warp_in_cta = w;

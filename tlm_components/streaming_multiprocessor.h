@@ -74,7 +74,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::string describe_state() const;
 
  private:
-  struct Warp {
+  // A warp's own state, reset at every launch.
+  struct WarpState {
     bool active = false;
     bool exited = false;
     bool at_barrier = false;
@@ -82,13 +83,17 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     std::uint32_t cta_slot = 0;
     std::uint32_t warp_in_cta = 0;
     std::uint64_t age = 0;
-    WarpStreamSlot stream;  // reused by the warps that run in this slot
     WarpInst inst;
     std::uint32_t compute_left = 0;
     Cycle ready_at = 0;
-    Scoreboard sb;
     bool sb_stalled = false;  // `inst` waits on the scoreboard
     Cycle sb_since = 0;       // since when (statistics)
+  };
+  // A warp slot: the state of the warp in it, and a scoreboard and stream storage that keep
+  // their buffers from warp to warp (no allocation per warp).
+  struct Warp : WarpState {
+    Scoreboard sb;
+    WarpStreamSlot stream;
   };
   struct CtaSlot {
     bool active = false;
