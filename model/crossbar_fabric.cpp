@@ -21,7 +21,9 @@ CrossbarFabric::CrossbarFabric(const Config& c)
       best_dist_(c.outputs, c.inputs),
       in_width_(c.input_width.empty() ? std::vector<std::uint32_t>(c.inputs, 1) : c.input_width),
       out_width_(c.output_width.empty() ? std::vector<std::uint32_t>(c.outputs, 1)
-                                        : c.output_width) {
+                                        : c.output_width),
+      head_ready_(c.outputs, kNever),
+      in_head_(c.inputs, InHead{0, 0}) {
   if (!c.inputs || !c.outputs || !c.input_buffer || !c.output_buffer)
     throw std::invalid_argument("crossbar needs at least one input, output and buffer slot");
   if (in_width_.size() != c.inputs || out_width_.size() != c.outputs)
@@ -34,6 +36,7 @@ CrossbarFabric::CrossbarFabric(const Config& c)
 
 void CrossbarFabric::inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h,
                             Cycle injected) {
+  if (inq_[in].empty()) in_head_[in] = InHead{injected, out};
   inq_[in].push_back(InPkt{out, flits ? flits : 1u, h, injected});
   busy_in_.set(in);
 }
@@ -46,8 +49,9 @@ void CrossbarFabric::arbitrate(Cycle now) {
   // same cycle.
   busy_in_.for_each([&](std::uint32_t i) {
     if (in_free_[i] > now) return;
-    if (cfg_.registered_inputs && inq_[i].front().injected >= now) return;
-    const std::uint32_t o = inq_[i].front().out;
+    const InHead& head = in_head_[i];
+    if (cfg_.registered_inputs && head.injected >= now) return;
+    const std::uint32_t o = head.out;
     if (out_free_[o] > now || outq_[o].size() >= cfg_.output_buffer) return;
     const std::uint32_t dist = (i + n - rr_[o]) % n;
     if (dist < best_dist_[o]) best_dist_[o] = dist;
@@ -56,16 +60,22 @@ void CrossbarFabric::arbitrate(Cycle now) {
   contested_.for_each([&](std::uint32_t o) {
     const std::uint32_t i = (rr_[o] + best_dist_[o]) % n;
     best_dist_[o] = n;  // reset for the next cycle
-    InPkt p = inq_[i].front();
-    inq_[i].pop_front();
+    Ring<InPkt>& q = inq_[i];
+    InPkt p = q.front();
+    q.pop_front();
     last_pop_[i] = now;
-    if (inq_[i].empty()) busy_in_.reset(i);
+    if (q.empty())
+      busy_in_.reset(i);
+    else
+      in_head_[i] = InHead{q.front().injected, q.front().out};
     const std::uint32_t width = std::min(in_width_[i], out_width_[o]);
     const Cycle cycles = (p.flits + width - 1) / width;
     in_free_[i] = out_free_[o] = now + cycles;
     in_busy_total_[i] += cycles;
     out_busy_total_[o] += cycles;
-    outq_[o].push_back(OutPkt{now + cycles + cfg_.latency, p.h, p.injected});
+    const Cycle ready = now + cycles + cfg_.latency;
+    if (outq_[o].empty()) head_ready_[o] = ready;
+    outq_[o].push_back(OutPkt{ready, p.h, p.injected});
     busy_out_.set(o);
     ++transfers_;
     flits_ += p.flits;
@@ -75,9 +85,15 @@ void CrossbarFabric::arbitrate(Cycle now) {
 }
 
 CrossbarFabric::Handle CrossbarFabric::pop(std::uint32_t out) {
-  Handle h = outq_[out].front().h;
-  outq_[out].pop_front();
-  if (outq_[out].empty()) busy_out_.reset(out);
+  Ring<OutPkt>& q = outq_[out];
+  Handle h = q.front().h;
+  q.pop_front();
+  if (q.empty()) {
+    busy_out_.reset(out);
+    head_ready_[out] = kNever;
+  } else {
+    head_ready_[out] = q.front().ready;
+  }
   return h;
 }
 
@@ -86,14 +102,16 @@ Cycle CrossbarFabric::next_event(Cycle now) const {
   // An output whose head is already ready waits for its consumer (which calls pop()), so only
   // heads that become ready in the future are events. Nothing is earlier than now.
   busy_out_.for_each_until([&](std::uint32_t o) {
-    if (outq_[o].front().ready >= now) best = std::min(best, outq_[o].front().ready);
+    const Cycle r = head_ready_[o];
+    if (r >= now) best = std::min(best, r);
     return best == now;
   });
   if (best == now) return best;
   busy_in_.for_each_until([&](std::uint32_t i) {
-    std::uint32_t o = inq_[i].front().out;
+    const InHead& head = in_head_[i];
+    const std::uint32_t o = head.out;
     if (outq_[o].size() >= cfg_.output_buffer) return false;  // waits for a pop
-    const Cycle eligible = cfg_.registered_inputs ? inq_[i].front().injected + 1 : 0;
+    const Cycle eligible = cfg_.registered_inputs ? head.injected + 1 : 0;
     best = std::min(best, std::max({now, in_free_[i], out_free_[o], eligible}));
     return best == now;
   });

@@ -52,9 +52,7 @@ class CrossbarFabric {
               Cycle injected = 0);
   // Grants and starts transfers for cycle `now`.
   void arbitrate(Cycle now);
-  bool ready(std::uint32_t out, Cycle now) const {
-    return !outq_[out].empty() && outq_[out].front().ready <= now;
-  }
+  bool ready(std::uint32_t out, Cycle now) const { return head_ready_[out] <= now; }
   Handle front(std::uint32_t out) const { return outq_[out].front().h; }
   Cycle front_injected(std::uint32_t out) const { return outq_[out].front().injected; }
   Handle pop(std::uint32_t out);
@@ -131,6 +129,15 @@ class CrossbarFabric {
   std::uint64_t transfers_ = 0, flits_ = 0;
   std::vector<std::uint32_t> best_dist_;  // scratch of arbitrate(): per output
   std::vector<std::uint32_t> in_width_, out_width_;
+  // The head of each queue, kept flat beside the rings (what arbitrate, ready and next_event
+  // read every cycle): an output head's ready cycle (kNever when empty), an input head's output
+  // and injection cycle (meaningless when empty).
+  std::vector<Cycle> head_ready_;
+  struct InHead {
+    Cycle injected;
+    std::uint32_t out;
+  };
+  std::vector<InHead> in_head_;
 };
 
 }  // namespace locsim
