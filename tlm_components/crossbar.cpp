@@ -128,7 +128,7 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   req_flits_ += flits;
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_req_flits_[p] += flits;
-  gpu_ext(gp).at(name());
+  e.at(name());
   step_ev_.notify_at(clk_.ps_at(now + 1));
   return true;
 }
@@ -273,8 +273,12 @@ void Crossbar::step_method() {
   // (nothing below pops or fills the reply network's outputs, so it is decided here).
   bool port_next_cycle = false;
   rep_.for_each_nonempty_output([&](std::uint32_t p) {
-    if (port_delivered_[p] != now && rep_.ready(p, now)) deliver_reply(p, now);
-    if (port_delivered_[p] == now && rep_.ready(p, now + 1)) port_next_cycle = true;
+    if (port_delivered_[p] != now) {
+      if (!rep_.ready(p, now)) return;
+      deliver_reply(p, now);
+      if (port_delivered_[p] != now) return;
+    }
+    if (rep_.ready(p, now + 1)) port_next_cycle = true;
   });
   for (std::uint32_t h = 0; h < home_fwd_.size(); ++h) {
     std::deque<Payload*>& q = home_fwd_[h];
@@ -290,7 +294,13 @@ void Crossbar::step_method() {
   bool soon = waiting_inputs || port_next_cycle;
   for (const auto& q : slice_fwd_)
     if (!q.empty()) soon = true;
-  const Cycle next = soon ? now + 1 : std::min(req_.next_event(now + 1), rep_.next_event(now + 1));
+  // (Nothing is earlier than now + 1: the reply network is not asked when the request network
+  // has an event then.)
+  Cycle next = now + 1;
+  if (!soon) {
+    next = req_.next_event(now + 1);
+    if (next != now + 1) next = std::min(next, rep_.next_event(now + 1));
+  }
   if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify_at(clk_.ps_at(next));
 }
 
