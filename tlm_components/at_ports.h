@@ -8,22 +8,58 @@
 #pragma once
 #include <tlm_utils/peq_with_cb_and_phase.h>
 
-#include <functional>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
+#include <type_traits>
 
 namespace locsim {
 
 using Payload = tlm::tlm_generic_payload;
 
+// The ports' callbacks: a callable kept in place when it is small and trivially copyable (the
+// modules' lambdas capturing `this` and an index), else shared on the heap; a call is one
+// indirect call, without std::function's empty check and manager.
+template <class Sig>
+class PortCallback;
+template <class R, class... A>
+class PortCallback<R(A...)> {
+ public:
+  PortCallback() = default;
+  PortCallback(std::nullptr_t) {}
+  template <class F, class D = std::decay_t<F>,
+            class = std::enable_if_t<!std::is_same_v<D, PortCallback> &&
+                                     !std::is_same_v<D, std::nullptr_t>>>
+  PortCallback(F&& f) {
+    if constexpr (sizeof(D) <= sizeof(buf_) && alignof(D) <= alignof(void*) &&
+                  std::is_trivially_copyable_v<D> && std::is_trivially_destructible_v<D>) {
+      ::new (static_cast<void*>(buf_)) D(std::forward<F>(f));
+      call_ = [](void* b, A... a) -> R { return (*static_cast<D*>(b))(std::forward<A>(a)...); };
+    } else {
+      heap_ = std::make_shared<D>(std::forward<F>(f));
+      call_ = [](void* b, A... a) -> R { return (**static_cast<D**>(b))(std::forward<A>(a)...); };
+      D* d = static_cast<D*>(heap_.get());
+      std::memcpy(buf_, &d, sizeof d);
+    }
+  }
+  explicit operator bool() const { return call_ != nullptr; }
+  R operator()(A... a) const { return call_(buf_, std::forward<A>(a)...); }
+
+ private:
+  alignas(void*) mutable unsigned char buf_[16] = {};
+  R (*call_)(void*, A...) = nullptr;
+  std::shared_ptr<void> heap_;
+};
+
 class InitiatorPort {
  public:
-  using FwFn = std::function<tlm::tlm_sync_enum(Payload&, tlm::tlm_phase&, sc_core::sc_time&)>;
+  using FwFn = PortCallback<tlm::tlm_sync_enum(Payload&, tlm::tlm_phase&, sc_core::sc_time&)>;
   // A response arrived; return true to take it now, false to hold it (call accept_response later).
-  using ResponseFn = std::function<bool(Payload&)>;
+  using ResponseFn = PortCallback<bool(Payload&)>;
   // The request channel is free again (END_REQ received).
-  using ReadyFn = std::function<void()>;
+  using ReadyFn = PortCallback<void()>;
 
   explicit InitiatorPort(const char* name);
   void bind(FwFn fw, ResponseFn on_response, ReadyFn on_ready = nullptr);
@@ -49,12 +85,12 @@ class InitiatorPort {
 
 class TargetPort {
  public:
-  using BwFn = std::function<tlm::tlm_sync_enum(Payload&, tlm::tlm_phase&, sc_core::sc_time&)>;
+  using BwFn = PortCallback<tlm::tlm_sync_enum(Payload&, tlm::tlm_phase&, sc_core::sc_time&)>;
   // BEGIN_REQ arrived; return true to accept now (END_REQ), false to hold it (accept_request
   // later).
-  using RequestFn = std::function<bool(Payload&)>;
+  using RequestFn = PortCallback<bool(Payload&)>;
   // The response channel is free again.
-  using ResponseDoneFn = std::function<void()>;
+  using ResponseDoneFn = PortCallback<void()>;
 
   explicit TargetPort(const char* name);
   void bind(BwFn bw, RequestFn on_request, ResponseDoneFn on_response_done = nullptr);
