@@ -109,14 +109,14 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
     return false;
   }
   port_accept_[p] = now;
+  GpuExtension& e = gpu_ext(gp);
   const std::uint32_t flits =
-      noc_request_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
+      noc_request_flits(gp, e, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
   if (cfg_.observe) cfg_.observe(src, gp);
   const std::uint32_t dst = target_of(gp.get_address());
   req_.inject(p, dst, flits, &gp, now);
   route_ext(gp).push(src);  // the reply's way back
   ++requests_;
-  GpuExtension& e = gpu_ext(gp);
   if (e.noc_target >= static_cast<std::int32_t>(targets_)) {
     // A shared L1's remote request: to its line's slice, which forwards it to the home core.
     fwd_[&gp] = Forwarded{Leg::RequestToSlice, e.noc_target - targets_, dst};
@@ -166,7 +166,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   const std::uint32_t p = port_of(route_ext(gp).top());
   const std::uint32_t flits =
-      noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
+      noc_reply_flits(gp, e, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
   rep_.inject(tgt, p, flits, &gp, now);
   ++replies_;
   rep_flits_ += flits;

@@ -49,7 +49,13 @@ std::uint32_t written_sector_flits(const GpuExtension& e, std::uint32_t header_b
 
 std::uint32_t noc_request_flits(const tlm::tlm_generic_payload& gp, std::uint32_t header_bytes,
                                 std::uint32_t flit_bytes, bool per_sector) {
-  const GpuExtension& e = gpu_ext(const_cast<tlm::tlm_generic_payload&>(gp));
+  return noc_request_flits(gp, gpu_ext(const_cast<tlm::tlm_generic_payload&>(gp)), header_bytes,
+                           flit_bytes, per_sector);
+}
+
+std::uint32_t noc_request_flits(const tlm::tlm_generic_payload& gp, const GpuExtension& e,
+                                std::uint32_t header_bytes, std::uint32_t flit_bytes,
+                                bool per_sector) {
   if (per_sector) {
     if (carries_data_out(e.kind)) return written_sector_flits(e, header_bytes, flit_bytes, true);
     return load_sectors(gp, e) * ceil_div(header_bytes, flit_bytes);
@@ -61,7 +67,13 @@ std::uint32_t noc_request_flits(const tlm::tlm_generic_payload& gp, std::uint32_
 
 std::uint32_t noc_reply_flits(const tlm::tlm_generic_payload& gp, std::uint32_t header_bytes,
                               std::uint32_t flit_bytes, bool per_sector) {
-  const GpuExtension& e = gpu_ext(const_cast<tlm::tlm_generic_payload&>(gp));
+  return noc_reply_flits(gp, gpu_ext(const_cast<tlm::tlm_generic_payload&>(gp)), header_bytes,
+                         flit_bytes, per_sector);
+}
+
+std::uint32_t noc_reply_flits(const tlm::tlm_generic_payload& gp, const GpuExtension& e,
+                              std::uint32_t header_bytes, std::uint32_t flit_bytes,
+                              bool per_sector) {
   if (per_sector) {
     if (e.kind == AccessKind::Atomic)
       return written_sector_flits(e, header_bytes, flit_bytes, true);

@@ -18,5 +18,13 @@ std::uint32_t noc_request_flits(const tlm::tlm_generic_payload& gp, std::uint32_
                                 std::uint32_t flit_bytes, bool per_sector);
 std::uint32_t noc_reply_flits(const tlm::tlm_generic_payload& gp, std::uint32_t header_bytes,
                               std::uint32_t flit_bytes, bool per_sector);
+// The same, given gp's extension (a caller that holds it saves the lookup).
+struct GpuExtension;
+std::uint32_t noc_request_flits(const tlm::tlm_generic_payload& gp, const GpuExtension& e,
+                                std::uint32_t header_bytes, std::uint32_t flit_bytes,
+                                bool per_sector);
+std::uint32_t noc_reply_flits(const tlm::tlm_generic_payload& gp, const GpuExtension& e,
+                              std::uint32_t header_bytes, std::uint32_t flit_bytes,
+                              bool per_sector);
 
 }  // namespace locsim
