@@ -74,8 +74,9 @@ struct ByteMask {
              (static_cast<std::uint32_t>(w[0] >> 32) == all32 ? 2u : 0u) |
              (static_cast<std::uint32_t>(w[1]) == all32 ? 4u : 0u) |
              (static_cast<std::uint32_t>(w[1] >> 32) == all32 ? 8u : 0u);
+    // A 32-bit mask names at most 32 sectors (the most a line has, CacheGeometry::validate).
     std::uint32_t m = 0;
-    for (unsigned s = 0; s < 128 / sector_bytes; ++s)
+    for (unsigned s = 0; s < std::min(32u, 128 / sector_bytes); ++s)
       if (all_set(s * sector_bytes, sector_bytes)) m |= 1u << s;
     return m;
   }

@@ -33,6 +33,9 @@ class PortCallback<R(A...)> {
             class = std::enable_if_t<!std::is_same_v<D, PortCallback> &&
                                      !std::is_same_v<D, std::nullptr_t>>>
   PortCallback(F&& f) {
+    // An empty std::function or a null function pointer stays empty (tests false, as before).
+    if constexpr (std::is_constructible_v<bool, const D&>)
+      if (!static_cast<bool>(f)) return;
     if constexpr (sizeof(D) <= sizeof(buf_) && alignof(D) <= alignof(void*) &&
                   std::is_trivially_copyable_v<D> && std::is_trivially_destructible_v<D>) {
       ::new (static_cast<void*>(buf_)) D(std::forward<F>(f));

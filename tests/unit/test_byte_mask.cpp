@@ -52,3 +52,18 @@ TEST_CASE("ByteMask: sector_mask and all_set agree with a byte-by-byte reference
     }
   }
 }
+
+TEST_CASE("ByteMask: sector masks of 1 and 2 byte sectors name the first 32 sectors only",
+          "[byte_mask]") {
+  // A 32-bit mask cannot name more sectors (a line has at most 32); bytes past them are ignored
+  // instead of shifting past bit 31.
+  const ByteMask full{{~std::uint64_t{0}, ~std::uint64_t{0}}};
+  CHECK(full.sector_mask(2) == 0xffffffffu);
+  CHECK(full.full_sector_mask(2) == 0xffffffffu);
+  CHECK(full.sector_mask(1) == 0xffffffffu);
+  CHECK(full.full_sector_mask(1) == 0xffffffffu);
+  ByteMask high;
+  high.set(100);  // sector 50 of 2-byte sectors: past the mask
+  CHECK(high.sector_mask(2) == 0u);
+  CHECK(high.full_sector_mask(2) == 0u);
+}
