@@ -277,7 +277,12 @@ RunOutcome GpuPlatform::simulate() {
                                           sc_core::SC_DO_NOTHING);
   const sc_core::sc_time end = cfg_.max_cycles ? clk.period() * static_cast<double>(cfg_.max_cycles)
                                                : sc_core::sc_max_time();
+  // The blocks' processes may run ahead of SystemC's kernel up to the end of each sc_start
+  // (ActivationScheduler::set_run_ahead_limit): nothing here reads the kernel's time inside one.
+  ActivationScheduler& sched = ActivationScheduler::get();
   if (!watchdog_) {
+    sched.set_run_ahead_limit(cfg_.max_cycles ? (sc_core::sc_time_stamp() + end).value()
+                                              : Activation::kNever);
     if (cfg_.max_cycles)
       sc_core::sc_start(end);
     else
@@ -297,6 +302,7 @@ RunOutcome GpuPlatform::simulate() {
       const sc_core::sc_time stop = last ? end : next;
       if (stop > now && (first || now + sc_core::sc_time_to_pending_activity() <= stop)) {
         // The last slice runs to the limit itself, as one sc_start(limit) did.
+        sched.set_run_ahead_limit(stop.value());
         sc_core::sc_start(stop - now,
                           last ? sc_core::SC_RUN_TO_TIME : sc_core::SC_EXIT_ON_STARVATION);
         if (!ctx_.failures.empty() || sc_core::sc_get_status() == sc_core::SC_STOPPED) break;
@@ -306,6 +312,7 @@ RunOutcome GpuPlatform::simulate() {
       next += slice;
     }
   }
+  sched.set_run_ahead_limit(0);
   out.failures = ctx_.failures;
   out.kernels = kernel_stats_;
   out.verified_words = verified_words_;

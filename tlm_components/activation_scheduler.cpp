@@ -77,7 +77,7 @@ void ActivationScheduler::request(Activation* a, std::uint64_t t) {
   // Inside run() the loop picks up requests for now and re-arms for the earliest time.
   if (running_ || t >= armed_) return;
   armed_ = t;
-  wake_.notify(sc_core::sc_time::from_value(t - sim_time().value()));
+  wake_.notify(sc_core::sc_time::from_value(t - ctx_->time_stamp().value()));
 }
 
 void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
@@ -120,37 +120,68 @@ void Activation::request(std::uint64_t t) {
 
 void ActivationScheduler::run() {
   if (!final_) finalize();
-  const std::uint64_t now = sim_time().value();
+  const std::uint64_t kernel_now = ctx_->time_stamp().value();
+  std::uint64_t now = kernel_now;
   armed_ = Activation::kNever;
   running_ = true;
-  // One pass per round: the activations due now, in slot order. Requests for now made during
-  // a pass enter a new bucket for now, i.e. the next pass (a delta cycle). A bit whose process
-  // was asked for an earlier time meanwhile (pending_ differs) is stale and skipped.
-  while (!due_.empty() && due_.back().t == now) {
-    const std::uint32_t b = due_.back().bucket;
-    due_.pop_back();
-    std::uint64_t* words = &buckets_[b * words_];
-    std::copy(words, words + words_, pass_.begin());
-    std::fill(words, words + words_, 0);
-    free_buckets_.push_back(b);
-    bucket_time_[b] = Activation::kNever;
-    ++passes_;
-    for (std::size_t w = 0; w < words_; ++w) {
-      for (std::uint64_t bits = pass_[w]; bits; bits &= bits - 1) {
-        Activation* a = by_slot_[(w << 6) | static_cast<std::size_t>(__builtin_ctzll(bits))];
-        if (a->pending_ != now) continue;
-        a->pending_ = Activation::kNever;  // from here a request for now means the next pass
-        ++activations_;
-        a->fn_(a->obj_);
+  for (;;) {
+    // One pass per round: the activations due now, in slot order. Requests for now made during
+    // a pass enter a new bucket for now, i.e. the next pass (a delta cycle). A bit whose process
+    // was asked for an earlier time meanwhile (pending_ differs) is stale and skipped.
+    bool stopped = false;
+    while (!due_.empty() && due_.back().t == now) {
+      const std::uint32_t b = due_.back().bucket;
+      due_.pop_back();
+      std::uint64_t* words = &buckets_[b * words_];
+      std::copy(words, words + words_, pass_.begin());
+      std::fill(words, words + words_, 0);
+      free_buckets_.push_back(b);
+      bucket_time_[b] = Activation::kNever;
+      ++passes_;
+      for (std::size_t w = 0; w < words_; ++w) {
+        for (std::uint64_t bits = pass_[w]; bits; bits &= bits - 1) {
+          Activation* a = by_slot_[(w << 6) | static_cast<std::size_t>(__builtin_ctzll(bits))];
+          if (a->pending_ != now) continue;
+          a->pending_ = Activation::kNever;  // from here a request for now means the next pass
+          ++activations_;
+          a->fn_(a->obj_);
+        }
+      }
+      // sc_stop() lets the current delta finish and starts no further one.
+      if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) {
+        stopped = true;
+        break;
       }
     }
-    // sc_stop() lets the current delta finish and starts no further one.
-    if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) break;
+    if (stopped || due_.empty()) break;
+    // Run-ahead (header): the next due time, if nothing else in the kernel comes first.
+    const std::uint64_t next = due_.back().t;
+    if (next > run_ahead_limit_ || ctx_->pending_activity_at_current_time()) break;
+    sc_core::sc_time kernel_next;
+    if (ctx_->next_time(kernel_next)) {
+      if (kernel_next.value() < now)
+        SC_REPORT_ERROR("locsim/scheduler",
+                        "a SystemC event was notified from a block's process without its "
+                        "run-ahead offset (sim_time_ahead_by())");
+      if (kernel_next.value() <= next) break;
+    }
+    now = next;
+    ahead_ = sc_core::sc_time::from_value(now);
+    detail::sim_time_ahead = &ahead_;
+    ++steps_ahead_;
   }
+  detail::sim_time_ahead = nullptr;
   running_ = false;
-  if (due_.empty()) return;
-  armed_ = due_.back().t;
-  wake_.notify(sc_core::sc_time::from_value(armed_ - now));
+  // Wake at the next due time or, after a run-ahead, at the time reached, so that the kernel's
+  // time catches up before anything else runs: what sc_time_stamp() says after an sc_start
+  // slice (the time of its last event) and at the end of the run is what it was without
+  // run-ahead. The catch-up run finds nothing due and arms for the next due time (or runs ahead
+  // again).
+  const std::uint64_t wake =
+      now > kernel_now ? now : (due_.empty() ? Activation::kNever : due_.back().t);
+  if (wake == Activation::kNever) return;
+  armed_ = wake;
+  wake_.notify(sc_core::sc_time::from_value(wake - kernel_now));
 }
 
 }  // namespace locsim

@@ -1,5 +1,7 @@
 #include "tlm_components/at_ports.h"
 
+#include "tlm_components/sim_time.h"
+
 namespace locsim {
 
 using sc_core::sc_time;
@@ -23,7 +25,7 @@ bool InitiatorPort::send(Payload& gp) {
   if (s == tlm::TLM_ACCEPTED) return false;
   if (s == tlm::TLM_UPDATED) {
     if (delay != SC_ZERO_TIME) {
-      peq_.notify(gp, phase, delay);
+      peq_.notify(gp, phase, delay + sim_time_ahead_by());
       return false;
     }
     // END_REQ (or BEGIN_RESP, which implies END_REQ).
@@ -42,7 +44,7 @@ bool InitiatorPort::send(Payload& gp) {
 
 tlm::tlm_sync_enum InitiatorPort::on_bw(Payload& gp, tlm::tlm_phase& phase, sc_time& delay) {
   if (delay != SC_ZERO_TIME) {
-    peq_.notify(gp, phase, delay);
+    peq_.notify(gp, phase, delay + sim_time_ahead_by());
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) {
@@ -101,7 +103,7 @@ void TargetPort::bind(BwFn bw, RequestFn on_request, ResponseDoneFn on_response_
 
 tlm::tlm_sync_enum TargetPort::on_fw(Payload& gp, tlm::tlm_phase& phase, sc_time& delay) {
   if (delay != SC_ZERO_TIME) {
-    peq_.notify(gp, phase, delay);
+    peq_.notify(gp, phase, delay + sim_time_ahead_by());
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_REQ) {

@@ -4,13 +4,31 @@
 
 namespace locsim {
 
+namespace detail {
+// While the activation scheduler runs the activations of a time SystemC's kernel has not
+// reached yet (it steps through its own due times itself while no other SystemC process has
+// anything to do before them: ActivationScheduler::run()), that time; null otherwise.
+inline const sc_core::sc_time* sim_time_ahead = nullptr;
+}  // namespace detail
+
 // sc_core::sc_time_stamp() without its out-of-line library call, and without the out-of-line
 // copy of sc_get_curr_simcontext() GCC often keeps (its first-use branch allocates): the same
-// value, read several times per transaction and activation (docs/performance.md).
+// value, read several times per transaction and activation (docs/performance.md). Inside an
+// activation the scheduler has run ahead of SystemC's kernel, the activation's time: blocks
+// read the time through this function (or ClockDomain), never through sc_time_stamp().
 inline const sc_core::sc_time& sim_time() {
+  if (detail::sim_time_ahead) return *detail::sim_time_ahead;
   sc_core::sc_simcontext* c = sc_core::sc_curr_simcontext;
   if (__builtin_expect(c == nullptr, 0)) c = sc_core::sc_get_curr_simcontext();
   return c->time_stamp();
+}
+
+// How far sim_time() is ahead of SystemC's kernel time (zero outside a run-ahead). A SystemC
+// event notified with a delay from a block's process must add it: the kernel counts the delay
+// from its own time (TLM-2.0's timing annotation, as in temporal decoupling).
+inline sc_core::sc_time sim_time_ahead_by() {
+  if (!detail::sim_time_ahead) return sc_core::SC_ZERO_TIME;
+  return *detail::sim_time_ahead - sc_core::sc_get_curr_simcontext()->time_stamp();
 }
 
 }  // namespace locsim

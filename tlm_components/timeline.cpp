@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "tlm_components/gpu_extension.h"
+#include "tlm_components/sim_time.h"
 
 namespace locsim {
 
@@ -82,11 +83,11 @@ std::uint64_t Timeline::arrow_of(const GpuExtension& e) {
 
 void Timeline::moved(const GpuExtension& e, const char* to) {
   if (e.where == to) return;  // still in the same block
-  slice(e, ps_of(e.since), ps_of(sc_core::sc_time_stamp()));
+  slice(e, ps_of(e.since), ps_of(sim_time()));
 }
 
 void Timeline::retired(const GpuExtension& e) {
-  const std::uint64_t now = ps_of(sc_core::sc_time_stamp());
+  const std::uint64_t now = ps_of(sim_time());
   slice(e, ps_of(e.since), now);
   const std::uint64_t arrow = arrow_of(e);
   arrow_.erase(e.id);

@@ -11,6 +11,7 @@
 #include "platforms/platform_build.h"
 #include "tlm_components/butterfly.h"
 #include "tlm_components/ideal_network.h"
+#include "tlm_components/sim_time.h"
 
 namespace locsim {
 
@@ -304,7 +305,7 @@ void SharedL1Mechanism::on_load_outcome(std::uint32_t core, Addr line, L1Outcome
 }
 
 Cycle SharedL1Mechanism::now() const {
-  return static_cast<Cycle>(sc_core::sc_time_stamp().to_seconds() * core_hz_ + 0.5);
+  return static_cast<Cycle>(sim_time().to_seconds() * core_hz_ + 0.5);
 }
 
 void SharedL1Mechanism::maybe_sample_replicas() {

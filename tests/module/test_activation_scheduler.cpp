@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tlm_components/activation_scheduler.h"
+#include "tlm_components/sim_time.h"
 
 using namespace locsim;
 using sc_core::SC_NS;
@@ -19,7 +20,8 @@ namespace {
 
 struct Log {
   std::vector<std::string> runs;
-  std::vector<std::uint64_t> times;  // ns
+  std::vector<std::uint64_t> times;         // ns, the block's time (sim_time())
+  std::vector<std::uint64_t> kernel_times;  // ns, SystemC's kernel time (sc_time_stamp())
 };
 
 // A block with one process: it logs its runs and calls `body` (if set).
@@ -32,21 +34,23 @@ struct Block : sc_core::sc_module {
   }
   void run() {
     log.runs.push_back(basename());
-    log.times.push_back(sc_core::sc_time_stamp().value() / 1000);  // ps -> ns
+    log.times.push_back(sim_time().value() / 1000);  // ps -> ns
+    log.kernel_times.push_back(sc_core::sc_time_stamp().value() / 1000);
     if (body) body();
   }
 };
 
-// A plain SystemC process that makes requests from outside the scheduler at 10 ns.
+// A plain SystemC process that makes requests from outside the scheduler at 10 ns (or when
+// `ev` is notified again).
 struct Driver : sc_core::sc_module {
   std::function<void()> at10;
   sc_core::sc_event ev;
-  explicit Driver(sc_core::sc_module_name n) : sc_module(n) {
+  explicit Driver(sc_core::sc_module_name n, int at_ns = 10) : sc_module(n) {
     SC_HAS_PROCESS(Driver);
     SC_METHOD(run);
     sensitive << ev;
     dont_initialize();
-    ev.notify(10, SC_NS);
+    ev.notify(at_ns, SC_NS);
   }
   void run() { at10(); }
 };
@@ -143,4 +147,115 @@ TEST_CASE("scheduler: an order seed replaces the stage order by a fixed pseudo-r
   CHECK(sorted == std::vector<std::string>{"b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7"});
   // Seed 0 would run b0, b1, b2, b7, b3, b4, b5, b6 (by stage).
   CHECK(log.runs != std::vector<std::string>{"b0", "b1", "b2", "b7", "b3", "b4", "b5", "b6"});
+}
+
+TEST_CASE(
+    "scheduler: run-ahead steps through its due times without the kernel, each activation "
+    "sees its own time, and the kernel's time catches up at the end") {
+  Log log;
+  Block x("x", Stage::kNetwork, log), y("y", Stage::kCore, log);
+  int x_runs = 0;
+  x.body = [&]() {
+    CHECK(sim_time_ahead_by() == sim_time() - sc_core::sc_time_stamp());
+    if (++x_runs < 3) x.act.notify(sc_time(10, SC_NS));  // 20, 30 ns
+  };
+  Driver d("driver");
+  d.at10 = [&]() {
+    x.act.notify(sc_core::SC_ZERO_TIME);
+    y.act.notify(sc_time(15, SC_NS));  // 25 ns
+  };
+  ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  sc_core::sc_start();
+  CHECK(log.runs == std::vector<std::string>{"x", "x", "y", "x"});
+  CHECK(log.times == std::vector<std::uint64_t>{10, 20, 25, 30});
+  // One wake-up by the kernel at 10 ns; 20, 25 and 30 ns reached by the scheduler itself.
+  CHECK(log.kernel_times == std::vector<std::uint64_t>{10, 10, 10, 10});
+  CHECK(ActivationScheduler::get().steps_ahead() == 3);
+  CHECK(sc_core::sc_time_stamp() == sc_time(30, SC_NS));
+  CHECK(sim_time() == sc_time(30, SC_NS));
+  CHECK_FALSE(sc_core::sc_pending_activity());
+}
+
+TEST_CASE(
+    "scheduler: run-ahead stops before another SystemC process's event and at the limit, "
+    "so the order of everything is unchanged") {
+  Log log;
+  Block x("x", Stage::kNetwork, log), y("y", Stage::kCore, log), z("z", Stage::kMemory, log);
+  int x_runs = 0;
+  x.body = [&]() {
+    if (++x_runs < 4) x.act.notify(sc_time(10, SC_NS));  // 20, 30, 40 ns
+  };
+  Driver d("driver"), other("other", 22);
+  d.at10 = [&]() {
+    x.act.notify(sc_core::SC_ZERO_TIME);
+    y.act.notify(sc_time(15, SC_NS));  // 25 ns
+  };
+  other.at10 = [&]() {
+    // At 22 ns the activations of 10 and 20 ns have run, those of 25 ns not yet.
+    log.runs.push_back("other");
+    log.times.push_back(sc_core::sc_time_stamp().value() / 1000);
+    log.kernel_times.push_back(log.times.back());
+    z.act.notify(sc_core::SC_ZERO_TIME);
+  };
+  ActivationScheduler::get().set_run_ahead_limit(sc_time(30, SC_NS).value());
+  sc_core::sc_start();
+  CHECK(log.runs == std::vector<std::string>{"x", "x", "other", "z", "y", "x", "x"});
+  CHECK(log.times == std::vector<std::uint64_t>{10, 20, 22, 22, 25, 30, 40});
+  // 20 ns ahead of the kernel; 25 and 30 ns ahead of the kernel's wake at 22 ns; 40 ns is
+  // beyond the limit: the kernel wakes the scheduler there.
+  CHECK(log.kernel_times == std::vector<std::uint64_t>{10, 10, 22, 22, 22, 22, 40});
+  CHECK(ActivationScheduler::get().steps_ahead() == 3);
+}
+
+TEST_CASE(
+    "scheduler: a SystemC event notified during a run-ahead fires at the block's time plus the "
+    "delay when the run-ahead offset is added") {
+  Log log;
+  Block x("x", Stage::kNetwork, log), y("y", Stage::kCore, log);
+  std::uint64_t fired_ns = 0;
+  Driver d("driver"), target("target", 1000);
+  target.at10 = [&]() { fired_ns = sc_core::sc_time_stamp().value() / 1000; };
+  int x_runs = 0;
+  x.body = [&]() {
+    if (++x_runs == 1) {
+      x.act.notify(sc_time(10, SC_NS));  // 20 ns, reached ahead of the kernel
+    } else {
+      target.ev.cancel();
+      target.ev.notify(sc_time(5, SC_NS) + sim_time_ahead_by());  // 25 ns, not 15 ns
+    }
+  };
+  d.at10 = [&]() {
+    x.act.notify(sc_core::SC_ZERO_TIME);
+    y.act.notify(sc_time(20, SC_NS));  // 30 ns
+  };
+  ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  sc_core::sc_start();
+  CHECK(fired_ns == 25);
+  CHECK(log.times == std::vector<std::uint64_t>{10, 20, 30});
+  // The event at 25 ns ends the run-ahead: the kernel runs it, then wakes the scheduler at 30.
+  CHECK(log.kernel_times == std::vector<std::uint64_t>{10, 10, 30});
+}
+
+TEST_CASE(
+    "scheduler: a SystemC event notified during a run-ahead without the offset is an error, "
+    "not a silent reordering") {
+  Log log;
+  Block x("x", Stage::kNetwork, log), y("y", Stage::kCore, log);
+  Driver d("driver"), target("target", 1000);
+  target.at10 = []() {};
+  int x_runs = 0;
+  x.body = [&]() {
+    if (++x_runs == 1) {
+      x.act.notify(sc_time(10, SC_NS));  // 20 ns, reached ahead of the kernel
+    } else {
+      target.ev.cancel();
+      target.ev.notify(sc_time(5, SC_NS));  // the kernel's 15 ns: before the block's 20 ns
+    }
+  };
+  d.at10 = [&]() {
+    x.act.notify(sc_core::SC_ZERO_TIME);
+    y.act.notify(sc_time(20, SC_NS));  // 30 ns: the scheduler would step there next
+  };
+  ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  CHECK_THROWS_WITH(sc_core::sc_start(), Catch::Contains("run-ahead offset"));
 }
