@@ -71,24 +71,14 @@ void ActivationScheduler::finalize() {
     if (a->pending_ != Activation::kNever) enter(a, a->pending_);  // asked for during elaboration
 }
 
-void ActivationScheduler::request(Activation* a, std::uint64_t t) {
-  a->pending_ = t;
-  if (final_) enter(a, t);
-  // Inside run() the loop picks up requests for now and re-arms for the earliest time.
-  if (running_ || t >= armed_) return;
+void ActivationScheduler::arm(std::uint64_t t) {
   armed_ = t;
   wake_.notify(sc_core::sc_time::from_value(t - ctx_->time_stamp().value()));
 }
 
-void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
+void ActivationScheduler::enter_new(Activation* a, std::uint64_t t) {
   const std::uint64_t bit = std::uint64_t{1} << (a->slot_ & 63);
-  for (const Hot& h : hot_) {
-    if (h.t == t && bucket_time_[h.bucket] == t) {
-      buckets_[h.bucket * words_ + (a->slot_ >> 6)] |= bit;
-      return;
-    }
-  }
-  // Else search from the earliest end: most requests are for the next few edges.
+  // Not a hot time: search from the earliest end: most requests are for the next few edges.
   std::size_t i = due_.size();
   Due* d = due_.data();
   while (i > 0 && d[i - 1].t < t) --i;
@@ -100,6 +90,7 @@ void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
       b = static_cast<std::uint32_t>(buckets_.size() / words_);
       buckets_.resize(buckets_.size() + words_, 0);
       bucket_time_.push_back(Activation::kNever);
+      for (Hot& h : hot_) h.t = Activation::kNever;  // their word pointers moved
     } else {
       b = free_buckets_.back();
       free_buckets_.pop_back();
@@ -110,12 +101,9 @@ void ActivationScheduler::enter(Activation* a, std::uint64_t t) {
     d[i] = Due{t, b};
     bucket_time_[b] = t;
   }
-  hot_[hot_next_++ & 3] = Hot{t, b};
-  buckets_[b * words_ + (a->slot_ >> 6)] |= bit;
-}
-
-void Activation::request(std::uint64_t t) {
-  sched_->request(this, t);
+  std::uint64_t* words = &buckets_[b * words_];
+  hot_[hot_next_++ & 3] = Hot{t, words};
+  words[a->slot_ >> 6] |= bit;
 }
 
 void ActivationScheduler::run() {
@@ -137,6 +125,8 @@ void ActivationScheduler::run() {
       std::fill(words, words + words_, 0);
       free_buckets_.push_back(b);
       bucket_time_[b] = Activation::kNever;
+      for (Hot& h : hot_)
+        if (h.t == now) h.t = Activation::kNever;  // its bucket is free
       ++passes_;
       for (std::size_t w = 0; w < words_; ++w) {
         for (std::uint64_t bits = pass_[w]; bits; bits &= bits - 1) {

@@ -140,8 +140,26 @@ class ActivationScheduler {
 
   ActivationScheduler();
   void add(Activation* a);
-  void request(Activation* a, std::uint64_t t);
-  void enter(Activation* a, std::uint64_t t);
+  void request(Activation* a, std::uint64_t t) {
+    a->pending_ = t;
+    if (final_) enter(a, t);
+    // Inside run() the loop picks up requests for now and re-arms for the earliest time.
+    if (running_ || t >= armed_) return;
+    arm(t);
+  }
+  void enter(Activation* a, std::uint64_t t) {
+    // The most recently entered times first.
+    for (unsigned k = 1; k <= 4; ++k) {
+      const Hot& h = hot_[(hot_next_ - k) & 3];
+      if (h.t == t) {
+        h.words[a->slot_ >> 6] |= std::uint64_t{1} << (a->slot_ & 63);
+        return;
+      }
+    }
+    enter_new(a, t);
+  }
+  void enter_new(Activation* a, std::uint64_t t);
+  void arm(std::uint64_t t);
   void finalize();
   void run();
   static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
@@ -153,12 +171,12 @@ class ActivationScheduler {
   std::vector<std::uint64_t> buckets_;  // words_ words per bucket
   std::vector<std::uint32_t> free_buckets_;
   std::vector<std::uint64_t> bucket_time_;  // per bucket: its time, kNever while free
-  // The last times requested and their buckets: most requests repeat one of a few times (the
-  // next edge of each clock domain), found here without searching due_. An entry is valid while
-  // its bucket still stands for its time.
+  // The last times requested and their buckets' words: most requests repeat one of a few times
+  // (the next edge of each clock domain), found here without searching due_. An entry is reset
+  // when its bucket is freed (run()) or the buckets move (enter_new()).
   struct Hot {
     std::uint64_t t = Activation::kNever;
-    std::uint32_t bucket = 0;
+    std::uint64_t* words = nullptr;
   };
   Hot hot_[4];
   unsigned hot_next_ = 0;
@@ -172,5 +190,9 @@ class ActivationScheduler {
   sc_core::sc_time ahead_;  // the time sim_time() reports during a run-ahead
   sc_core::sc_simcontext* ctx_ = nullptr;
 };
+
+inline void Activation::request(std::uint64_t t) {
+  sched_->request(this, t);
+}
 
 }  // namespace locsim
