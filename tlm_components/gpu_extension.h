@@ -2,6 +2,7 @@
 // which bytes it touches, and where it currently sits (for the watchdog).
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <systemc>
 #include <tlm>
 #include <typeinfo>
@@ -53,13 +54,32 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   void copy_from(const tlm::tlm_extension_base& other) override {
     *this = static_cast<const GpuExtension&>(other);
   }
+  // Every field back to its default (as a new GpuExtension has it) and `id` to new_id, field by
+  // field: no temporary is built, copied and destroyed per payload. requesters keeps its
+  // capacity (no allocation on the hot path). A new member must be reset here too.
   void reset_fields(std::uint64_t new_id) {
-    std::vector<std::uint16_t> keep;
-    keep.swap(requesters);
-    *this = GpuExtension();
-    keep.clear();
-    requesters.swap(keep);  // keep the vector's capacity: no allocation on the hot path
     id = new_id;
+    sm = 0;
+    cluster = 0;
+    warp = 0;
+    cta = 0;
+    kernel = 0;
+    data_structure = 0xffff;
+    kind = AccessKind::Load;
+    sector_mask = 0;
+    bytes = ByteMask();
+    demand = ByteMask();
+    bypass_rank = 0;
+    bypass_population = 1;
+    requesters.clear();
+    std::memset(word_count, 0, sizeof word_count);
+    issue_ps = 0;
+    owner = nullptr;
+    owner_tag = 0;
+    parent = 0;
+    noc_target = -1;
+    where = "pool";
+    since = sc_core::SC_ZERO_TIME;
   }
   void at(const char* module) {
     if (Timeline* t = Timeline::active()) t->moved(*this, module);  // off: one load and a test

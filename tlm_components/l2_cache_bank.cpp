@@ -264,10 +264,12 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
     perform(*r, line);
     gpu_ext(*r).at(name());
     Cycle t = when;
-    auto m = merged_at_.find(r);
-    if (m != merged_at_.end()) {
-      t = std::max(t, m->second + pipeline);
-      merged_at_.erase(m);
+    if (!merged_at_.empty()) {  // merges are rare: skip the hash lookup
+      auto m = merged_at_.find(r);
+      if (m != merged_at_.end()) {
+        t = std::max(t, m->second + pipeline);
+        merged_at_.erase(m);
+      }
     }
     queue_response(t, *r);
   }
