@@ -130,8 +130,8 @@ void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data, Cycle
 int L2CacheBank::process(Payload& gp, Cycle now) {
   // Requests through the ROP stage but not yet through the tag stage occupy the input queue.
   std::size_t waiting = 0;
-  for (const Queued& q : rop_) {
-    if (q.ready > now || waiting == cfg_.input_queue) break;
+  for (std::uint32_t i = 0; i < rop_.size(); ++i) {
+    if (rop_[i].ready > now || waiting == cfg_.input_queue) break;
     ++waiting;
   }
   if (waiting == cfg_.input_queue) return kInputFull;

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <systemc>
 #include <tlm>
@@ -19,6 +18,7 @@
 #include "model/bounded_queue.h"
 #include "model/l2_cache_policy.h"
 #include "model/line_data.h"
+#include "model/ring_buffer.h"
 #include "model/tag_array.h"
 #include "tlm_components/activation_scheduler.h"
 #include "tlm_components/cache_shell.h"
@@ -98,14 +98,14 @@ class L2CacheBank : public CacheShell {
   std::vector<Payload*> filled_;        // requests a fill completed (reused: no allocation)
   // Requests in the ROP stage and the input queue behind it, in acceptance (hence `ready`)
   // order; those with `ready` <= now have passed the ROP stage.
-  std::deque<Queued> rop_;
+  RingBuffer<Queued> rop_;
   Activation tag_ev_{Activation::Stage::kL2Tag};
   Cycle last_decision_ = ~Cycle{0};
   int held_cause_ = 0;  // the L2Fail the head of rop_ last waited for
   Cycle held_since_ = 0;
   // Fills and write-backs in the tag stage, in decision (hence `ready`) order; they count
   // against the miss queue's room.
-  std::deque<Queued> pipe_;
+  RingBuffer<Queued> pipe_;
   BoundedQueue<Payload*> miss_queue_;
   Activation down_ev_{Activation::Stage::kL2Down};  // the head of pipe_ becomes ready
   // Decision cycle of requests merged into an in-flight fill: their response cannot leave
