@@ -12,11 +12,11 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 #include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
-#include "tlm_components/timed_queue.h"
 
 namespace locsim {
 
@@ -83,7 +83,41 @@ class CacheShell : public sc_core::sc_module {
   void b_transport_cb(Payload& gp, sc_core::sc_time& d) { b_transport(gp, d); }
   unsigned int transport_dbg_cb(Payload& gp) { return transport_dbg(gp); }
 
-  TimedQueue<Payload*> responses_;
+  // The responses in (cycle, queueing) order, as TimedQueue keeps them, on a ring kept sorted by
+  // insertion from the back: most responses are queued in cycle order (an append); one that is
+  // due before responses already queued moves past them.
+  class ResponseQueue {
+   public:
+    bool empty() const { return head_ == tail_; }
+    Cycle next_cycle() const { return buf_[head_ & mask_].when; }
+    bool ready(Cycle now) const { return !empty() && next_cycle() <= now; }
+    Payload* pop() { return buf_[head_++ & mask_].gp; }
+    void push(Cycle when, Payload* gp) {
+      if (tail_ - head_ == buf_.size()) grow();
+      std::size_t i = tail_++;
+      for (; i != head_ && buf_[(i - 1) & mask_].when > when; --i)
+        buf_[i & mask_] = buf_[(i - 1) & mask_];
+      buf_[i & mask_] = Item{when, gp};
+    }
+
+   private:
+    struct Item {
+      Cycle when;
+      Payload* gp;
+    };
+    void grow() {
+      std::vector<Item> b(buf_.empty() ? 16 : 2 * buf_.size());
+      const std::size_t n = tail_ - head_;
+      for (std::size_t i = 0; i < n; ++i) b[i] = buf_[(head_ + i) & mask_];
+      buf_.swap(b);
+      head_ = 0;
+      tail_ = n;
+      mask_ = buf_.size() - 1;
+    }
+    std::vector<Item> buf_;
+    std::size_t head_ = 0, tail_ = 0, mask_ = 0;
+  };
+  ResponseQueue responses_;
   // The cycle after `last` (last_accept_ or last_response_), 0 if there was none.
   static Cycle after(Cycle last) { return last + 1; }  // ~0 + 1 wraps to 0
   Cycle last_accept_ = ~Cycle{0};
