@@ -84,17 +84,6 @@ void CacheShell::drop_same_cycle_retry(Cycle now) {
     retry_ev_.cancel();
 }
 
-void CacheShell::wake_responses() {
-  // At the first response's cycle, and not before the next cycle. (Waking at the next cycle
-  // to sleep on to that one changed nothing but the event order: c76c871 made it canonical.)
-  resp_ev_.notify_at(clk_.ps_at(std::max(responses_.next_cycle(), clk_.next_edge_cycle() + 1)));
-}
-
-void CacheShell::retry_at(Cycle when) {
-  // Not in a cycle that already accepted a request (retry_method would only move on a cycle).
-  if (up_.held_request()) retry_ev_.notify_at(clk_.ps_at(std::max(when, after(last_accept_))));
-}
-
 void CacheShell::response_method() {
   const Cycle now = clk_.now();
   if (!clk_.on_edge(now) || now == last_response_) {

@@ -9,6 +9,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <systemc>
 #include <tlm>
@@ -60,9 +61,16 @@ class CacheShell : public sc_core::sc_module {
     wake_responses();
   }
   void queue_response(Cycle when, Payload& gp) { responses_.push(when, &gp); }
-  void wake_responses();
+  void wake_responses() {
+    // At the first response's cycle, and not before the next cycle. (Waking at the next cycle
+    // to sleep on to that one changed nothing but the event order: c76c871 made it canonical.)
+    resp_ev_.notify_at(clk_.ps_at(std::max(responses_.next_cycle(), clk_.next_edge_cycle() + 1)));
+  }
   // Something below freed: retry a held request from cycle `when` on.
-  void retry_at(Cycle when);
+  void retry_at(Cycle when) {
+    // Not in a cycle that already accepted a request (retry_method would only move on a cycle).
+    if (up_.held_request()) retry_ev_.notify_at(clk_.ps_at(std::max(when, after(last_accept_))));
+  }
   bool holding() const { return up_.held_request() != nullptr; }
 
   ClockDomain clk_;

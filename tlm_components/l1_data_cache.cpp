@@ -273,8 +273,13 @@ void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t 
   fe.kernel = e.kernel;
   fe.data_structure = e.data_structure;
   fe.kind = kind;
-  fe.bytes = ByteMask::of_sectors(fetch, g.sector_bytes);
-  fe.sector_mask = fe.bytes.sector_mask(kTransferSectorBytes);
+  if (fetch != fill_fetch_) {  // mostly the same sectors as the previous fill request
+    fill_fetch_ = fetch;
+    fill_bytes_ = ByteMask::of_sectors(fetch, g.sector_bytes);
+    fill_transfer_ = fill_bytes_.sector_mask(kTransferSectorBytes);
+  }
+  fe.bytes = fill_bytes_;
+  fe.sector_mask = fill_transfer_;
   if (kind == AccessKind::Load) fe.demand = e.bytes;
   fe.requesters.push_back(e.sm);
   fe.owner = this;
@@ -322,9 +327,10 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
     }
     for (Payload* r : waiting) {
       if (!r) continue;  // a prefetch's marker: no warp waits for it
-      if (d) copy_masked(r->get_data_ptr(), d, gpu_ext(*r).bytes, lb);
+      GpuExtension& re = gpu_ext(*r);
+      if (d) copy_masked(r->get_data_ptr(), d, re.bytes, lb);
       r->set_response_status(tlm::TLM_OK_RESPONSE);
-      gpu_ext(*r).at(name());
+      re.at(name());
       queue_response(now + 1, *r);
     }
     gp.release();

@@ -97,6 +97,10 @@ class L1DataCache : public CacheShell {
   std::vector<Payload*> filled_;    // requests a fill completed (reused: no allocation)
   BoundedQueue<Payload*> miss_queue_;
   BoundedQueue<Payload*> bypass_queue_;
+  // The last fill request's tag-array sectors, their bytes and their NoC sectors (from fetch 0,
+  // no sector: no byte).
+  std::uint32_t fill_fetch_ = 0, fill_transfer_ = 0;
+  ByteMask fill_bytes_;
   bool bypass_turn_ = false;  // the two queues share the port: alternate when both wait
   LineDataArray data_;        // only in data-integrity mode
 

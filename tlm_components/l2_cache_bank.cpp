@@ -79,8 +79,7 @@ std::uint8_t* L2CacheBank::line_data(Addr line) {
   return data_.at(policy_.tags(), line);
 }
 
-void L2CacheBank::perform(Payload& gp, Addr line) {
-  GpuExtension& e = gpu_ext(gp);
+void L2CacheBank::perform(Payload& gp, const GpuExtension& e, Addr line) {
   const CacheGeometry& g = policy_.tags().geometry();
   std::uint8_t* d = line_data(line);
   switch (e.kind) {
@@ -187,7 +186,7 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
       return 0;
     case L2Outcome::Hit:
       ++hits_;
-      perform(gp, d.line);
+      perform(gp, e, d.line);
       respond_at(tagged + cfg_.data_latency, gp);
       return 0;
     default:
@@ -204,7 +203,7 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
     write_back(d.victim, victim.empty() ? nullptr : victim.data(), tagged);
   }
   if (d.outcome == L2Outcome::StoreAllocate) {
-    perform(gp, d.line);
+    perform(gp, e, d.line);
     respond_at(tagged + cfg_.data_latency, gp);
     send_down();
     return 0;
@@ -260,9 +259,10 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
   const Cycle pipeline = cfg_.tag_latency + cfg_.data_latency;
   policy_.fill(line, e.sector_mask, filled_);
   for (Payload* r : filled_) {
-    if (gpu_ext(*r).kind == AccessKind::Store) policy_.store_covers(line, gpu_ext(*r).bytes);
-    perform(*r, line);
-    gpu_ext(*r).at(name());
+    GpuExtension& re = gpu_ext(*r);
+    if (re.kind == AccessKind::Store) policy_.store_covers(line, re.bytes);
+    perform(*r, re, line);
+    re.at(name());
     Cycle t = when;
     if (!merged_at_.empty()) {  // merges are rare: skip the hash lookup
       auto m = merged_at_.find(r);

@@ -79,7 +79,7 @@ class L2CacheBank : public CacheShell {
   void b_transport(Payload& gp, sc_core::sc_time& d) override;
   unsigned int transport_dbg(Payload& gp) override;
   // Applies a load/store/atomic to a line whose needed sectors are valid.
-  void perform(Payload& gp, Addr line);
+  void perform(Payload& gp, const GpuExtension& e, Addr line);  // e: gp's extension
   std::uint8_t* line_data(Addr line);
   void write_back(const Eviction& ev, const std::uint8_t* data, Cycle ready);
   struct Queued {
