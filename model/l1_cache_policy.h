@@ -235,8 +235,7 @@ class L1CachePolicy {
   // The same into `done` (cleared first): no allocation once the caller's vector has grown.
   void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done) {
     tags_.fill(line, sectors);
-    mshr_.fill(line, sectors, done);
-    if (mshr_.pending(line) != 0) tags_.reserve_sectors(line);
+    if (mshr_.fill(line, sectors, done) != 0) tags_.reserve_sectors(line);
   }
 
   // Kernel boundary: GPUs drop (non-coherent) L1 contents between kernels.

@@ -152,8 +152,7 @@ class L2CachePolicy {
   // The same into `done` (cleared first): no allocation once the caller's vector has grown.
   void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done) {
     tags_.fill(line, sectors);
-    mshr_.fill(line, sectors, done);
-    if (mshr_.pending(line) != 0)
+    if (mshr_.fill(line, sectors, done) != 0)
       tags_.reserve_sectors(line);
     else if (!claims_.empty())  // claims are rare: skip the hash lookup
       claims_.erase(line);

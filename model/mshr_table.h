@@ -74,11 +74,12 @@ class SectorMshrTable {
     fill(line, sectors, out);
     return out;
   }
-  // The same into `out` (cleared first), so a caller that keeps the vector allocates nothing.
-  void fill(Addr line, std::uint32_t sectors, std::vector<Req>& out) {
+  // The same into `out` (cleared first), so a caller that keeps the vector allocates nothing;
+  // returns the sectors of line still in flight (pending(line) after the fill).
+  std::uint32_t fill(Addr line, std::uint32_t sectors, std::vector<Req>& out) {
     out.clear();
     const std::size_t at = find(line);
-    if (at == kNone) return;
+    if (at == kNone) return 0;
     Line& l = lines_[at];
     in_use_ -= popcount(l.pending & sectors);
     l.pending &= ~sectors;
@@ -90,7 +91,9 @@ class SectorMshrTable {
         l.waiters[keep++] = std::move(l.waiters[i]);
     }
     l.waiters.erase(l.waiters.begin() + static_cast<std::ptrdiff_t>(keep), l.waiters.end());
-    if (l.pending == 0) erase(at);
+    const std::uint32_t left = l.pending;
+    if (left == 0) erase(at);
+    return left;
   }
 
  private:
