@@ -37,6 +37,7 @@ struct L2Decision {
   // The displaced line (valid when a Miss or StoreAllocate took a valid victim); the victim's
   // frame (set, way) still holds its data until the caller overwrites it.
   Eviction victim;
+  // Hit, Miss and StoreAllocate: the line's frame (on a Miss the victim's until the fill).
   std::uint32_t set = 0;
   int way = -1;
 };
@@ -107,6 +108,8 @@ class L2CachePolicy {
     }
     if (p.result == ProbeResult::Hit) {
       tags_.touch(p.set, p.way);
+      d.set = p.set;
+      d.way = p.way;
       d.outcome = L2Outcome::Hit;
       return d;
     }
@@ -128,7 +131,7 @@ class L2CachePolicy {
       tags_.touch(p.set, p.way);
     if (no_fetch) {
       // Write-allocate without fetch: the store supplies every byte of the missing sectors.
-      tags_.fill(line, d.missing);
+      tags_.fill_way(p.set, p.way, d.missing);
       d.outcome = L2Outcome::StoreAllocate;
       return d;
     }
@@ -141,6 +144,10 @@ class L2CachePolicy {
   // A store or atomic was performed on a present line: write-back marks its sectors dirty.
   void mark_written(Addr line, const ByteMask& bytes) {
     tags_.mark_dirty(line, bytes.sector_mask(tags_.geometry().sector_bytes));
+  }
+  // The same for the line in (set, way) of a Hit or StoreAllocate decision (no lookup).
+  void mark_written(std::uint32_t set, int way, const ByteMask& bytes) {
+    tags_.mark_dirty_way(set, way, bytes.sector_mask(tags_.geometry().sector_bytes));
   }
   // A fill of `line` arrived with `sectors`; returns, in order, the requests that waited and
   // now have every sector they need. The line stays reserved while other sectors are in flight.

@@ -109,6 +109,16 @@ class TagArray {
   void reserve_sectors(Addr addr);
   // Marks sectors dirty (write-back caches). Returns false if the tag is absent.
   bool mark_dirty(Addr addr, std::uint32_t sector_mask);
+  // fill() and mark_dirty() of the line in (set, way) (a probe()'s hit or allocated way), without
+  // looking it up.
+  void fill_way(std::uint32_t set, int way, std::uint32_t sector_mask) {
+    TagLine& l = line(set, way);
+    l.valid_sectors |= sector_mask;
+    l.reserved = false;
+  }
+  void mark_dirty_way(std::uint32_t set, int way, std::uint32_t sector_mask) {
+    line(set, way).dirty_sectors |= sector_mask;
+  }
   // Drops the line if present; returns what was displaced (dirty data for write-back caches).
   Eviction invalidate(Addr addr);
   // Drops every line (kernel-boundary L1 invalidation). Reserved lines stay, unpinned.

@@ -79,7 +79,8 @@ std::uint8_t* L2CacheBank::line_data(Addr line) {
   return data_.at(policy_.tags(), line);
 }
 
-void L2CacheBank::perform(Payload& gp, const GpuExtension& e, Addr line) {
+void L2CacheBank::perform(Payload& gp, const GpuExtension& e, Addr line, int way,
+                          std::uint32_t set) {
   const CacheGeometry& g = policy_.tags().geometry();
   std::uint8_t* d = line_data(line);
   switch (e.kind) {
@@ -89,7 +90,10 @@ void L2CacheBank::perform(Payload& gp, const GpuExtension& e, Addr line) {
       break;
     case AccessKind::Store:
       if (d) copy_masked(d, gp.get_data_ptr(), e.bytes, g.line_bytes);
-      policy_.mark_written(line, e.bytes);
+      if (way >= 0)
+        policy_.mark_written(set, way, e.bytes);
+      else
+        policy_.mark_written(line, e.bytes);
       break;
     case AccessKind::Atomic:
       for (unsigned w = 0; w < g.line_bytes / 4; ++w) {
@@ -102,7 +106,10 @@ void L2CacheBank::perform(Payload& gp, const GpuExtension& e, Addr line) {
           std::memcpy(gp.get_data_ptr() + 4 * w, &old, 4);
         }
       }
-      policy_.mark_written(line, e.bytes);
+      if (way >= 0)
+        policy_.mark_written(set, way, e.bytes);
+      else
+        policy_.mark_written(line, e.bytes);
       break;
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -186,7 +193,7 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
       return 0;
     case L2Outcome::Hit:
       ++hits_;
-      perform(gp, e, d.line);
+      perform(gp, e, d.line, d.way, d.set);
       respond_at(tagged + cfg_.data_latency, gp);
       return 0;
     default:
@@ -203,7 +210,7 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
     write_back(d.victim, victim.empty() ? nullptr : victim.data(), tagged);
   }
   if (d.outcome == L2Outcome::StoreAllocate) {
-    perform(gp, e, d.line);
+    perform(gp, e, d.line, d.way, d.set);
     respond_at(tagged + cfg_.data_latency, gp);
     send_down();
     return 0;

@@ -78,8 +78,9 @@ class L2CacheBank : public CacheShell {
   void send_down() override;
   void b_transport(Payload& gp, sc_core::sc_time& d) override;
   unsigned int transport_dbg(Payload& gp) override;
-  // Applies a load/store/atomic to a line whose needed sectors are valid.
-  void perform(Payload& gp, const GpuExtension& e, Addr line);  // e: gp's extension
+  // Applies a load/store/atomic to a line whose needed sectors are valid (e: gp's extension;
+  // way >= 0: the line is in (set, way)).
+  void perform(Payload& gp, const GpuExtension& e, Addr line, int way = -1, std::uint32_t set = 0);
   std::uint8_t* line_data(Addr line);
   void write_back(const Eviction& ev, const std::uint8_t* data, Cycle ready);
   struct Queued {
