@@ -191,7 +191,7 @@ class L1CachePolicy {
       d.evicted_line = ev.line_addr;
     }
     if (pdp_) pdp_->protect(victim.set, victim.way);
-    mshr_.fetch_and_wait(line, d.fetch, waits | d.fetch, req);
+    mshr_.fetch_and_wait(line, d.fetch, waits | d.fetch, req, tags_.slot(victim.set, victim.way));
     return d;
   }
 
@@ -220,7 +220,7 @@ class L1CachePolicy {
     d.evicted = ev.valid;
     d.evicted_line = ev.line_addr;
     d.fetch = g.full_sector_mask();
-    mshr_.fetch_and_wait(d.line, d.fetch, d.fetch, marker);
+    mshr_.fetch_and_wait(d.line, d.fetch, d.fetch, marker, tags_.slot(p.set, p.way));
     return PrefetchDrop::None;
   }
 
@@ -234,8 +234,10 @@ class L1CachePolicy {
   }
   // The same into `done` (cleared first): no allocation once the caller's vector has grown.
   void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done) {
-    tags_.fill(line, sectors);
-    if (mshr_.fill(line, sectors, done) != 0) tags_.reserve_sectors(line);
+    std::uint32_t slot = ~std::uint32_t{0};  // none: fill_at() looks the line up
+    const std::uint32_t left = mshr_.fill(line, sectors, done, slot);
+    tags_.fill_at(line, slot, sectors);
+    if (left != 0) tags_.reserve_sectors(line);
   }
 
   // Kernel boundary: GPUs drop (non-coherent) L1 contents between kernels.

@@ -92,7 +92,7 @@ class L2CachePolicy {
         if (queue_free < 1) return fail(L2Fail::MissQueue);
         if (claims != 0) claims_[line] |= claims;
         tags_.touch(p.set, p.way);
-        mshr_.fetch_and_wait(line, extra, waits | extra, req);
+        mshr_.fetch_and_wait(line, extra, waits | extra, req, tags_.slot(p.set, p.way));
         d.sector_miss = true;
         d.missing = extra;
         d.set = p.set;
@@ -136,7 +136,7 @@ class L2CachePolicy {
       return d;
     }
     if (d.sector_miss) tags_.reserve_sectors(line);
-    mshr_.fetch_and_wait(line, d.missing, d.missing, req);
+    mshr_.fetch_and_wait(line, d.missing, d.missing, req, tags_.slot(p.set, p.way));
     d.outcome = L2Outcome::Miss;
     return d;
   }
@@ -158,8 +158,10 @@ class L2CachePolicy {
   }
   // The same into `done` (cleared first): no allocation once the caller's vector has grown.
   void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done) {
-    tags_.fill(line, sectors);
-    if (mshr_.fill(line, sectors, done) != 0)
+    std::uint32_t slot = ~std::uint32_t{0};  // none: fill_at() looks the line up
+    const std::uint32_t left = mshr_.fill(line, sectors, done, slot);
+    tags_.fill_at(line, slot, sectors);
+    if (left != 0)
       tags_.reserve_sectors(line);
     else if (!claims_.empty())  // claims are rare: skip the hash lookup
       claims_.erase(line);

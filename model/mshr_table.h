@@ -56,9 +56,13 @@ class SectorMshrTable {
     lines_[find_or_add(line)].pending |= sectors;
     in_use_ += popcount(sectors);
   }
-  // fetch(line, sectors) then wait(line, waits, r) with one lookup of the line.
-  void fetch_and_wait(Addr line, std::uint32_t sectors, std::uint32_t waits, Req r) {
+  // fetch(line, sectors) then wait(line, waits, r) with one lookup of the line. `hint`: a value
+  // the caller keeps with the line while it is in flight (fill() returns it), e.g. where its tag
+  // is.
+  void fetch_and_wait(Addr line, std::uint32_t sectors, std::uint32_t waits, Req r,
+                      std::uint32_t hint = 0) {
     Line& l = lines_[find_or_add(line)];
+    l.hint = hint;
     l.pending |= sectors;
     in_use_ += popcount(sectors);
     l.waiters.push_back(Waiter{waits, std::move(r)});
@@ -77,10 +81,16 @@ class SectorMshrTable {
   // The same into `out` (cleared first), so a caller that keeps the vector allocates nothing;
   // returns the sectors of line still in flight (pending(line) after the fill).
   std::uint32_t fill(Addr line, std::uint32_t sectors, std::vector<Req>& out) {
+    std::uint32_t hint;
+    return fill(line, sectors, out, hint);
+  }
+  // The same, and `hint` the line's last fetch_and_wait() hint (unchanged if it is not in flight).
+  std::uint32_t fill(Addr line, std::uint32_t sectors, std::vector<Req>& out, std::uint32_t& hint) {
     out.clear();
     const std::size_t at = find(line);
     if (at == kNone) return 0;
     Line& l = lines_[at];
+    hint = l.hint;
     in_use_ -= popcount(l.pending & sectors);
     l.pending &= ~sectors;
     std::size_t keep = 0;
@@ -106,6 +116,7 @@ class SectorMshrTable {
   };
   struct Line {
     std::uint32_t pending = 0;
+    std::uint32_t hint = 0;
     std::vector<Waiter> waiters;
   };
   // The lines with sectors in flight, looked up on every access: open addressing with linear
@@ -145,6 +156,7 @@ class SectorMshrTable {
     }
     keys_[i] = kEmpty;
     lines_[i].pending = 0;
+    lines_[i].hint = 0;
     lines_[i].waiters.clear();
     --used_;
   }

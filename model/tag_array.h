@@ -109,6 +109,23 @@ class TagArray {
   void reserve_sectors(Addr addr);
   // Marks sectors dirty (write-back caches). Returns false if the tag is absent.
   bool mark_dirty(Addr addr, std::uint32_t sector_mask);
+  // The index of (set, way) over the whole array (a hint for fill_at()).
+  std::uint32_t slot(std::uint32_t set, int way) const {
+    return set * geo_.ways + static_cast<std::uint32_t>(way);
+  }
+  // fill(addr, sector_mask), the line looked for first in `slot` (where it was allocated or
+  // found): a line is only ever held in its own set and in one way of it.
+  void fill_at(Addr addr, std::uint32_t slot, std::uint32_t sector_mask) {
+    if (slot < lines_.size()) {
+      TagLine& l = lines_[slot];
+      if (l.line_addr == line_addr(addr) && l.valid) {
+        l.valid_sectors |= sector_mask;
+        l.reserved = false;
+        return;
+      }
+    }
+    fill(addr, sector_mask);
+  }
   // fill() and mark_dirty() of the line in (set, way) (a probe()'s hit or allocated way), without
   // looking it up.
   void fill_way(std::uint32_t set, int way, std::uint32_t sector_mask) {

@@ -108,3 +108,21 @@ TEST_CASE("SectorMshrTable: many lines in flight, filled in any order, match a r
   CHECK(m.in_use() == sectors);
   CHECK(m.pending(0x7) == 0);
 }
+
+TEST_CASE("SectorMshrTable: fill returns the sectors still in flight and the line's hint",
+          "[mshr]") {
+  SectorMshrTable<int> m(8, 8);
+  m.fetch_and_wait(0x100, 0x3u, 0x1u, 1, 42);
+  std::vector<int> out;
+  std::uint32_t hint = 0;
+  CHECK(m.fill(0x100, 0x1u, out, hint) == 0x2u);
+  CHECK(hint == 42);
+  CHECK(out == std::vector<int>{1});
+  hint = 7;
+  CHECK(m.fill(0x100, 0x2u, out, hint) == 0);
+  CHECK(hint == 42);
+  hint = 7;
+  CHECK(m.fill(0x100, 0x2u, out, hint) == 0);  // not in flight: hint unchanged
+  CHECK(hint == 7);
+  CHECK(out.empty());
+}

@@ -489,3 +489,33 @@ TEST_CASE("TagArray: the victim of random traffic is the reference scan's", "[ta
     }
   }
 }
+
+TEST_CASE("TagArray: fill_at and the (set, way) updates act on the line fill and mark_dirty find",
+          "[tag_array]") {
+  TagArray t(geo(4, 4, 128, 32));
+  const Addr a = 0x1000, b = 0x1200;  // the same set
+  const Probe pa = t.probe(a, 0x1u);
+  REQUIRE(pa.result == ProbeResult::Miss);
+  t.allocate(a, pa);
+  const Probe pb = t.probe(b, 0x1u);
+  REQUIRE(pb.result == ProbeResult::Miss);
+  t.allocate(b, pb);
+  // The right slot.
+  t.fill_at(a, t.slot(pa.set, pa.way), 0x3u);
+  CHECK(t.line(pa.set, pa.way).valid_sectors == 0x3u);
+  CHECK_FALSE(t.line(pa.set, pa.way).reserved);
+  // Another line's slot, and no slot: the line is looked up.
+  t.fill_at(b, t.slot(pa.set, pa.way), 0x4u);
+  CHECK(t.line(pb.set, pb.way).valid_sectors == 0x4u);
+  CHECK(t.line(pa.set, pa.way).valid_sectors == 0x3u);
+  t.fill_at(b, ~std::uint32_t{0}, 0x8u);
+  CHECK(t.line(pb.set, pb.way).valid_sectors == 0xcu);
+  // A line that is not present: nothing changes.
+  t.fill_at(0x5000, t.slot(pa.set, pa.way), 0xfu);
+  CHECK(t.line(pa.set, pa.way).valid_sectors == 0x3u);
+  CHECK(t.find(0x5000) < 0);
+  t.fill_way(pb.set, pb.way, 0x1u);
+  t.mark_dirty_way(pb.set, pb.way, 0x1u);
+  CHECK(t.line(pb.set, pb.way).valid_sectors == 0xdu);
+  CHECK(t.line(pb.set, pb.way).dirty_sectors == 0x1u);
+}
