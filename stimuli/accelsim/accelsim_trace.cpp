@@ -209,6 +209,21 @@ void check_text(std::string_view line, const std::string& file, std::uint64_t ln
   }
 }
 
+// Slot of an instruction line in a direct-mapped memo of `mask` + 1 entries: a hash of its first
+// 16 bytes (the PC and the active mask; the rest of a line at one PC repeats in every warp and
+// every loop trip). A collision only parses again.
+std::size_t line_slot(std::string_view t, std::size_t mask) {
+  std::uint64_t a = 0, b = 0;
+  if (t.size() >= 16) {
+    std::memcpy(&a, t.data(), 8);
+    std::memcpy(&b, t.data() + 8, 8);
+  } else {
+    for (char c : t) a = a * 131 + static_cast<unsigned char>(c);
+  }
+  const std::uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+  return static_cast<std::size_t>(h >> 40) & mask;
+}
+
 std::string dim_text(const Dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
@@ -572,6 +587,14 @@ void index_kernel(KernelIndex& k) {
   std::uint64_t rel = 0;  // xz: offset within the current block's text
   std::string tb_name;
   WarpInst scratch;
+  // Instruction lines already checked, by line_slot(): a line byte-identical to one that passed
+  // (with the same "last instruction" flag; the kernel's header and regions are fixed) passes
+  // again, so it is not checked twice. Most lines repeat in every warp (all but the addresses).
+  struct Checked {
+    std::string text;
+    bool last = false, used = false;
+  };
+  std::vector<Checked> checked(1024);
   const std::uint64_t kMaxCtas = 1ull << 26;
   const std::uint64_t kMaxIndexBytes = std::uint64_t{1} << 30;
 
@@ -612,10 +635,20 @@ void index_kernel(KernelIndex& k) {
 
   while (rd.next(line)) {
     ++ln;
-    check_text(line, path, ln);
-    std::string_view t = trim(line);
     std::string_view stripped(line);
     if (!stripped.empty() && stripped.back() == '\r') stripped.remove_suffix(1);
+    Checked* memo = nullptr;
+    if (st == kInInsts) {
+      memo = &checked[line_slot(line, checked.size() - 1)];
+      if (memo->used && memo->last == (left == 1) && memo->text == line) {
+        rel += stripped.size() + 1;
+        ++done_insts;
+        if (--left == 0) st = kInTb;
+        continue;
+      }
+    }
+    check_text(line, path, ln);
+    std::string_view t = trim(line);
     if (st != kOutside || t == "#BEGIN_TB") rel += stripped.size() + 1;
     if (!header_done) {
       if (t.empty()) continue;
@@ -722,6 +755,9 @@ void index_kernel(KernelIndex& k) {
                                  ": insts = " + std::to_string(done_insts + left) + " but only " +
                                  std::to_string(done_insts) + " instruction lines");
         parse_inst(t, info, left == 1, k.regions, Where(path, ln), scratch, false);
+        memo->text.assign(line);
+        memo->last = left == 1;
+        memo->used = true;
         ++done_insts;
         if (--left == 0) st = kInTb;
         break;
