@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -469,6 +470,12 @@ class XzTbCache {
 };
 
 struct KernelIndex {
+  // Tells kernels apart in the streamed-line memo (never reused, unlike an address).
+  const std::uint64_t serial = next_serial();
+  static std::uint64_t next_serial() {
+    static std::atomic<std::uint64_t> n{0};
+    return ++n;
+  }
   std::string path;
   bool xz = false;
   TraceKernelInfo info;
@@ -785,6 +792,23 @@ void index_kernel(KernelIndex& k) {
     FdFile check(path);  // readable now; reopened on demand while the kernel runs
 }
 
+// Instruction lines already streamed whose instruction has no addresses (all but memory
+// instructions), by line_slot(): a byte-identical line of the same kernel with the same "last
+// instruction" flag parses to the same WarpInst, which is copied instead. Most of a trace's
+// lines repeat in every warp and every loop trip.
+struct StreamedLine {
+  std::uint64_t kernel = 0;  // KernelIndex::serial; 0: unused
+  bool last = false;
+  std::string text;
+  WarpInst inst;
+};
+constexpr std::size_t kStreamedLines = 512;
+
+StreamedLine& streamed_line(std::size_t slot) {
+  thread_local std::array<StreamedLine, kStreamedLines> memo;
+  return memo[slot];
+}
+
 class TraceWarpStream final : public WarpStream {
  public:
   TraceWarpStream(std::shared_ptr<KernelIndex> k, const WarpLoc& loc)
@@ -802,8 +826,21 @@ class TraceWarpStream final : public WarpStream {
         fail(at(k_->path, line_), "unexpected end of file (file changed since it was loaded?)");
       std::string_view t = trim(buf_);
       if (t.empty()) continue;
-      parse_inst(t, k_->info, left_ == 1, k_->regions, Where(k_->path, line_), in);
+      const bool last = left_ == 1;
+      StreamedLine& e = streamed_line(line_slot(t, kStreamedLines - 1));
+      if (e.kernel == k_->serial && e.last == last && e.text == t) {
+        in = e.inst;
+        --left_;
+        return true;
+      }
+      parse_inst(t, k_->info, last, k_->regions, Where(k_->path, line_), in);
       --left_;
+      if (in.op == WarpOp::Compute || in.op == WarpOp::Barrier || in.op == WarpOp::Exit) {
+        e.kernel = k_->serial;
+        e.last = last;
+        e.text.assign(t);
+        e.inst = in;
+      }
       return true;
     }
   }
