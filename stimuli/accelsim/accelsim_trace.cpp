@@ -354,31 +354,40 @@ class LineReader {
              std::string name = "")
       : src_(std::move(src)), buf_(bufsize), offset_(start), name_(std::move(name)) {}
 
-  bool next(std::string& line) {
-    line.clear();
+  // The next line into `line`: a view into the reader's buffer (or, for a line split across two
+  // reads, into its own copy), valid until the next call. No copy is made of a line that lies
+  // within one read, which is nearly every line.
+  bool next(std::string_view& line) {
+    carry_.clear();
     ++lines_;
     for (;;) {
-      if (line.size() > kMaxLine)
+      if (carry_.size() > kMaxLine)
         fail(at(name_, lines_),
              "line longer than " + std::to_string(kMaxLine >> 20) + " MiB: not a text trace");
       if (pos_ == len_) {
         len_ = src_->read(buf_.data(), buf_.size());
         pos_ = 0;
         if (len_ == 0) {
-          offset_ += line.size();
-          return !line.empty();
+          offset_ += carry_.size();
+          line = carry_;
+          return !carry_.empty();
         }
       }
       const char* b = buf_.data() + pos_;
       const void* nl = std::memchr(b, '\n', len_ - pos_);
       if (nl) {
         std::size_t k = static_cast<const char*>(nl) - b;
-        line.append(b, k);
+        if (carry_.empty()) {
+          line = std::string_view(b, k);
+        } else {
+          carry_.append(b, k);
+          line = carry_;
+        }
         pos_ += k + 1;
         offset_ += line.size() + 1;
         return true;
       }
-      line.append(b, len_ - pos_);
+      carry_.append(b, len_ - pos_);
       pos_ = len_;
     }
   }
@@ -391,6 +400,7 @@ class LineReader {
   std::uint64_t offset_ = 0;
   std::string name_;
   std::uint64_t lines_ = 0;
+  std::string carry_;  // a line split across reads
 };
 
 bool ends_with(const std::string& s, const char* suffix) {
@@ -430,7 +440,8 @@ class XzTbCache {
       rd_ = std::make_unique<LineReader>(std::make_unique<XzSource>(path_), 1 << 16);
       next_ = 0;
     }
-    std::string line, text;
+    std::string_view line;
+    std::string text;
     bool in_tb = false;
     while (rd_->next(line)) {
       std::string_view t = trim(line);
@@ -457,8 +468,7 @@ class XzTbCache {
   }
 
  private:
-  static std::string_view trim_cr(const std::string& s) {
-    std::string_view v(s);
+  static std::string_view trim_cr(std::string_view v) {
     if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
     return v;
   }
@@ -579,7 +589,7 @@ void parse_header_line(std::string_view t, TraceKernelInfo& k, const std::string
 void index_kernel(KernelIndex& k) {
   const std::string& path = k.path;
   LineReader rd(open_source(path), 1 << 20, 0, path);
-  std::string line;
+  std::string_view line;
   std::uint64_t ln = 0;
   std::vector<bool> seen(4, false);
   TraceKernelInfo& info = k.info;
@@ -851,7 +861,7 @@ class TraceWarpStream final : public WarpStream {
   std::unique_ptr<LineReader> rd_;
   std::uint32_t left_;
   std::uint64_t line_;
-  std::string buf_;
+  std::string_view buf_;
 };
 
 class TraceKernel final : public Kernel {
@@ -1273,7 +1283,7 @@ std::unique_ptr<Workload> load_accelsim_trace(const std::string& kernelslist_pat
   if (slash != std::string::npos) dir = kernelslist_path.substr(0, slash + 1);
   std::vector<DataStructure> data;
   std::vector<std::pair<std::string, std::uint64_t>> files;  // kernel file, line
-  std::string line;
+  std::string_view line;
   std::uint64_t ln = 0;
   while (rd.next(line)) {
     ++ln;

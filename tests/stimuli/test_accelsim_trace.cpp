@@ -305,6 +305,79 @@ TEST_CASE("trace: warps stream lazily with the right instructions", "[trace]") {
   }
 }
 
+TEST_CASE("trace: repeated lines are checked and streamed as if each were parsed", "[trace]") {
+  // The index skips a line byte-identical to one that passed with the same "last" flag, and a
+  // warp stream copies a remembered instruction: EXIT in the middle of one warp and at the end
+  // of the next must still differ, and a line that differs from a remembered one by a token
+  // must still be rejected at its own line.
+  const std::string mov = "0010 ffffffff 1 R1 MOV 0 0";
+  const std::string ex = "0020 ffffffff 0 EXIT 0 0";
+  std::string tb = "#BEGIN_TB\nthread block = 0,0,0\n";
+  tb += "warp = 0\ninsts = 3\n" + mov + "\n" + ex + "\n" + ex + "\n";
+  tb += "warp = 1\ninsts = 3\n" + mov + "\n" + mov + "\n" + ex + "\n";
+  auto p = write("repeat.traceg", header("(1,1,1)", "(64,1,1)") + tb + "#END_TB\n");
+  auto k = open_accelsim_kernel(p);
+  for (int pass = 0; pass < 2; ++pass) {
+    auto v0 = drain(*k, 0, 0), v1 = drain(*k, 0, 1);
+    REQUIRE(v0.size() == 3);
+    REQUIRE(v1.size() == 3);
+    CHECK(v0[1].op == WarpOp::Compute);
+    CHECK(v0[2].op == WarpOp::Exit);
+    CHECK(v1[0].op == WarpOp::Compute);
+    CHECK(v1[1].n_dst == 1);
+    CHECK(v1[1].dst[0] == 1);
+    CHECK(v1[2].op == WarpOp::Exit);
+  }
+  std::string bad = "#BEGIN_TB\nthread block = 0,0,0\n";
+  bad += "warp = 0\ninsts = 2\n" + mov + "\n" + ex + "\n";
+  bad += "warp = 1\ninsts = 2\n" + mov + " 5 6\n" + ex + "\n#END_TB\n";
+  auto q = write("repeat_bad.traceg", header("(1,1,1)", "(64,1,1)") + bad);
+  CHECK(error_of(q) == q + ":24: unexpected token '6' at the end of the line");
+  std::string ctl = "#BEGIN_TB\nthread block = 0,0,0\n";
+  ctl += "warp = 0\ninsts = 2\n" + mov + "\n" + ex + "\n";
+  ctl += "warp = 1\ninsts = 2\n" + mov + "\n" + ex + std::string("\x01", 1) + "\n#END_TB\n";
+  auto r = write("repeat_ctl.traceg", header("(1,1,1)", "(64,1,1)") + ctl);
+  CHECK_THAT(error_of(r), Catch::Matchers::StartsWith(r + ":25: binary data (byte 0x01"));
+}
+
+TEST_CASE("trace: a warp longer than the read buffers streams every line as parsed", "[trace]") {
+  // Lines that straddle the stream's reads (8 KiB) and the index's reads must come out whole.
+  std::vector<std::string> lines;
+  for (int i = 0; i < 700; ++i) {
+    char buf[200];
+    if (i % 3 == 0)
+      std::snprintf(buf, sizeof buf, "%04x ffffffff 1 R4 LDG.E 1 R2 4 1 0x%016x %d", i * 16,
+                    0x10000 + i * 0x80, 4 + i % 5);
+    else
+      std::snprintf(buf, sizeof buf, "%04x %08x 1 R%d IADD3 2 R1 R2 0", i * 16,
+                    0xffffffffu >> (i % 7), i % 9);
+    lines.push_back(buf);
+  }
+  lines.push_back("2bc0 ffffffff 0 EXIT 0 0");
+  auto p = write("long.traceg", header() + one_warp(lines));
+  auto k = open_accelsim_kernel(p);
+  for (int pass = 0; pass < 2; ++pass) {
+    auto v = drain(*k, 0, 0);
+    REQUIRE(v.size() == lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const WarpInst w = parse(lines[i], i + 1 == lines.size());
+      INFO(lines[i]);
+      CHECK(v[i].op == w.op);
+      CHECK(v[i].pc == w.pc);
+      CHECK(v[i].active_mask == w.active_mask);
+      CHECK(v[i].latency == w.latency);
+      CHECK(v[i].size == w.size);
+      CHECK(v[i].data_structure == w.data_structure);
+      CHECK(v[i].addr == w.addr);
+      CHECK(v[i].n_dst == w.n_dst);
+      CHECK(v[i].n_src == w.n_src);
+      CHECK(std::equal(v[i].dst.begin(), v[i].dst.begin() + v[i].n_dst, w.dst.begin()));
+      CHECK(std::equal(v[i].src.begin(), v[i].src.begin() + v[i].n_src, w.src.begin()));
+      CHECK(v[i].wait_all_loads == w.wait_all_loads);
+    }
+  }
+}
+
 TEST_CASE("trace: structural errors carry file and line", "[trace]") {
   const std::string h = header();  // 15 lines: #BEGIN_TB is line 16
   const std::string ex = "0000 ffffffff 0 EXIT 0 0";
