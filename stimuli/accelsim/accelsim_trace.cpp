@@ -138,18 +138,47 @@ struct HexDigits {
 };
 const HexDigits kHexDigits;
 
+// Eight hex digits (the first in the lowest byte) to their value, or false if any byte is not a
+// hex digit: all eight checked and converted at once (every address of a trace is parsed
+// twice).
+inline bool hex8(const char* p, std::uint64_t& v) {
+  constexpr std::uint64_t k01 = 0x0101010101010101ull, k80 = 0x8080808080808080ull;
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  // With no byte at or above 0x80, x + (0x80 - lo) sets a byte's top bit iff the byte is >= lo
+  // and x + (0x7f - hi) iff it is > hi, without carries between bytes.
+  const std::uint64_t l = x | 0x20 * k01;  // 'A'-'F' -> 'a'-'f' (digits are unchanged)
+  const std::uint64_t digit = (x + (0x80 - '0') * k01) & ~(x + (0x7f - '9') * k01);
+  const std::uint64_t alpha = (l + (0x80 - 'a') * k01) & ~(l + (0x7f - 'f') * k01);
+  if ((x & k80) || ((digit | alpha) & k80) != k80) return false;
+  // A digit's value is its low nibble, plus 9 for a letter (bit 6 set).
+  std::uint64_t d = (x & 0x0f * k01) + ((x >> 6) & k01) * 9;
+  d = ((d << 4) | (d >> 8)) & 0x00ff00ff00ff00ffull;   // byte pairs
+  d = ((d << 8) | (d >> 16)) & 0x0000ffff0000ffffull;  // 16-bit pairs
+  v = ((d << 16) | (d >> 32)) & 0xffffffffull;
+  return true;
+}
+
 bool parse_hex(std::string_view t, std::uint64_t& v) {
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
-  if (t.empty() || t.size() > 16) return false;
-  // A non-digit's table value (16) sets bit 4 of `bad`: one test after the loop, not per digit.
+  const std::size_t n = t.size();
+  if (n == 0 || n > 16) return false;
+  // The first n % 8 digits through the table, then eight at a time.
+  const std::size_t head = n & 7;
   std::uint64_t x = 0;
+  // A non-digit's table value (16) sets bit 4 of `bad`: one test after the loop, not per digit.
   unsigned bad = 0;
-  for (char c : t) {
-    const unsigned d = kHexDigits.v[static_cast<unsigned char>(c)];
+  for (std::size_t i = 0; i < head; ++i) {
+    const unsigned d = kHexDigits.v[static_cast<unsigned char>(t[i])];
     bad |= d;
     x = x << 4 | (d & 15u);
   }
   if (bad > 15) return false;
+  for (std::size_t i = head; i < n; i += 8) {
+    std::uint64_t w = 0;
+    if (!hex8(t.data() + i, w)) return false;
+    x = (x << 32) | w;
+  }
   v = x;
   return true;
 }
@@ -223,6 +252,11 @@ std::size_t line_slot(std::string_view t, std::size_t mask) {
   }
   const std::uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
   return static_cast<std::size_t>(h >> 40) & mask;
+}
+
+// a == b without libstdc++'s out-of-line string_view::compare() (called per line by the memos).
+inline bool same_text(const std::string& a, std::string_view b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), b.size()) == 0;
 }
 
 std::string dim_text(const Dim3& d) {
@@ -657,7 +691,7 @@ void index_kernel(KernelIndex& k) {
     Checked* memo = nullptr;
     if (st == kInInsts) {
       memo = &checked[line_slot(line, checked.size() - 1)];
-      if (memo->used && memo->last == (left == 1) && memo->text == line) {
+      if (memo->used && memo->last == (left == 1) && same_text(memo->text, line)) {
         rel += stripped.size() + 1;
         ++done_insts;
         if (--left == 0) st = kInTb;
@@ -838,7 +872,7 @@ class TraceWarpStream final : public WarpStream {
       if (t.empty()) continue;
       const bool last = left_ == 1;
       StreamedLine& e = streamed_line(line_slot(t, kStreamedLines - 1));
-      if (e.kernel == k_->serial && e.last == last && e.text == t) {
+      if (e.kernel == k_->serial && e.last == last && same_text(e.text, t)) {
         in = e.inst;
         --left_;
         return true;

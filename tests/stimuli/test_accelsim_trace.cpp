@@ -146,6 +146,36 @@ TEST_CASE("trace: address mode 1 is base plus stride over active lanes", "[trace
   CHECK(neg.addr[1] == 0xffc);
 }
 
+TEST_CASE("trace: hex fields of every length and case, and every bad digit", "[trace]") {
+  // Hex fields are read eight digits at a time after the first (length % 8): each length, each
+  // digit and letter case, and a bad byte at each position must read as a digit-by-digit scan.
+  const std::string digits = "0123456789abcdefABCDEF";
+  for (std::size_t n = 1; n <= 16; ++n) {
+    std::string h;
+    std::uint64_t want = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = digits[(i * 7 + n) % digits.size()];
+      h += c;
+      const unsigned d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+      want = want << 4 | d;
+    }
+    INFO(h);
+    CHECK(parse("0 1 1 R4 LDG.E 1 R2 4 0 0x" + h).addr[0] == want);
+    CHECK(parse("0 1 1 R4 LDG.E 1 R2 4 0 " + h).addr[0] == want);
+    for (std::size_t i = 0; i < n; ++i)
+      for (char bad : {'g', 'G', '/', ':', '@', '`', 'x', '\xb0', '\xe1'}) {
+        std::string b = h;
+        b[i] = bad;
+        CHECK(parse_error("0 1 1 R4 LDG.E 1 R2 4 0 0x" + b) ==
+              "t:1: bad hex address '0x" + b + "'");
+      }
+  }
+  CHECK(parse_error("0 1 1 R4 LDG.E 1 R2 4 0 0x00000000000000001") ==
+        "t:1: bad hex address '0x00000000000000001'");
+  CHECK(parse("FFFF 0 0 EXIT 0 0").pc == 0xffff);
+  CHECK(parse("0 FFFFFFFF 0 EXIT 0 0").active_mask == 0xffffffffu);
+}
+
 TEST_CASE("trace: address mode 2 is base plus deltas", "[trace]") {
   WarpInst in = parse("0010 0000000b 1 R4 LDG.E 1 R2 4 2 0x1000 16 -8 0");
   CHECK(in.addr[0] == 0x1000);
