@@ -57,11 +57,18 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
                 const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out,
                 bool fill = true);
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_slow(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
     s.remove_suffix(1);
   return s;
+}
+
+// Without leading spaces or tabs and trailing spaces, tabs or CRs. Every line is trimmed (twice
+// for an instruction line): the usual line, which has none, returns at once.
+inline std::string_view trim(std::string_view s) {
+  if (!s.empty() && s.front() != ' ' && s.front() != '\t' && s.back() > ' ') return s;
+  return trim_slow(s);
 }
 
 bool is_ws(char c) {
@@ -1205,7 +1212,7 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
   const std::uint64_t width = sp.width;
   const std::string& opcode = sp.opcode;
   if (width > 0) {
-    if (fill) out.addr.fill(0);  // inactive lanes
+    if (fill && m != 0xffffffffu) out.addr.fill(0);  // inactive lanes (all lanes are written else)
     t = need("address compression mode");
     std::uint64_t mode = 0;
     if (!parse_dec(t, mode) || mode > 2)
@@ -1226,11 +1233,20 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
         std::int64_t stride = 0;
         if (!parse_sdec(s, stride)) fail(where, "bad stride " + quote(s));
         std::uint64_t cur = base;
-        for (unsigned l = 0; l < 32 && fill; ++l)
-          if ((m >> l) & 1u) {
+        if (fill && m == 0xffffffffu) {
+          // An induction the compiler vectorises (two lanes per add), not a multiply per lane.
+          const std::uint64_t step = static_cast<std::uint64_t>(stride);
+          for (unsigned l = 0; l < 32; ++l) {
             out.addr[l] = cur;
-            cur += static_cast<std::uint64_t>(stride);
+            cur += step;
           }
+        } else {
+          for (unsigned l = 0; l < 32 && fill; ++l)
+            if ((m >> l) & 1u) {
+              out.addr[l] = cur;
+              cur += static_cast<std::uint64_t>(stride);
+            }
+        }
       } else {
         bool first = true;
         std::uint64_t cur = base;
