@@ -1111,12 +1111,15 @@ namespace {
   fail(where, std::string("truncated instruction: missing ") + what);
 }
 
-// What the text between the active mask and the addresses ("dst_num [dsts] opcode src_num [srcs]
-// mem_width") parses to. It depends on the instruction alone, and a trace repeats each
-// instruction in every trip of a loop and in every warp, so the last text seen at a PC is kept:
-// a line whose text there is byte-identical takes the result without parsing it again.
+// What the text before the addresses ("[line] PC mask dst_num [dsts] opcode src_num [srcs]
+// mem_width") parses to. It depends on that text alone (and on whether the kernel has line
+// numbers), and a trace repeats each instruction with the same active mask in every trip of a
+// loop and in every warp, so the last such text seen is kept: a line that starts with a
+// byte-identical text takes the result without parsing it again.
 struct StaticPart {
   std::string text;  // empty: unused
+  bool lineinfo = false;
+  std::uint32_t pc = 0, mask = 0;
   std::string opcode;
   TraceOpcodeClass cls;
   std::uint8_t opcode_w = 0;
@@ -1126,20 +1129,19 @@ struct StaticPart {
   decltype(WarpInst::src) src{};
   bool wait_all_loads = false;
 
-  // `rest` starts at the destination count: true if it starts with `text` and a separator or
-  // the end of the line follows.
-  bool matches(std::string_view rest) const {
-    return !text.empty() && rest.size() >= text.size() &&
-           std::memcmp(rest.data(), text.data(), text.size()) == 0 &&
-           (rest.size() == text.size() || is_ws(rest[text.size()]));
+  // True if `line` starts with `text` followed by a separator or the end of the line.
+  bool matches(std::string_view line, bool with_lineinfo) const {
+    return !text.empty() && lineinfo == with_lineinfo && line.size() >= text.size() &&
+           std::memcmp(line.data(), text.data(), text.size()) == 0 &&
+           (line.size() == text.size() || is_ws(line[text.size()]));
   }
 };
 
-StaticPart& static_part(std::uint64_t pc) {
-  // Direct-mapped on the instruction address (8- or 16-byte SASS instructions); a collision only
-  // parses again.
+StaticPart& static_part(std::string_view line) {
+  // Direct-mapped on a hash of the line's first 16 bytes (the PC and the active mask); a
+  // collision only parses again.
   thread_local std::array<StaticPart, 2048> memo;
-  return memo[(pc >> 3) & 2047];
+  return memo[line_slot(line, 2047)];
 }
 
 // `fill` false: the line is only checked (the kernel index); the lane addresses, data structure
@@ -1154,33 +1156,30 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
     return t;
   };
   std::uint64_t v = 0;
-  if (info.lineinfo) {
-    std::string_view t = need("line number");
-    if (!parse_dec(t, v)) fail(where, "bad line number " + quote(t));
-  }
-  std::string_view t = need("PC");
-  std::uint64_t pc = 0;
-  if (!parse_hex(t, pc)) fail(where, "bad hex PC " + quote(t));
-  t = need("active mask");
-  std::uint64_t mask = 0;
-  if (!parse_hex(t, mask) || mask > 0xffffffffull) fail(where, "bad hex active mask " + quote(t));
-  const std::uint32_t m = static_cast<std::uint32_t>(mask);
-  out.pc = static_cast<std::uint32_t>(pc);
-  out.active_mask = m;
-  out.count = 1;
-  out.latency = 0;
-  out.size = 4;
-  out.data_structure = 0xffff;
-  StaticPart& sp = static_part(pc);
-  const std::size_t from = tok.at_token();
-  if (sp.matches(tok.line().substr(from))) {
-    tok.skip_to(from + sp.text.size());
+  std::string_view t;
+  StaticPart& sp = static_part(line);
+  if (sp.matches(line, info.lineinfo)) {
+    tok.skip_to(sp.text.size());
+    out.pc = sp.pc;
+    out.active_mask = sp.mask;
     out.n_dst = sp.n_dst;
     out.n_src = sp.n_src;
     out.dst = sp.dst;
     out.src = sp.src;
     out.wait_all_loads = sp.wait_all_loads;
   } else {
+    if (info.lineinfo) {
+      t = need("line number");
+      if (!parse_dec(t, v)) fail(where, "bad line number " + quote(t));
+    }
+    t = need("PC");
+    std::uint64_t pc = 0;
+    if (!parse_hex(t, pc)) fail(where, "bad hex PC " + quote(t));
+    t = need("active mask");
+    std::uint64_t mask = 0;
+    if (!parse_hex(t, mask) || mask > 0xffffffffull) fail(where, "bad hex active mask " + quote(t));
+    out.pc = static_cast<std::uint32_t>(pc);
+    out.active_mask = static_cast<std::uint32_t>(mask);
     // Registers: general registers R0..R254 feed the scoreboard; RZ (R255) and other register
     // files (uniform URn, predicates) are not tracked.
     RegList dsts, srcs;
@@ -1196,7 +1195,10 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
     if (!parse_dec(t, width) || width > 256) fail(where, "bad memory width " + quote(t));
     const OpcodeInfo oi = opcode_info(opcode);
     set_registers(out, dsts, srcs, opcode, oi.cls.op, oi.width, width, where);
-    sp.text.assign(tok.line().substr(from, tok.offset() - from));
+    sp.text.assign(line.substr(0, tok.offset()));
+    sp.lineinfo = info.lineinfo;
+    sp.pc = out.pc;
+    sp.mask = out.active_mask;
     sp.opcode.assign(opcode);
     sp.cls = oi.cls;
     sp.opcode_w = oi.width;
@@ -1207,6 +1209,11 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
     sp.src = out.src;
     sp.wait_all_loads = out.wait_all_loads;
   }
+  const std::uint32_t m = out.active_mask;
+  out.count = 1;
+  out.latency = 0;
+  out.size = 4;
+  out.data_structure = 0xffff;
   TraceOpcodeClass cls = sp.cls;
   const std::uint8_t opcode_w = sp.opcode_w;
   const std::uint64_t width = sp.width;

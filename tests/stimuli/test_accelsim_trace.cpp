@@ -236,7 +236,7 @@ TEST_CASE("trace: tokens are split at spaces, tabs and CRs only, whatever their 
 }
 
 TEST_CASE("trace: the operands remembered at a PC are used only for the same text", "[trace]") {
-  // The parser keeps, per PC, what "dst_num [dsts] opcode src_num [srcs] mem_width" parsed to
+  // The parser keeps what "PC mask dst_num [dsts] opcode src_num [srcs] mem_width" parsed to
   // and reuses it for a byte-identical text; anything else at that PC is parsed again.
   const WarpInst a = parse("40 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000 4");
   const WarpInst b = parse("40 ffffffff 1 R4 LDG.E 1 R2 4 1 0x2000 8");  // same operands
@@ -252,6 +252,25 @@ TEST_CASE("trace: the operands remembered at a PC are used only for the same tex
   CHECK(parse_error("40 1 1 R4 LDG.E 1 R2 48 0 0x10") ==
         "t:1: unsupported access width 48 bytes for LDG.E (1, 2, 4, 8 or 16)");
   CHECK(parse_error("40 1 1 R4 LDG.E 1 R2x 4 0 0x10") == "t:1: bad register 'R2x'");
+  // The remembered text starts at the PC (the line number, if any) and ends at the width: a
+  // different active mask, or the same text in a kernel with line numbers, is parsed again.
+  const WarpInst c = parse("40 0000000f 1 R4 LDG.E 1 R2 4 1 0x1000 4");
+  CHECK(c.active_mask == 0xf);
+  CHECK(c.addr[4] == 0);
+  CHECK(parse("40 0000000f 1 R4 LDG.E 1 R2 4 1 0x1000 4").active_mask == 0xf);
+  CHECK(parse("40 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000 4").addr[31] == 0x1000 + 31 * 4);
+  TraceKernelInfo plain, numbered;
+  plain.version = numbered.version = 4;
+  numbered.lineinfo = true;
+  for (int i = 0; i < 2; ++i) {
+    WarpInst in;
+    parse_trace_inst("5 10 1 0 NOP 0 0", plain, false, {}, "t:1", in);
+    CHECK(in.pc == 5);
+    CHECK(in.active_mask == 0x10);
+    parse_trace_inst("5 10 1 0 NOP 0 0", numbered, false, {}, "t:1", in);
+    CHECK(in.pc == 0x10);
+    CHECK(in.active_mask == 1);
+  }
 }
 
 TEST_CASE("trace: shared addresses are made relative to the shmem base", "[trace]") {
