@@ -393,7 +393,11 @@ class LineReader {
   // `name` (the file) prefixes the error for an over-long line.
   LineReader(std::unique_ptr<ByteSource> src, std::size_t bufsize, std::uint64_t start = 0,
              std::string name = "")
-      : src_(std::move(src)), buf_(bufsize), offset_(start), name_(std::move(name)) {}
+      : src_(std::move(src)),
+        size_(bufsize),
+        buf_(new char[bufsize]),
+        offset_(start),
+        name_(std::move(name)) {}
 
   // The next line into `line`: a view into the reader's buffer (or, for a line split across two
   // reads, into its own copy), valid until the next call. No copy is made of a line that lies
@@ -406,7 +410,7 @@ class LineReader {
         fail(at(name_, lines_),
              "line longer than " + std::to_string(kMaxLine >> 20) + " MiB: not a text trace");
       if (pos_ == len_) {
-        len_ = src_->read(buf_.data(), buf_.size());
+        len_ = src_->read(buf_.get(), size_);
         pos_ = 0;
         if (len_ == 0) {
           offset_ += carry_.size();
@@ -414,7 +418,7 @@ class LineReader {
           return !carry_.empty();
         }
       }
-      const char* b = buf_.data() + pos_;
+      const char* b = buf_.get() + pos_;
       const void* nl = std::memchr(b, '\n', len_ - pos_);
       if (nl) {
         std::size_t k = static_cast<const char*>(nl) - b;
@@ -436,7 +440,9 @@ class LineReader {
 
  private:
   std::unique_ptr<ByteSource> src_;
-  std::vector<char> buf_;
+  std::size_t size_;
+  // Not cleared when made (a warp stream makes one per warp): only the bytes read are looked at.
+  std::unique_ptr<char[]> buf_;
   std::size_t pos_ = 0, len_ = 0;
   std::uint64_t offset_ = 0;
   std::string name_;
