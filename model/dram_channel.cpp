@@ -44,6 +44,11 @@ void DramChannelModel::enqueue(const DramRequest& r) {
   const std::uint32_t i = free_.back();
   free_.pop_back();
   Bank& b = banks_[r.bank];
+  // The bank's earliest command before and after: it only changes kind (a PRE becoming a row
+  // hit's column command) or gets earlier (a first request, a write hit beside read hits).
+  const bool was_busy = b.queued != 0;
+  const bool was_col = column_bank(b);
+  const Cycle before = was_busy ? bank_ready(b) : kNever;
   slots_[i] = Slot{r, seq_++, b.tail, kNil};
   (b.tail == kNil ? b.head : slots_[b.tail].next) = i;
   b.tail = i;
@@ -51,36 +56,49 @@ void DramChannelModel::enqueue(const DramRequest& r) {
   ++b.queued;
   busy_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
   if (b.open && b.row == r.row) ++(r.is_write ? b.hit_wr : b.hit_rd);
-}
-
-Cycle DramChannelModel::bank_next(const Bank& b, Cycle now) const {
-  Cycle c = kNever;
-  if (!b.open) {
-    c = std::max(b.next_act, next_act_any_);
-  } else if (b.hit_pending()) {
-    // FR-FCFS does not close a row that queued requests still hit.
-    if (b.hit_rd) c = std::max(b.next_rd, next_rd_any_);
-    if (b.hit_wr) c = std::min(c, std::max(b.next_wr, next_wr_any_));
-  } else {
-    c = b.next_pre;
+  if (stale_) return;
+  const bool col = column_bank(b);
+  const Cycle after = bank_ready(b);
+  Cycle& now_min = col ? next_col_ : next_row_;
+  if (was_busy && was_col != col && before == (was_col ? next_col_ : next_row_)) {
+    stale_ = true;  // the bank may have held the other kind's minimum
+    return;
   }
-  return std::max(c, now);
+  if (was_busy && was_col == col && after > before && before == now_min) {
+    stale_ = true;
+    return;
+  }
+  now_min = std::min(now_min, after);
 }
 
-Cycle DramChannelModel::next_command_cycle(Cycle now) const {
-  // The minimum over the queued requests of their next command's cycle, taken per bank (all
-  // requests of a bank that need the same command share its ready cycle).
-  Cycle best = kNever;
+Cycle DramChannelModel::bank_ready(const Bank& b) const {
+  if (!b.open) return std::max(b.next_act, next_act_any_);
+  if (!b.hit_pending()) return b.next_pre;
+  // FR-FCFS does not close a row that queued requests still hit.
+  Cycle c = kNever;
+  if (b.hit_rd) c = std::max(b.next_rd, next_rd_any_);
+  if (b.hit_wr) c = std::min(c, std::max(b.next_wr, next_wr_any_));
+  return c;
+}
+
+void DramChannelModel::refresh() const {
+  Cycle col = kNever, row = kNever;
   for_each_busy_bank([&](const Bank& b) {
-    best = std::min(best, bank_next(b, now));
-    return best == now;  // cannot get earlier
+    Cycle& m = column_bank(b) ? col : row;
+    m = std::min(m, bank_ready(b));
+    return false;
   });
-  return best;
+  next_col_ = col;
+  next_row_ = row;
+  stale_ = false;
 }
 
 bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
   // FR-FCFS: the oldest row hit whose column command is legal now, else the oldest request whose
   // ACT or PRE is legal now. Per bank with queued requests: its oldest candidate of each kind.
+  if (!stale_ && (bus == DramBus::Row ? kNever : next_col_) > now &&
+      (bus == DramBus::Column ? kNever : next_row_) > now)
+    return false;  // no bank can issue a command of this bus yet
   std::uint32_t hit = kNil, row = kNil;
   std::uint64_t hit_seq = ~std::uint64_t{0}, row_seq = ~std::uint64_t{0};
   for (std::size_t k = 0; k < busy_.size(); ++k) {
@@ -101,8 +119,7 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
             break;
           }
         }
-      } else if (bus != DramBus::Column && slots_[b.head].seq < row_seq &&
-                 bank_next(b, now) <= now) {
+      } else if (bus != DramBus::Column && slots_[b.head].seq < row_seq && bank_ready(b) <= now) {
         // A closed bank (ACT) or an open one no queued request hits (PRE): its oldest request.
         row = b.head;
         row_seq = slots_[b.head].seq;
@@ -135,9 +152,11 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
     if (--b.queued == 0) busy_[r.bank >> 6] &= ~(std::uint64_t{1} << (r.bank & 63));
     --(wr ? b.hit_wr : b.hit_rd);
     unlink(hit);
+    stale_ = true;
     return true;
   }
   if (row == kNil) return false;
+  stale_ = true;
   const DramRequest& r = slots_[row].r;
   Bank& b = banks_[r.bank];
   if (b.open) {

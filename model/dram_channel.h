@@ -2,6 +2,7 @@
 // queue and an FR-FCFS scheduler (row hits first, then oldest). Times are in DRAM command clock
 // cycles. The owner asks when the next command can issue, sleeps until then, and calls issue().
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -64,13 +65,20 @@ class DramChannelModel {
   // Precondition: can_accept().
   void enqueue(const DramRequest& r);
   // Earliest cycle >= now at which issue() will issue a command, or kNever if the queue is empty.
-  Cycle next_command_cycle(Cycle now) const;
+  Cycle next_command_cycle(Cycle now) const {
+    if (stale_) refresh();
+    return std::max(std::min(next_col_, next_row_), now);
+  }
   // Issues the FR-FCFS-chosen command at cycle now if one is legal; returns false otherwise.
   // The model does not limit commands per cycle: the owner issues at most one per DRAM cycle
   // and bus. A Read/Write command removes its request from the queue (completed at
   // cmd.data_done). `bus` limits the choice to column or row commands (Any: a legal row hit
   // first, else the oldest request's ACT or PRE).
   bool issue(Cycle now, DramCommand& cmd, DramBus bus = DramBus::Any);
+
+  // Forgets the cached earliest command cycles, so that the next issue() decides by its full
+  // scan of the banks (tests compare the two).
+  void drop_cache() { stale_ = true; }
 
   std::uint64_t row_hits() const { return row_hits_; }
   std::uint64_t activates() const { return activates_; }
@@ -90,9 +98,13 @@ class DramChannelModel {
     bool hit_pending() const { return hit_rd + hit_wr != 0; }
     std::uint32_t head = kNil, tail = kNil;  // this bank's queued requests, oldest first
   };
-  // Earliest cycle >= now at which bank b (with queued requests) can issue a command FR-FCFS
-  // allows: a column command of a row hit, else PRE (only with no hit pending) or ACT.
-  Cycle bank_next(const Bank& b, Cycle now) const;
+  // Earliest cycle at which bank b (with queued requests) can issue a command FR-FCFS allows: a
+  // column command of a row hit, else PRE (only with no hit pending) or ACT. The command is a
+  // column command iff b.open && b.hit_pending().
+  Cycle bank_ready(const Bank& b) const;
+  static bool column_bank(const Bank& b) { return b.open && b.hit_pending(); }
+  // Recomputes next_col_ / next_row_ from the busy banks.
+  void refresh() const;
   // Calls f(bank) for each bank with queued requests, in increasing bank order, until f returns
   // true (the scheduler's per-bank questions skip the idle banks).
   template <class F>
@@ -124,6 +136,12 @@ class DramChannelModel {
   Cycle next_rd_any_ = 0;   // tCCD / tWTR / bus
   Cycle next_wr_any_ = 0;   // tCCD / tRTW / bus
   std::uint64_t row_hits_ = 0, activates_ = 0, precharges_ = 0;
+  // The earliest cycle (not limited by any "now") at which a column command, and a row command,
+  // can issue: the minimum of bank_ready() over the busy banks of each kind, kNever if none.
+  // issue() returns at once when neither can issue. enqueue() keeps them exact where it can and
+  // otherwise, like issue(), marks them stale (recomputed when next asked).
+  mutable Cycle next_col_ = kNever, next_row_ = kNever;
+  mutable bool stale_ = false;
 };
 
 }  // namespace locsim

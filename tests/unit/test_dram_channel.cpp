@@ -522,7 +522,7 @@ void run_stress(const StressConfig& sc, std::size_t n) {
   Checker chk(sc.t, sc.banks, sc.one_cmd_per_cycle);
   std::size_t next_in = 0;
   Cycle now = 0;
-  std::size_t iterations = 0, failed_issues = 0, early_issues = 0;
+  std::size_t iterations = 0, failed_issues = 0, early_issues = 0, cache_mismatches = 0;
   const std::size_t bound = 10 * n + 100;
   bool bounded = true;
   while (true) {
@@ -537,6 +537,12 @@ void run_stress(const StressConfig& sc, std::size_t n) {
       chk.enqueued(r);
     }
     const Cycle c = m.next_command_cycle(now);
+    {
+      // The cached earliest command cycles agree with a fresh scan of the banks.
+      DramChannelModel fresh = m;
+      fresh.drop_cache();
+      if (fresh.next_command_cycle(now) != c) ++cache_mismatches;
+    }
     const Cycle arrival = next_in < n && m.can_accept() ? in[next_in].arrival : kNever;
     if (c == kNever && arrival == kNever) break;
     if (c != kNever && c < now) {
@@ -551,6 +557,7 @@ void run_stress(const StressConfig& sc, std::size_t n) {
     // changes nothing, so one copy probes every earlier cycle).
     if (c > now) {
       DramChannelModel probe = m;
+      probe.drop_cache();  // issue() decides by its own scan, not by next_command_cycle's
       DramCommand dummy;
       for (Cycle e = c - 1, k = 0; e >= now && k < 64; --e, ++k) {
         if (probe.issue(e, dummy)) {
@@ -578,6 +585,7 @@ void run_stress(const StressConfig& sc, std::size_t n) {
   INFO("violations:\n" << first);
   CHECK(bounded);
   CHECK(failed_issues == 0);
+  CHECK(cache_mismatches == 0);
   CHECK(early_issues == 0);
   CHECK(chk.violations.empty());
   CHECK(next_in == n);
