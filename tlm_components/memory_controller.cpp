@@ -173,21 +173,22 @@ void MemoryController::schedule_method() {
   if (!front_.empty() && dram_.can_accept())
     next = std::min(next, std::max(front_.front().first, now + 1));
   if (!done_.empty()) next = std::min(next, std::max(done_.next_cycle(), now + 1));
-  for (auto& r : ready_)
-    if (!r.empty()) next = std::min(next, now + 1);
+  if (waiting_) next = std::min(next, now + 1);
   if (next != DramChannelModel::kNever) ev_.notify_at(clk_.ps_at(next));
 }
 
 void MemoryController::respond_ready(Cycle now) {
   while (done_.ready(now)) {
     std::uint32_t id = done_.pop();
-    ready_[pending_[id].source].push_back(id);
+    ready_[pending_[id].source].ids.push_back(id);
+    ++waiting_;
   }
+  if (waiting_ == 0) return;
   for (std::uint32_t s = 0; s < cfg_.sources; ++s) {
     auto& q = ready_[s];
-    while (!q.empty() && !ports_[s]->response_busy()) {
-      const std::uint32_t id = q.front();
-      q.erase(q.begin());
+    while (q.head != q.ids.size() && !ports_[s]->response_busy()) {
+      const std::uint32_t id = q.ids[q.head++];
+      --waiting_;
       Payload* gp = pending_[id].gp;
       latency_.sample(now - pending_[id].arrival);
       free_.push_back(id);
@@ -195,6 +196,10 @@ void MemoryController::respond_ready(Cycle now) {
         backing_->read(gp->get_address(), gp->get_data_ptr(), cfg_.line_bytes);
       gp->set_response_status(tlm::TLM_OK_RESPONSE);
       ports_[s]->respond(*gp);
+    }
+    if (q.head == q.ids.size()) {
+      q.ids.clear();
+      q.head = 0;
     }
   }
 }

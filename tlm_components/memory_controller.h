@@ -85,7 +85,13 @@ class MemoryController : public sc_core::sc_module {
   TimedQueue<std::uint32_t> done_;   // request ids whose data is complete
   // Atoms in the controller's front end, in acceptance (hence ready) order.
   std::deque<std::pair<Cycle, DramRequest>> front_;
-  std::vector<std::vector<std::uint32_t>> ready_;  // per source, waiting for the response channel
+  // Per source, the ids of complete requests waiting for its response channel (oldest at head).
+  struct Waiting {
+    std::vector<std::uint32_t> ids;
+    std::size_t head = 0;
+  };
+  std::vector<Waiting> ready_;
+  std::size_t waiting_ = 0;  // ids in ready_
   Cycle last_cmd_ = ~Cycle{0};
   std::uint32_t last_source_ = 0;  // the source of the request accepted last (round robin)
   Activation ev_{Activation::Stage::kMemory};
