@@ -93,22 +93,50 @@ void DramChannelModel::refresh() const {
   stale_ = false;
 }
 
+namespace {
+// The two smallest of a set of per-bank cycles, and the bank of the smallest: the minimum over
+// all banks but one is then known without another pass.
+struct Min2 {
+  Cycle first = DramChannelModel::kNever, second = DramChannelModel::kNever;
+  std::uint32_t bank = ~std::uint32_t{0};
+  void add(Cycle c, std::uint32_t b) {
+    if (c < first) {
+      second = first;
+      first = c;
+      bank = b;
+    } else if (c < second) {
+      second = c;
+    }
+  }
+  Cycle without(std::uint32_t b) const { return b == bank ? second : first; }
+};
+}  // namespace
+
 bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
   // FR-FCFS: the oldest row hit whose column command is legal now, else the oldest request whose
   // ACT or PRE is legal now. Per bank with queued requests: its oldest candidate of each kind.
   if (!stale_ && (bus == DramBus::Row ? kNever : next_col_) > now &&
       (bus == DramBus::Column ? kNever : next_row_) > now)
     return false;  // no bank can issue a command of this bus yet
+  // The same pass gathers, per kind of command, the banks' own earliest cycles (before the
+  // channel-wide limits), from which the cache is rebuilt after the command.
+  Min2 rd_min, wr_min, act_min, pre_min;
   std::uint32_t hit = kNil, row = kNil;
   std::uint64_t hit_seq = ~std::uint64_t{0}, row_seq = ~std::uint64_t{0};
   for (std::size_t k = 0; k < busy_.size(); ++k) {
     for (std::uint64_t m = busy_[k]; m; m &= m - 1) {
-      const Bank& b = banks_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))];
+      const auto bi =
+          static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m)));
+      const Bank& b = banks_[bi];
       if (b.open && b.hit_pending()) {
         // FR-FCFS does not close a row that queued requests still hit.
+        const Cycle rk = b.hit_rd ? b.next_rd : kNever;
+        const Cycle wk = b.hit_wr ? b.next_wr : kNever;
+        rd_min.add(rk, bi);
+        wr_min.add(wk, bi);
         if (bus == DramBus::Row) continue;
-        const bool rd = b.hit_rd && std::max(b.next_rd, next_rd_any_) <= now;
-        const bool wr = b.hit_wr && std::max(b.next_wr, next_wr_any_) <= now;
+        const bool rd = b.hit_rd && std::max(rk, next_rd_any_) <= now;
+        const bool wr = b.hit_wr && std::max(wk, next_wr_any_) <= now;
         if (!rd && !wr) continue;
         for (std::uint32_t i = b.head; i != kNil; i = slots_[i].next) {
           const Slot& s = slots_[i];
@@ -119,16 +147,23 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
             break;
           }
         }
-      } else if (bus != DramBus::Column && slots_[b.head].seq < row_seq && bank_ready(b) <= now) {
+      } else {
         // A closed bank (ACT) or an open one no queued request hits (PRE): its oldest request.
-        row = b.head;
-        row_seq = slots_[b.head].seq;
+        const Cycle c = b.open ? b.next_pre : b.next_act;
+        (b.open ? pre_min : act_min).add(c, bi);
+        if (bus != DramBus::Column && slots_[b.head].seq < row_seq &&
+            (b.open ? c : std::max(c, next_act_any_)) <= now) {
+          row = b.head;
+          row_seq = slots_[b.head].seq;
+        }
       }
     }
   }
+  std::uint32_t bank;  // the bank of the command issued
   if (hit != kNil) {
     const DramRequest& r = slots_[hit].r;
     const bool wr = r.is_write;
+    bank = r.bank;
     Bank& b = banks_[r.bank];
     const DramCommandType t = wr ? DramCommandType::Write : DramCommandType::Read;
     cmd = DramCommand{t, r.bank, r.row, now, r.id, b.accessed_since_act, 0};
@@ -152,35 +187,53 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
     if (--b.queued == 0) busy_[r.bank >> 6] &= ~(std::uint64_t{1} << (r.bank & 63));
     --(wr ? b.hit_wr : b.hit_rd);
     unlink(hit);
-    stale_ = true;
-    return true;
+  } else if (row != kNil) {
+    const DramRequest& r = slots_[row].r;
+    bank = r.bank;
+    Bank& b = banks_[r.bank];
+    if (b.open) {
+      b.open = false;
+      b.next_act = std::max(b.next_act, now + t_.tRP);
+      ++precharges_;
+      cmd = DramCommand{DramCommandType::Precharge, r.bank, b.row, now, 0, false, 0};
+    } else {
+      b.open = true;
+      b.row = r.row;
+      b.accessed_since_act = false;
+      b.next_act = now + t_.tRC;
+      b.next_pre = now + t_.tRAS;
+      b.next_rd = b.next_wr = now + t_.tRCD;
+      next_act_any_ = now + t_.tRRD;
+      // The requests of this bank that hit the row just opened (a bank was closed: none did).
+      for (std::uint32_t o = b.head; o != kNil; o = slots_[o].next) {
+        const DramRequest& q = slots_[o].r;
+        if (q.row == b.row) ++(q.is_write ? b.hit_wr : b.hit_rd);
+      }
+      ++activates_;
+      cmd = DramCommand{DramCommandType::Activate, r.bank, r.row, now, 0, false, 0};
+    }
+  } else {
+    bank = kNil;  // nothing issued: the pass saw every busy bank as it is
   }
-  if (row == kNil) return false;
-  stale_ = true;
-  const DramRequest& r = slots_[row].r;
-  Bank& b = banks_[r.bank];
-  if (b.open) {
-    b.open = false;
-    b.next_act = std::max(b.next_act, now + t_.tRP);
-    ++precharges_;
-    cmd = DramCommand{DramCommandType::Precharge, r.bank, b.row, now, 0, false, 0};
-    return true;
+  // The cache: the other banks' cycles gathered above, the issuing bank's new ones, and the
+  // channel-wide limits as they are now (max distributes over min).
+  Cycle rd = rd_min.without(bank), wr = wr_min.without(bank);
+  Cycle act = act_min.without(bank), pre = pre_min.without(bank);
+  if (bank != kNil && banks_[bank].queued) {
+    const Bank& b = banks_[bank];
+    if (!b.open) {
+      act = std::min(act, b.next_act);
+    } else if (!b.hit_pending()) {
+      pre = std::min(pre, b.next_pre);
+    } else {
+      if (b.hit_rd) rd = std::min(rd, b.next_rd);
+      if (b.hit_wr) wr = std::min(wr, b.next_wr);
+    }
   }
-  b.open = true;
-  b.row = r.row;
-  b.accessed_since_act = false;
-  b.next_act = now + t_.tRC;
-  b.next_pre = now + t_.tRAS;
-  b.next_rd = b.next_wr = now + t_.tRCD;
-  next_act_any_ = now + t_.tRRD;
-  // The requests of this bank that hit the row just opened (a bank was closed: none did).
-  for (std::uint32_t o = b.head; o != kNil; o = slots_[o].next) {
-    const DramRequest& q = slots_[o].r;
-    if (q.row == b.row) ++(q.is_write ? b.hit_wr : b.hit_rd);
-  }
-  ++activates_;
-  cmd = DramCommand{DramCommandType::Activate, r.bank, r.row, now, 0, false, 0};
-  return true;
+  next_col_ = std::min(std::max(rd, next_rd_any_), std::max(wr, next_wr_any_));
+  next_row_ = std::min(std::max(act, next_act_any_), pre);
+  stale_ = false;
+  return bank != kNil;
 }
 
 }  // namespace locsim
