@@ -44,31 +44,26 @@ void DramChannelModel::enqueue(const DramRequest& r) {
   const std::uint32_t i = free_.back();
   free_.pop_back();
   Bank& b = banks_[r.bank];
-  // The bank's earliest command before and after: it only changes kind (a PRE becoming a row
-  // hit's column command) or gets earlier (a first request, a write hit beside read hits).
   const bool was_busy = b.queued != 0;
-  const bool was_col = column_bank(b);
-  const Cycle before = was_busy ? bank_ready(b) : kNever;
+  const bool had_hit = b.hit_pending();
+  const bool hit = b.open && b.row == r.row;
   slots_[i] = Slot{r, seq_++, b.tail, kNil};
   (b.tail == kNil ? b.head : slots_[b.tail].next) = i;
   b.tail = i;
   ++count_;
   ++b.queued;
   busy_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
-  if (b.open && b.row == r.row) ++(r.is_write ? b.hit_wr : b.hit_rd);
+  if (hit) ++(r.is_write ? b.hit_wr : b.hit_rd);
   if (stale_) return;
-  const bool col = column_bank(b);
-  const Cycle after = bank_ready(b);
-  Cycle& now_min = col ? next_col_ : next_row_;
-  if (was_busy && was_col != col && before == (was_col ? next_col_ : next_row_)) {
-    stale_ = true;  // the bank may have held the other kind's minimum
-    return;
+  // The cache: a bank's first request adds its next command; a later one changes it only by
+  // being a row hit (a column command, earlier than or instead of the bank's PRE).
+  if (!was_busy) {
+    Cycle& m = column_bank(b) ? next_col_ : next_row_;
+    m = std::min(m, bank_ready(b));
+  } else if (hit) {
+    if (!had_hit && b.next_pre == next_row_) stale_ = true;  // the bank's PRE was the minimum
+    next_col_ = std::min(next_col_, bank_ready(b));
   }
-  if (was_busy && was_col == col && after > before && before == now_min) {
-    stale_ = true;
-    return;
-  }
-  now_min = std::min(now_min, after);
 }
 
 Cycle DramChannelModel::bank_ready(const Bank& b) const {
