@@ -19,6 +19,7 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
     : t_(t),
       banks_(banks),
       busy_((banks + 63) / 64, 0),
+      hits_((banks + 63) / 64, 0),
       slots_(queue_capacity),
       capacity_(queue_capacity) {
   t_.validate();
@@ -53,7 +54,10 @@ void DramChannelModel::enqueue(const DramRequest& r) {
   ++count_;
   ++b.queued;
   busy_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
-  if (hit) ++(r.is_write ? b.hit_wr : b.hit_rd);
+  if (hit) {
+    ++(r.is_write ? b.hit_wr : b.hit_rd);
+    hits_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
+  }
   if (stale_) return;
   // The cache: a bank's first request adds its next command; a later one changes it only by
   // being a row hit (a column command, earlier than or instead of the bank's PRE).
@@ -110,16 +114,25 @@ struct Min2 {
 bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
   // FR-FCFS: the oldest row hit whose column command is legal now, else the oldest request whose
   // ACT or PRE is legal now. Per bank with queued requests: its oldest candidate of each kind.
-  if (!stale_ && (bus == DramBus::Row ? kNever : next_col_) > now &&
-      (bus == DramBus::Column ? kNever : next_row_) > now)
-    return false;  // no bank can issue a command of this bus yet
+  // With the cache up to date only the banks of the kind of command that issues are visited (a
+  // column command whenever one can issue: row hits go first); the other kind's cached cycle
+  // changes only through the issuing bank. Otherwise every busy bank is.
+  bool col_pass = true, row_pass = true;
+  if (!stale_) {
+    col_pass = bus != DramBus::Row && next_col_ <= now;
+    row_pass = !col_pass && bus != DramBus::Column && next_row_ <= now;
+    if (!col_pass && !row_pass) return false;  // no bank can issue a command of this bus yet
+  }
   // The same pass gathers, per kind of command, the banks' own earliest cycles (before the
   // channel-wide limits), from which the cache is rebuilt after the command.
   Min2 rd_min, wr_min, act_min, pre_min;
   std::uint32_t hit = kNil, row = kNil;
   std::uint64_t hit_seq = ~std::uint64_t{0}, row_seq = ~std::uint64_t{0};
   for (std::size_t k = 0; k < busy_.size(); ++k) {
-    for (std::uint64_t m = busy_[k]; m; m &= m - 1) {
+    const std::uint64_t visit = col_pass && row_pass ? busy_[k]
+                                : col_pass           ? hits_[k]
+                                                     : busy_[k] & ~hits_[k];
+    for (std::uint64_t m = visit; m; m &= m - 1) {
       const auto bi =
           static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m)));
       const Bank& b = banks_[bi];
@@ -181,6 +194,7 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
     b.accessed_since_act = true;
     if (--b.queued == 0) busy_[r.bank >> 6] &= ~(std::uint64_t{1} << (r.bank & 63));
     --(wr ? b.hit_wr : b.hit_rd);
+    if (!b.hit_pending()) hits_[r.bank >> 6] &= ~(std::uint64_t{1} << (r.bank & 63));
     unlink(hit);
   } else if (row != kNil) {
     const DramRequest& r = slots_[row].r;
@@ -204,29 +218,44 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
         const DramRequest& q = slots_[o].r;
         if (q.row == b.row) ++(q.is_write ? b.hit_wr : b.hit_rd);
       }
+      if (b.hit_pending()) hits_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
       ++activates_;
       cmd = DramCommand{DramCommandType::Activate, r.bank, r.row, now, 0, false, 0};
     }
   } else {
     bank = kNil;  // nothing issued: the pass saw every busy bank as it is
   }
-  // The cache: the other banks' cycles gathered above, the issuing bank's new ones, and the
-  // channel-wide limits as they are now (max distributes over min).
+  // The cache: for each kind of command visited, the other banks' cycles gathered above, the
+  // issuing bank's new ones and the channel-wide limits as they are now (max distributes over
+  // min); for a kind not visited, its cycle so far (a command of the other kind changes neither
+  // its banks nor its limits) and the issuing bank's if it joined that kind.
   Cycle rd = rd_min.without(bank), wr = wr_min.without(bank);
   Cycle act = act_min.without(bank), pre = pre_min.without(bank);
+  bool issuer_col = false, issuer_row = false;
+  Cycle issuer = kNever;
   if (bank != kNil && banks_[bank].queued) {
     const Bank& b = banks_[bank];
+    issuer = bank_ready(b);
     if (!b.open) {
       act = std::min(act, b.next_act);
+      issuer_row = true;
     } else if (!b.hit_pending()) {
       pre = std::min(pre, b.next_pre);
+      issuer_row = true;
     } else {
       if (b.hit_rd) rd = std::min(rd, b.next_rd);
       if (b.hit_wr) wr = std::min(wr, b.next_wr);
+      issuer_col = true;
     }
   }
-  next_col_ = std::min(std::max(rd, next_rd_any_), std::max(wr, next_wr_any_));
-  next_row_ = std::min(std::max(act, next_act_any_), pre);
+  if (col_pass)
+    next_col_ = std::min(std::max(rd, next_rd_any_), std::max(wr, next_wr_any_));
+  else if (issuer_col)
+    next_col_ = std::min(next_col_, issuer);
+  if (row_pass)
+    next_row_ = std::min(std::max(act, next_act_any_), pre);
+  else if (issuer_row)
+    next_row_ = std::min(next_row_, issuer);
   stale_ = false;
   return bank != kNil;
 }

@@ -127,6 +127,7 @@ class DramChannelModel {
   DramTiming t_;
   std::vector<Bank> banks_;
   std::vector<std::uint64_t> busy_;  // bit per bank: queued > 0
+  std::vector<std::uint64_t> hits_;  // bit per bank: column_bank() (open, queued hits)
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_;  // unused slots
   std::uint32_t count_ = 0;
