@@ -16,6 +16,8 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
       map_(map),
       dram_(cfg.timing, map.config().banks, cfg.queue),
       ready_(cfg.sources),
+      sectors_per_atom_(std::max(1u, cfg.atom_bytes / cfg.sector_bytes)),
+      atom_sectors_(sectors_per_atom_ >= 32 ? ~0u : (1u << sectors_per_atom_) - 1),
 #define MC_STAT(n, u, d) ctx.stats.counter(this->name(), "dram", n, u, d)
       reads_(MC_STAT("reads", "requests", "read requests (L2 fills)")),
       writes_(MC_STAT("writes", "requests", "write requests (L2 write-backs)")),
@@ -49,10 +51,9 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
 bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   GpuExtension& e = gpu_ext(gp);
   // Atoms: the distinct atom_bytes chunks of the line that hold a requested sector.
-  const std::uint32_t sectors_per_atom = std::max(1u, cfg_.atom_bytes / cfg_.sector_bytes);
   std::uint32_t atom_mask = 0;
-  for (unsigned s = 0; s < 32 && (e.sector_mask >> s) != 0; ++s)
-    if ((e.sector_mask >> s) & 1u) atom_mask |= 1u << (s / sectors_per_atom);
+  for (unsigned a = 0, s = 0; s < 32 && (e.sector_mask >> s) != 0; ++a, s += sectors_per_atom_)
+    if ((e.sector_mask >> s) & atom_sectors_) atom_mask |= 1u << a;
   if (!atom_mask) atom_mask = 1;
   const std::uint32_t n = static_cast<std::uint32_t>(__builtin_popcount(atom_mask));
   // Without a front-end delay the atoms go straight into the scheduler queue; the front end is a

@@ -92,6 +92,8 @@ class MemoryController : public sc_core::sc_module {
   };
   std::vector<Waiting> ready_;
   std::size_t waiting_ = 0;  // ids in ready_
+  // Sectors per DRAM atom, and a mask of that many sector bits.
+  std::uint32_t sectors_per_atom_, atom_sectors_;
   Cycle last_cmd_ = ~Cycle{0};
   std::uint32_t last_source_ = 0;  // the source of the request accepted last (round robin)
   Activation ev_{Activation::Stage::kMemory};
