@@ -168,7 +168,7 @@ void MemoryController::schedule_method() {
       if (port.held_request() && on_request(s, *port.held_request())) port.accept_request();
     }
   }
-  respond_ready(now);
+  if (waiting_ || done_.ready(now)) respond_ready(now);
   Cycle next = dram_.next_command_cycle(now + 1);
   // A front-end head blocked by a full scheduler queue moves when a column command frees a slot.
   if (!front_.empty() && dram_.can_accept())
