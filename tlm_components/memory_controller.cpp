@@ -16,6 +16,7 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
       map_(map),
       dram_(cfg.timing, map.config().banks, cfg.queue),
       ready_(cfg.sources),
+      refused_(cfg.sources, 0),
       sectors_per_atom_(std::max(1u, cfg.atom_bytes / cfg.sector_bytes)),
       atom_sectors_(sectors_per_atom_ >= 32 ? ~0u : (1u << sectors_per_atom_) - 1),
 #define MC_STAT(n, u, d) ctx.stats.counter(this->name(), "dram", n, u, d)
@@ -61,8 +62,13 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   // holds at most controller_latency atoms. schedule_method retries a refused request.
   const bool direct = cfg_.controller_latency == 0;
   if (direct ? dram_.queued() + n > cfg_.queue
-             : front_.size() + n > std::max<std::size_t>(cfg_.controller_latency, n))
+             : front_.size() + n > std::max<std::size_t>(cfg_.controller_latency, n)) {
+    if (!refused_[src]) {  // the port holds it until schedule_method accepts it
+      refused_[src] = 1;
+      ++holding_;
+    }
     return false;
+  }
 
   const Cycle now = clk_.next_edge_cycle();
   // A free slot of pending_ names the request (ids only link DRAM commands and completions
@@ -133,31 +139,14 @@ void MemoryController::schedule_method() {
     DramCommand cmd;
     // One command per cycle, or with two command buses a column and a row command (the column
     // command is chosen first, as GPGPU-Sim's dual-bus scheduler does).
-    const bool dual = cfg_.dual_command_bus;
-    for (DramBus bus : {dual ? DramBus::Column : DramBus::Any, DramBus::Row}) {
-      if (!dual && bus == DramBus::Row) break;
-      if (!dram_.issue(now, cmd, bus)) continue;
-      switch (cmd.type) {
-        case DramCommandType::Activate:
-          ++activates_;
-          break;
-        case DramCommandType::Precharge:
-          ++precharges_;
-          break;
-        case DramCommandType::Read:
-        case DramCommandType::Write: {
-          ++atoms_;
-          if (cmd.row_hit) ++row_hits_;
-          bus_cycles_ += cfg_.timing.burst_cycles;
-          Pending& p = pending_[cmd.request_id];
-          if (--p.atoms_left == 0) done_.push(cmd.data_done + cfg_.phy_latency, cmd.request_id);
-          break;
-        }
-      }
-      if (cmd.type == DramCommandType::Read || cmd.type == DramCommandType::Write) freed = true;
+    if (!cfg_.dual_command_bus) {
+      if (dram_.issue(now, cmd)) freed |= issued(cmd);
+    } else {
+      if (dram_.issue(now, cmd, DramBus::Column)) freed |= issued(cmd);
+      if (dram_.issue(now, cmd, DramBus::Row)) freed |= issued(cmd);
     }
   }
-  if (freed) {
+  if (freed && holding_) {
     // Queue space may have freed: let held requests in (on_request refuses at once if not),
     // from source 0 or, round robin, from the source after the one accepted last.
     const auto n = static_cast<std::uint32_t>(ports_.size());
@@ -165,7 +154,11 @@ void MemoryController::schedule_method() {
     for (std::uint32_t k = 0; k < n; ++k) {
       const std::uint32_t s = (first + k) % n;
       TargetPort& port = *ports_[s];
-      if (port.held_request() && on_request(s, *port.held_request())) port.accept_request();
+      if (port.held_request() && on_request(s, *port.held_request())) {
+        refused_[s] = 0;  // before END_REQ, which may bring the source's next request
+        --holding_;
+        port.accept_request();
+      }
     }
   }
   if (waiting_ || done_.ready(now)) respond_ready(now);
@@ -176,6 +169,26 @@ void MemoryController::schedule_method() {
   if (!done_.empty()) next = std::min(next, std::max(done_.next_cycle(), now + 1));
   if (waiting_) next = std::min(next, now + 1);
   if (next != DramChannelModel::kNever) ev_.notify_at(clk_.ps_at(next));
+}
+
+bool MemoryController::issued(const DramCommand& cmd) {
+  switch (cmd.type) {
+    case DramCommandType::Activate:
+      ++activates_;
+      return false;
+    case DramCommandType::Precharge:
+      ++precharges_;
+      return false;
+    case DramCommandType::Read:
+    case DramCommandType::Write:
+      break;
+  }
+  ++atoms_;
+  if (cmd.row_hit) ++row_hits_;
+  bus_cycles_ += cfg_.timing.burst_cycles;
+  Pending& p = pending_[cmd.request_id];
+  if (--p.atoms_left == 0) done_.push(cmd.data_done + cfg_.phy_latency, cmd.request_id);
+  return true;
 }
 
 void MemoryController::respond_ready(Cycle now) {

@@ -65,6 +65,8 @@ class MemoryController : public sc_core::sc_module {
   };
   bool on_request(std::uint32_t src, Payload& gp);
   void schedule_method();
+  // Counts a command schedule_method issued; true for a column command (a queue slot freed).
+  bool issued(const DramCommand& cmd);
   void respond_ready(Cycle now);
 
   tlm::tlm_sync_enum nb_fw(int id, Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
@@ -92,6 +94,9 @@ class MemoryController : public sc_core::sc_module {
   };
   std::vector<Waiting> ready_;
   std::size_t waiting_ = 0;  // ids in ready_
+  // Per source, whether its port holds a request on_request refused; and how many do.
+  std::vector<std::uint8_t> refused_;
+  std::uint32_t holding_ = 0;
   // Sectors per DRAM atom, and a mask of that many sector bits.
   std::uint32_t sectors_per_atom_, atom_sectors_;
   Cycle last_cmd_ = ~Cycle{0};
