@@ -37,11 +37,15 @@ void DramChannelModel::unlink(std::uint32_t i) {
   --count_;
 }
 
-void DramChannelModel::enqueue(const DramRequest& r) {
+void DramChannelModel::bad_enqueue(const DramRequest& r) const {
   if (r.bank >= banks_.size())
     throw std::out_of_range("DRAM request for bank " + std::to_string(r.bank) + " of " +
                             std::to_string(banks_.size()));
-  if (count_ == capacity_) throw std::logic_error("DRAM request enqueued into a full queue");
+  throw std::logic_error("DRAM request enqueued into a full queue");
+}
+
+void DramChannelModel::enqueue(const DramRequest& r) {
+  if (r.bank >= banks_.size() || count_ == capacity_) bad_enqueue(r);
   const std::uint32_t i = free_.back();
   free_.pop_back();
   Bank& b = banks_[r.bank];
@@ -111,7 +115,7 @@ struct Min2 {
 };
 }  // namespace
 
-bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
+bool DramChannelModel::choose(Cycle now, DramCommand& cmd, DramBus bus) {
   // FR-FCFS: the oldest row hit whose column command is legal now, else the oldest request whose
   // ACT or PRE is legal now. Per bank with queued requests: its oldest candidate of each kind.
   // With the cache up to date only the banks of the kind of command that issues are visited (a
@@ -121,7 +125,7 @@ bool DramChannelModel::issue(Cycle now, DramCommand& cmd, DramBus bus) {
   if (!stale_) {
     col_pass = bus != DramBus::Row && next_col_ <= now;
     row_pass = !col_pass && bus != DramBus::Column && next_row_ <= now;
-    if (!col_pass && !row_pass) return false;  // no bank can issue a command of this bus yet
+    if (!col_pass && !row_pass) return false;
   }
   // The same pass gathers, per kind of command, the banks' own earliest cycles (before the
   // channel-wide limits), from which the cache is rebuilt after the command.

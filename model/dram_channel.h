@@ -74,7 +74,12 @@ class DramChannelModel {
   // and bus. A Read/Write command removes its request from the queue (completed at
   // cmd.data_done). `bus` limits the choice to column or row commands (Any: a legal row hit
   // first, else the oldest request's ACT or PRE).
-  bool issue(Cycle now, DramCommand& cmd, DramBus bus = DramBus::Any);
+  bool issue(Cycle now, DramCommand& cmd, DramBus bus = DramBus::Any) {
+    if (!stale_ && (bus == DramBus::Row ? kNever : next_col_) > now &&
+        (bus == DramBus::Column ? kNever : next_row_) > now)
+      return false;  // no bank can issue a command of this bus yet (inline: the usual answer)
+    return choose(now, cmd, bus);
+  }
 
   // Forgets the cached earliest command cycles, so that the next issue() decides by its full
   // scan of the banks (tests compare the two).
@@ -102,6 +107,9 @@ class DramChannelModel {
   // column command of a row hit, else PRE (only with no hit pending) or ACT. The command is a
   // column command iff b.open && b.hit_pending().
   Cycle bank_ready(const Bank& b) const;
+  // issue() once a command may issue (or the cache is stale).
+  bool choose(Cycle now, DramCommand& cmd, DramBus bus);
+  [[noreturn]] void bad_enqueue(const DramRequest& r) const;
   static bool column_bank(const Bank& b) { return b.open && b.hit_pending(); }
   // Recomputes next_col_ / next_row_ from the busy banks.
   void refresh() const;
