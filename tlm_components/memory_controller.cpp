@@ -95,7 +95,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     if (direct)
       dram_.enqueue(r);
     else
-      front_.emplace_back(ready, r);
+      front_.push_back({ready, r});
   }
   if (wr) {
     ++writes_;

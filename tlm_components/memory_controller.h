@@ -6,7 +6,6 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <systemc>
 #include <tlm>
@@ -16,6 +15,7 @@
 #include "model/address_map.h"
 #include "model/dram_channel.h"
 #include "model/functional_memory.h"
+#include "model/ring_buffer.h"
 #include "model/tag_array.h"
 #include "tlm_components/activation_scheduler.h"
 #include "tlm_components/at_ports.h"
@@ -86,7 +86,7 @@ class MemoryController : public sc_core::sc_module {
   std::vector<std::uint32_t> free_;  // ids of free slots of pending_
   TimedQueue<std::uint32_t> done_;   // request ids whose data is complete
   // Atoms in the controller's front end, in acceptance (hence ready) order.
-  std::deque<std::pair<Cycle, DramRequest>> front_;
+  RingBuffer<std::pair<Cycle, DramRequest>> front_;
   // Per source, the ids of complete requests waiting for its response channel (oldest at head).
   struct Waiting {
     std::vector<std::uint32_t> ids;
