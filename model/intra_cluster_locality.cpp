@@ -4,13 +4,46 @@ namespace locsim {
 
 void IntraClusterLocality::expire(Cycle now) {
   // Lines not touched within the window can never make a request redundant again: forget them so
-  // memory stays bounded by the lines of the last W cycles.
-  while (!order_.empty() && now - order_.front().first > window_) {
-    auto it = lines_.find(order_.front().second);
-    if (it != lines_.end() && it->second.last == order_.front().first)
-      spare_.push_back(lines_.extract(it));
+  // memory stays bounded by the lines of the last W cycles. An access's slot still holds its line
+  // (a slot is freed only at its line's last access, after every earlier access of the line, and
+  // the accesses of one cycle all expire in one call, before any slot is reused); a line touched
+  // again later has a later `last`, and a freed slot has kNever.
+  while (!order_.empty() && now - order_.front().at > window_) {
+    const Access a = order_.front();
     order_.pop_front();
+    LineHistory& h = slots_[a.slot];
+    if (h.last != a.at) continue;
+    erase(h.line);
+    h.last = kNever;
+    free_.push_back(a.slot);
+    --live_;
   }
+}
+
+void IntraClusterLocality::erase(Addr line) {
+  std::uint32_t i = probe(line);
+  // Backward shift: later entries of the probe run whose home is not cyclically in (i, j] move
+  // into the hole, so that lookups need no tombstones.
+  for (std::uint32_t j = (i + 1) & index_mask_; index_[j].slot != kEmpty;
+       j = (j + 1) & index_mask_) {
+    const std::uint32_t k = home(index_[j].line);
+    const bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+    if (stays) continue;
+    index_[i] = index_[j];
+    i = j;
+  }
+  index_[i].slot = kEmpty;
+}
+
+void IntraClusterLocality::grow() {
+  std::vector<IndexEntry> old;
+  old.swap(index_);
+  const std::size_t size = old.empty() ? 64 : old.size() * 2;
+  index_.assign(size, IndexEntry{0, kEmpty});
+  index_mask_ = static_cast<std::uint32_t>(size - 1);
+  index_shift_ = 64 - static_cast<std::uint32_t>(__builtin_ctzll(size));
+  for (const IndexEntry& e : old)
+    if (e.slot != kEmpty) index_[probe(e.line)] = e;
 }
 
 namespace {
@@ -36,19 +69,25 @@ std::uint32_t touched_words(const ByteMask& bytes) {
 RequestLocality IntraClusterLocality::observe(Addr line, const ByteMask& bytes, Cycle now) {
   expire(now);
   ++requests_;
-  auto it = lines_.find(line);
-  if (it == lines_.end()) {
-    if (spare_.empty()) {
-      it = lines_.emplace(line, LineHistory()).first;
+  if ((live_ + 1) * 2 > index_.size()) grow();  // at most half full
+  std::uint32_t pos = probe(line);
+  std::uint32_t slot = index_[pos].slot;
+  if (slot == kEmpty) {
+    if (free_.empty()) {
+      slot = static_cast<std::uint32_t>(slots_.size());
+      slots_.emplace_back();
     } else {
-      auto node = std::move(spare_.back());
-      spare_.pop_back();
-      node.key() = line;
-      node.mapped() = LineHistory();
-      it = lines_.insert(std::move(node)).position;
+      // A reused slot keeps its previous line's word cycles: that line was forgotten because its
+      // last access (and so every word's) was more than W cycles before, so none is recent now or
+      // later.
+      slot = free_.back();
+      free_.pop_back();
     }
+    index_[pos] = IndexEntry{line, slot};
+    slots_[slot].line = line;
+    ++live_;
   }
-  LineHistory& h = it->second;
+  LineHistory& h = slots_[slot];
   const std::uint32_t words = touched_words(bytes);
   RequestLocality kind = RequestLocality::First;
   if (recent(h.last, now)) {
@@ -67,7 +106,7 @@ RequestLocality IntraClusterLocality::observe(Addr line, const ByteMask& bytes, 
   else
     for (std::uint32_t m = words; m; m &= m - 1)
       h.word_last[static_cast<unsigned>(__builtin_ctz(m))] = now;
-  order_.emplace_back(now, line);
+  order_.push_back(Access{now, slot});
   return kind;
 }
 

@@ -10,10 +10,9 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <deque>
-#include <unordered_map>
 #include <vector>
 
+#include "model/ring_buffer.h"
 #include "model/types.h"
 
 namespace locsim {
@@ -23,10 +22,6 @@ enum class RequestLocality { First, LineSharing, DataSharing };
 class IntraClusterLocality {
  public:
   explicit IntraClusterLocality(Cycle window) : window_(window) {}
-  IntraClusterLocality(const IntraClusterLocality&) = delete;  // the spare nodes are move-only
-  IntraClusterLocality& operator=(const IntraClusterLocality&) = delete;
-  IntraClusterLocality(IntraClusterLocality&&) = default;
-  IntraClusterLocality& operator=(IntraClusterLocality&&) = default;
 
   // Records a read of `bytes` (within a line of at most 128 B) of `line` at cycle `now`; cycles
   // must not decrease between calls.
@@ -37,24 +32,49 @@ class IntraClusterLocality {
   std::uint64_t line_sharing() const { return line_sharing_; }
   std::uint64_t data_sharing() const { return data_sharing_; }
   std::uint64_t redundant() const { return line_sharing_ + data_sharing_; }
-  std::size_t tracked_lines() const { return lines_.size(); }
+  std::size_t tracked_lines() const { return live_; }
 
  private:
   static constexpr Cycle kNever = ~Cycle{0};
+  static constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
   struct LineHistory {
-    Cycle last = kNever;              // last access to the line
+    Addr line = 0;
+    Cycle last = kNever;              // last access to the line; kNever: the slot is free
     std::array<Cycle, 32> word_last;  // last access to each 4-byte word
     LineHistory() { word_last.fill(kNever); }
   };
   bool recent(Cycle t, Cycle now) const { return t != kNever && now - t <= window_; }
   void expire(Cycle now);
+  // The index position holding `line`, else the empty position where it would go.
+  std::uint32_t probe(Addr line) const {
+    std::uint32_t i = home(line);
+    while (index_[i].slot != kEmpty && index_[i].line != line) i = (i + 1) & index_mask_;
+    return i;
+  }
+  std::uint32_t home(Addr line) const {
+    return static_cast<std::uint32_t>((line * 0x9E3779B97F4A7C15ull) >> index_shift_);
+  }
+  void erase(Addr line);
+  void grow();
 
   Cycle window_;
-  std::unordered_map<Addr, LineHistory> lines_;
-  // Nodes of forgotten lines, reused for new ones: a streaming kernel touches a new line with
-  // almost every read, and a map node allocated and freed per read cost more than the lookup.
-  std::vector<std::unordered_map<Addr, LineHistory>::node_type> spare_;
-  std::deque<std::pair<Cycle, Addr>> order_;  // (access cycle, line), oldest first
+  // The lines of the last W cycles: histories in reused slots (a streaming kernel touches a new
+  // line with almost every read), found through an open-addressing index (linear probing,
+  // backward-shift deletion).
+  std::vector<LineHistory> slots_;
+  std::vector<std::uint32_t> free_;  // slots of forgotten lines
+  struct IndexEntry {
+    Addr line;
+    std::uint32_t slot;  // kEmpty: an empty position
+  };
+  std::vector<IndexEntry> index_;
+  std::uint32_t index_mask_ = 0, index_shift_ = 64;
+  std::size_t live_ = 0;
+  struct Access {
+    Cycle at;
+    std::uint32_t slot;  // the line's slot (held by it until the line is forgotten)
+  };
+  RingBuffer<Access> order_;  // oldest first
   std::uint64_t requests_ = 0, line_sharing_ = 0, data_sharing_ = 0;
 };
 
