@@ -57,7 +57,7 @@ void CrossbarFabric::arbitrate(Cycle now) {
     if (dist < best_dist_[o]) best_dist_[o] = dist;
     contested_.set(o);
   });
-  contested_.for_each([&](std::uint32_t o) {
+  contested_.drain([&](std::uint32_t o) {
     const std::uint32_t i = (rr_[o] + best_dist_[o]) % n;
     best_dist_[o] = n;  // reset for the next cycle
     Ring<InPkt>& q = inq_[i];
@@ -81,20 +81,6 @@ void CrossbarFabric::arbitrate(Cycle now) {
     flits_ += p.flits;
     rr_[o] = (i + 1) % n;
   });
-  contested_.clear();
-}
-
-CrossbarFabric::Handle CrossbarFabric::pop(std::uint32_t out) {
-  Ring<OutPkt>& q = outq_[out];
-  Handle h = q.front().h;
-  q.pop_front();
-  if (q.empty()) {
-    busy_out_.reset(out);
-    head_ready_[out] = kNever;
-  } else {
-    head_ready_[out] = q.front().ready;
-  }
-  return h;
 }
 
 Cycle CrossbarFabric::next_event(Cycle now) const {

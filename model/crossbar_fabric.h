@@ -55,7 +55,18 @@ class CrossbarFabric {
   bool ready(std::uint32_t out, Cycle now) const { return head_ready_[out] <= now; }
   Handle front(std::uint32_t out) const { return outq_[out].front().h; }
   Cycle front_injected(std::uint32_t out) const { return outq_[out].front().injected; }
-  Handle pop(std::uint32_t out);
+  Handle pop(std::uint32_t out) {
+    Ring<OutPkt>& q = outq_[out];
+    Handle h = q.front().h;
+    q.pop_front();
+    if (q.empty()) {
+      busy_out_.reset(out);
+      head_ready_[out] = kNever;
+    } else {
+      head_ready_[out] = q.front().ready;
+    }
+    return h;
+  }
   // Calls f(out) for each output with a queued packet, in increasing order; f may pop().
   template <class F>
   void for_each_nonempty_output(F&& f) const {
@@ -102,7 +113,17 @@ class CrossbarFabric {
           if (f(static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m)))))
             return;
     }
-    void clear() { std::fill(w_.begin(), w_.end(), 0); }
+    // As for_each, emptying the set: each word is cleared when read (no pass to clear it).
+    template <class F>
+    void drain(F&& f) {
+      for (std::size_t k = 0; k < w_.size(); ++k) {
+        std::uint64_t m = w_[k];
+        if (!m) continue;
+        w_[k] = 0;
+        for (; m; m &= m - 1)
+          f(static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m))));
+      }
+    }
 
    private:
     std::vector<std::uint64_t> w_;
