@@ -65,7 +65,6 @@ void ActivationScheduler::finalize() {
             [](const Activation* x, const Activation* y) { return x->rank_ < y->rank_; });
   for (std::uint32_t i = 0; i < by_slot_.size(); ++i) by_slot_[i]->slot_ = i;
   words_ = (by_slot_.size() + 63) / 64;
-  pass_.assign(words_, 0);
   final_ = true;
   for (Activation* a : by_slot_)
     if (a->pending_ != Activation::kNever) enter(a, a->pending_);  // asked for during elaboration
@@ -120,16 +119,19 @@ void ActivationScheduler::run() {
     while (!due_.empty() && due_.back().t == now) {
       const std::uint32_t b = due_.back().bucket;
       due_.pop_back();
-      std::uint64_t* words = &buckets_[b * words_];
-      std::copy(words, words + words_, pass_.begin());
-      std::fill(words, words + words_, 0);
-      free_buckets_.push_back(b);
+      // The bucket is read in place and freed after the pass: no request can reach it meanwhile
+      // (it has left due_ and the recent times), so one for now takes another bucket. Its
+      // address is taken afresh per word, as a request may grow buckets_.
       bucket_time_[b] = Activation::kNever;
       for (Hot& h : hot_)
-        if (h.t == now) h.t = Activation::kNever;  // its bucket is free
+        if (h.t == now) h.t = Activation::kNever;  // its bucket is being emptied
       ++passes_;
+      const std::size_t base = b * words_;
       for (std::size_t w = 0; w < words_; ++w) {
-        for (std::uint64_t bits = pass_[w]; bits; bits &= bits - 1) {
+        const std::uint64_t word = buckets_[base + w];
+        if (!word) continue;
+        buckets_[base + w] = 0;
+        for (std::uint64_t bits = word; bits; bits &= bits - 1) {
           Activation* a = by_slot_[(w << 6) | static_cast<std::size_t>(__builtin_ctzll(bits))];
           if (a->pending_ != now) continue;
           a->pending_ = Activation::kNever;  // from here a request for now means the next pass
@@ -137,6 +139,7 @@ void ActivationScheduler::run() {
           a->fn_(a->obj_);
         }
       }
+      free_buckets_.push_back(b);
       // sc_stop() lets the current delta finish and starts no further one.
       if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) {
         stopped = true;

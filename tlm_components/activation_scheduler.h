@@ -180,7 +180,6 @@ class ActivationScheduler {
   };
   Hot hot_[4];
   unsigned hot_next_ = 0;
-  std::vector<std::uint64_t> pass_;
   sc_core::sc_event wake_;
   std::uint64_t armed_ = Activation::kNever;  // time wake_ is notified for
   std::uint64_t seed_ = 0;
