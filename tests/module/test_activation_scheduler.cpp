@@ -207,55 +207,51 @@ TEST_CASE(
   CHECK(ActivationScheduler::get().steps_ahead() == 3);
 }
 
+namespace {
+// x runs at 10 ns and, reached ahead of the kernel, at 20 ns, where it notifies `target` 5 ns
+// later (with the run-ahead offset or without it); y is due at 30 ns.
+struct LateEventRig {
+  Log log;
+  Block x{"x", Stage::kNetwork, log}, y{"y", Stage::kCore, log};
+  Driver d{"driver"}, target{"target", 1000};
+  int x_runs = 0;
+  explicit LateEventRig(bool with_offset) {
+    x.body = [this, with_offset]() {
+      if (++x_runs == 1) {
+        x.act.notify(sc_time(10, SC_NS));  // 20 ns, reached ahead of the kernel
+      } else {
+        target.ev.cancel();
+        // With the offset 25 ns; without it the kernel's 15 ns, before the block's 20 ns.
+        target.ev.notify(sc_time(5, SC_NS) +
+                         (with_offset ? sim_time_ahead_by() : sc_core::SC_ZERO_TIME));
+      }
+    };
+    d.at10 = [this]() {
+      x.act.notify(sc_core::SC_ZERO_TIME);
+      y.act.notify(sc_time(20, SC_NS));  // 30 ns: the scheduler would step there next
+    };
+    ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  }
+};
+}  // namespace
+
 TEST_CASE(
     "scheduler: a SystemC event notified during a run-ahead fires at the block's time plus the "
     "delay when the run-ahead offset is added") {
-  Log log;
-  Block x("x", Stage::kNetwork, log), y("y", Stage::kCore, log);
+  LateEventRig rig(true);
   std::uint64_t fired_ns = 0;
-  Driver d("driver"), target("target", 1000);
-  target.at10 = [&]() { fired_ns = sc_core::sc_time_stamp().value() / 1000; };
-  int x_runs = 0;
-  x.body = [&]() {
-    if (++x_runs == 1) {
-      x.act.notify(sc_time(10, SC_NS));  // 20 ns, reached ahead of the kernel
-    } else {
-      target.ev.cancel();
-      target.ev.notify(sc_time(5, SC_NS) + sim_time_ahead_by());  // 25 ns, not 15 ns
-    }
-  };
-  d.at10 = [&]() {
-    x.act.notify(sc_core::SC_ZERO_TIME);
-    y.act.notify(sc_time(20, SC_NS));  // 30 ns
-  };
-  ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  rig.target.at10 = [&]() { fired_ns = sc_core::sc_time_stamp().value() / 1000; };
   sc_core::sc_start();
   CHECK(fired_ns == 25);
-  CHECK(log.times == std::vector<std::uint64_t>{10, 20, 30});
+  CHECK(rig.log.times == std::vector<std::uint64_t>{10, 20, 30});
   // The event at 25 ns ends the run-ahead: the kernel runs it, then wakes the scheduler at 30.
-  CHECK(log.kernel_times == std::vector<std::uint64_t>{10, 10, 30});
+  CHECK(rig.log.kernel_times == std::vector<std::uint64_t>{10, 10, 30});
 }
 
 TEST_CASE(
     "scheduler: a SystemC event notified during a run-ahead without the offset is an error, "
     "not a silent reordering") {
-  Log log;
-  Block x("x", Stage::kNetwork, log), y("y", Stage::kCore, log);
-  Driver d("driver"), target("target", 1000);
-  target.at10 = []() {};
-  int x_runs = 0;
-  x.body = [&]() {
-    if (++x_runs == 1) {
-      x.act.notify(sc_time(10, SC_NS));  // 20 ns, reached ahead of the kernel
-    } else {
-      target.ev.cancel();
-      target.ev.notify(sc_time(5, SC_NS));  // the kernel's 15 ns: before the block's 20 ns
-    }
-  };
-  d.at10 = [&]() {
-    x.act.notify(sc_core::SC_ZERO_TIME);
-    y.act.notify(sc_time(20, SC_NS));  // 30 ns: the scheduler would step there next
-  };
-  ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  LateEventRig rig(false);
+  rig.target.at10 = []() {};
   CHECK_THROWS_WITH(sc_core::sc_start(), Catch::Contains("run-ahead offset"));
 }
