@@ -75,34 +75,24 @@ void ActivationScheduler::arm(std::uint64_t t) {
   wake_.notify(sc_core::sc_time::from_value(t - ctx_->time_stamp().value()));
 }
 
-void ActivationScheduler::enter_new(Activation* a, std::uint64_t t) {
-  const std::uint64_t bit = std::uint64_t{1} << (a->slot_ & 63);
-  // Not a hot time: search from the earliest end: most requests are for the next few edges.
-  std::size_t i = due_.size();
-  Due* d = due_.data();
-  while (i > 0 && d[i - 1].t < t) --i;
+void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t e) {
+  // A time not pending yet (e: its free entry in the index): a bucket, and its place in due_,
+  // searched from the earliest end, where most new times go (the next few edges).
   std::uint32_t b;
-  if (i > 0 && d[i - 1].t == t) {
-    b = d[i - 1].bucket;
+  if (free_buckets_.empty()) {
+    b = static_cast<std::uint32_t>(buckets_.size() / words_);
+    buckets_.resize(buckets_.size() + words_, 0);
   } else {
-    if (free_buckets_.empty()) {
-      b = static_cast<std::uint32_t>(buckets_.size() / words_);
-      buckets_.resize(buckets_.size() + words_, 0);
-      bucket_time_.push_back(Activation::kNever);
-      for (Hot& h : hot_) h.t = Activation::kNever;  // their word pointers moved
-    } else {
-      b = free_buckets_.back();
-      free_buckets_.pop_back();
-    }
-    due_.emplace_back();
-    d = due_.data();
-    for (std::size_t j = due_.size() - 1; j > i; --j) d[j] = d[j - 1];
-    d[i] = Due{t, b};
-    bucket_time_[b] = t;
+    b = free_buckets_.back();
+    free_buckets_.pop_back();
   }
-  std::uint64_t* words = &buckets_[b * words_];
-  hot_[hot_next_++ & 3] = Hot{t, words};
-  words[a->slot_ >> 6] |= bit;
+  std::size_t i = due_.size();
+  due_.emplace_back();
+  Due* d = due_.data();
+  for (; i > 0 && d[i - 1].t < t; --i) d[i] = d[i - 1];
+  d[i] = Due{t, b};
+  buckets_[b * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
+  index_.insert_at(e, t, b);
 }
 
 void ActivationScheduler::run() {
@@ -120,11 +110,9 @@ void ActivationScheduler::run() {
       const std::uint32_t b = due_.back().bucket;
       due_.pop_back();
       // The bucket is read in place and freed after the pass: no request can reach it meanwhile
-      // (it has left due_ and the recent times), so one for now takes another bucket. Its
+      // (it has left due_ and the index), so one for now takes another bucket. Its
       // address is taken afresh per word, as a request may grow buckets_.
-      bucket_time_[b] = Activation::kNever;
-      for (Hot& h : hot_)
-        if (h.t == now) h.t = Activation::kNever;  // its bucket is being emptied
+      index_.erase(now);
       ++passes_;
       const std::size_t base = b * words_;
       for (std::size_t w = 0; w < words_; ++w) {

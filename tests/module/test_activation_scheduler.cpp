@@ -128,6 +128,41 @@ TEST_CASE("scheduler: a process may ask for its own stale time again after runni
   CHECK(log.times == std::vector<std::uint64_t>{10, 20});
 }
 
+TEST_CASE(
+    "scheduler: hundreds of distinct pending times, entered and left in any order, run in time "
+    "order, each once") {
+  // More distinct times than the pending-time index starts with (it grows), times leaving it
+  // from the middle of its probe runs, and requests that find their time already pending.
+  Log log;
+  constexpr unsigned kBlocks = 300;
+  std::vector<std::unique_ptr<Block>> blocks;
+  std::vector<unsigned> runs(kBlocks, 0);
+  std::vector<std::uint64_t> expected;  // ns
+  for (unsigned i = 0; i < kBlocks; ++i) {
+    blocks.push_back(std::make_unique<Block>(("b" + std::to_string(i)).c_str(), Stage::kCore, log));
+    const std::uint64_t first = 1 + (i * 37) % 211, step = 1 + (i * 53) % 97;
+    for (unsigned k = 0; k < 3; ++k) expected.push_back(10 + first + k * step);
+    blocks.back()->body = [&runs, &blocks, i, step]() {
+      if (++runs[i] < 3) blocks[i]->act.notify(sc_time(static_cast<double>(step), SC_NS));
+    };
+  }
+  Driver d("driver");
+  d.at10 = [&]() {
+    for (unsigned i = 0; i < kBlocks; ++i)
+      blocks[i]->act.notify(sc_time(static_cast<double>(1 + (i * 37) % 211), SC_NS));
+  };
+  sc_core::sc_start();
+  std::sort(expected.begin(), expected.end());
+  CHECK(std::is_sorted(log.times.begin(), log.times.end()));
+  CHECK(log.times == expected);
+  CHECK(std::all_of(runs.begin(), runs.end(), [](unsigned r) { return r == 3; }));
+  // One pass per distinct time: a request always found its time if it was pending.
+  CHECK(
+      ActivationScheduler::get().passes() ==
+      static_cast<std::uint64_t>(std::unique(expected.begin(), expected.end()) - expected.begin()));
+  CHECK_FALSE(sc_core::sc_pending_activity());
+}
+
 TEST_CASE("scheduler: an order seed replaces the stage order by a fixed pseudo-random one") {
   Log log;
   std::vector<std::unique_ptr<Block>> blocks;

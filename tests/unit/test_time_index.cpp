@@ -1,0 +1,100 @@
+// TimeIndex: the activation scheduler's map from pending times to buckets.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "model/time_index.h"
+
+using locsim::TimeIndex;
+
+namespace {
+
+// The first n times >= from whose home entry is `home`.
+std::vector<std::uint64_t> times_at(const TimeIndex& ix, std::size_t home, unsigned n,
+                                    std::uint64_t from = 1) {
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t t = from; out.size() < n; ++t)
+    if (ix.home(t) == home) out.push_back(t);
+  return out;
+}
+
+void put(TimeIndex& ix, std::uint64_t t, std::uint32_t v) {
+  const std::size_t e = ix.find(t);
+  REQUIRE(ix.value(e) == TimeIndex::kAbsent);
+  ix.insert_at(e, t, v);
+}
+
+std::uint32_t get(const TimeIndex& ix, std::uint64_t t) {
+  return ix.value(ix.find(t));
+}
+
+}  // namespace
+
+TEST_CASE("time index: a removal from the middle of a probe run keeps the later entries found") {
+  TimeIndex ix;
+  const std::size_t last = ix.capacity() - 1;
+  // A run that wraps around the table's end: three times homed at the last entry, two homed
+  // at entry 0 (displaced behind them), one homed at entry 1.
+  const auto a = times_at(ix, last, 3), b = times_at(ix, 0, 2), c = times_at(ix, 1, 1);
+  std::uint32_t v = 0;
+  for (auto t : a) put(ix, t, v++);
+  for (auto t : b) put(ix, t, v++);
+  for (auto t : c) put(ix, t, v++);
+  CHECK(ix.find(c[0]) == 4);  // behind a[1], a[2], b[0], b[1] at entries 0-3
+  ix.erase(a[1]);
+  ix.erase(b[0]);
+  CHECK(get(ix, a[1]) == TimeIndex::kAbsent);
+  CHECK(get(ix, b[0]) == TimeIndex::kAbsent);
+  CHECK(get(ix, a[0]) == 0);
+  CHECK(get(ix, a[2]) == 2);
+  CHECK(get(ix, b[1]) == 4);
+  CHECK(get(ix, c[0]) == 5);
+  CHECK(ix.size() == 4);
+  // The run closed up: a[2] and b[1] at entries 0 and 1, c[0] (home 1) right after them.
+  CHECK(ix.find(a[2]) == 0);
+  CHECK(ix.find(b[1]) == 1);
+  CHECK(ix.find(c[0]) == 2);
+}
+
+TEST_CASE("time index: agrees with std::map over random inserts and removals, through growth") {
+  std::mt19937_64 rng(7);
+  TimeIndex ix;
+  std::map<std::uint64_t, std::uint32_t> ref;
+  std::vector<std::uint64_t> live;
+  std::size_t max_live = 0;
+  for (int step = 0; step < 200000; ++step) {
+    // Mostly a few hundred close times (clock edges), sometimes far ones.
+    const bool grow_phase = (step / 20000) % 2 == 0;
+    if (live.empty() || (rng() % 100) < (grow_phase ? 60u : 40u)) {
+      const std::uint64_t t = (rng() % 8 == 0) ? rng() % 1000000007u : 1000 + (rng() % 400) * 125;
+      std::size_t e = ix.capacity();
+      const std::uint32_t got = ix.lookup(t, e);
+      const bool present = ref.count(t) != 0;
+      REQUIRE((got != TimeIndex::kAbsent) == present);
+      if (present) {
+        REQUIRE(got == ref[t]);
+        continue;
+      }
+      REQUIRE(e == ix.find(t));
+      const auto v = static_cast<std::uint32_t>(step);
+      ix.insert_at(e, t, v);
+      ref[t] = v;
+      live.push_back(t);
+    } else {
+      const std::size_t k = rng() % live.size();
+      const std::uint64_t t = live[k];
+      live[k] = live.back();
+      live.pop_back();
+      ix.erase(t);
+      ref.erase(t);
+      REQUIRE(get(ix, t) == TimeIndex::kAbsent);
+    }
+    max_live = std::max(max_live, live.size());
+    REQUIRE(ix.size() == ref.size());
+    REQUIRE(2 * ix.size() <= ix.capacity());
+  }
+  CHECK(max_live > 64);  // the table grew at least once
+  for (const auto& [t, v] : ref) CHECK(get(ix, t) == v);
+}
