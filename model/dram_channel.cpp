@@ -61,6 +61,7 @@ void DramChannelModel::enqueue(const DramRequest& r) {
   if (hit) {
     ++(r.is_write ? b.hit_wr : b.hit_rd);
     hits_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
+    hit_insert(i, kNil);  // the youngest request
   }
   if (stale_) return;
   // The cache: a bank's first request adds its next command; a later one changes it only by
@@ -96,6 +97,95 @@ void DramChannelModel::refresh() const {
   stale_ = false;
 }
 
+void DramChannelModel::hit_insert(std::uint32_t i, std::uint32_t before) {
+  Slot& s = slots_[i];
+  const unsigned k = s.r.is_write ? 1 : 0;
+  s.hnext = before;
+  s.hprev = before == kNil ? hit_tail_[k] : slots_[before].hprev;
+  (s.hprev == kNil ? hit_head_[k] : slots_[s.hprev].hnext) = i;
+  (before == kNil ? hit_tail_[k] : slots_[before].hprev) = i;
+}
+
+void DramChannelModel::hit_unlink(std::uint32_t i) {
+  const Slot& s = slots_[i];
+  const unsigned k = s.r.is_write ? 1 : 0;
+  (s.hprev == kNil ? hit_head_[k] : slots_[s.hprev].hnext) = s.hnext;
+  (s.hnext == kNil ? hit_tail_[k] : slots_[s.hnext].hprev) = s.hprev;
+}
+
+std::uint32_t DramChannelModel::first_ripe(unsigned k, Cycle now) const {
+  for (std::uint32_t i = hit_head_[k]; i != kNil; i = slots_[i].hnext) {
+    const Bank& b = banks_[slots_[i].r.bank];
+    if ((k ? b.next_wr : b.next_rd) <= now) return i;
+  }
+  return kNil;
+}
+
+Cycle DramChannelModel::hit_ready(unsigned k, Cycle now) const {
+  Cycle m = kNever;
+  for (std::uint32_t i = hit_head_[k]; i != kNil; i = slots_[i].hnext) {
+    const Bank& b = banks_[slots_[i].r.bank];
+    const Cycle c = k ? b.next_wr : b.next_rd;
+    if (c <= now) return now;
+    m = std::min(m, c);
+  }
+  return m;
+}
+
+bool DramChannelModel::choose(Cycle now, DramCommand& cmd, DramBus bus) {
+  // FR-FCFS: the oldest row hit whose column command is legal now, else the oldest request whose
+  // ACT or PRE is legal now.
+  if (stale_) refresh();
+  if (bus != DramBus::Row && next_col_ <= now) return column_command(now, cmd);
+  if (bus != DramBus::Column && next_row_ <= now) return row_command(now, cmd);
+  return false;
+}
+
+bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
+  // The oldest legal hit of each kind (a bank's per-kind cycle stays fixed from its ACT on, so
+  // the head of a list is legal unless its bank opened less than tRCD ago).
+  const std::uint32_t rd_hit = next_rd_any_ <= now ? first_ripe(0, now) : kNil;
+  const std::uint32_t wr_hit = next_wr_any_ <= now ? first_ripe(1, now) : kNil;
+  std::uint32_t hit = rd_hit;
+  if (wr_hit != kNil && (hit == kNil || slots_[wr_hit].seq < slots_[hit].seq)) hit = wr_hit;
+  if (hit == kNil) return false;  // not reached: next_col_ <= now promised one
+  const DramRequest& r = slots_[hit].r;
+  const bool wr = r.is_write;
+  Bank& b = banks_[r.bank];
+  const DramCommandType t = wr ? DramCommandType::Write : DramCommandType::Read;
+  cmd = DramCommand{t, r.bank, r.row, now, r.id, b.accessed_since_act, 0};
+  const Cycle data_start = now + (wr ? t_.tWL : t_.tCL);
+  cmd.data_done = data_start + t_.burst_cycles;
+  const Cycle bus_free = cmd.data_done;
+  if (!wr) {
+    b.next_pre = std::max(b.next_pre, now + t_.burst_cycles);
+    next_rd_any_ = std::max(next_rd_any_, now + std::max(t_.tCCD, t_.burst_cycles));
+    // The write's data may start only after the read data left the bus plus turnaround.
+    const Cycle wrc = bus_free + t_.tRTW > t_.tWL ? bus_free + t_.tRTW - t_.tWL : 0;
+    next_wr_any_ = std::max({next_wr_any_, now + t_.tCCD, wrc});
+  } else {
+    b.next_pre = std::max(b.next_pre, bus_free + t_.tWR);
+    next_wr_any_ = std::max(next_wr_any_, now + std::max(t_.tCCD, t_.burst_cycles));
+    // tWTR runs from the end of the write data to the next RD command.
+    next_rd_any_ = std::max({next_rd_any_, now + t_.tCCD, bus_free + t_.tWTR});
+  }
+  if (cmd.row_hit) ++row_hits_;
+  b.accessed_since_act = true;
+  const std::uint32_t bi = r.bank;
+  if (--b.queued == 0) busy_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));
+  --(wr ? b.hit_wr : b.hit_rd);
+  const bool still_col = b.hit_pending();
+  if (!still_col) hits_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));
+  hit_unlink(hit);
+  unlink(hit);
+  // The cache: the column side from the hit lists as they are now; the row side changes only if
+  // the issuing bank joined it (open, requests queued, none of them hits: its PRE).
+  next_col_ = std::min(std::max(hit_ready(0, now), next_rd_any_),
+                       std::max(hit_ready(1, now), next_wr_any_));
+  if (!still_col && b.queued) next_row_ = std::min(next_row_, b.next_pre);
+  return true;
+}
+
 namespace {
 // The two smallest of a set of per-bank cycles, and the bank of the smallest: the minimum over
 // all banks but one is then known without another pass.
@@ -115,153 +205,71 @@ struct Min2 {
 };
 }  // namespace
 
-bool DramChannelModel::choose(Cycle now, DramCommand& cmd, DramBus bus) {
-  // FR-FCFS: the oldest row hit whose column command is legal now, else the oldest request whose
-  // ACT or PRE is legal now. Per bank with queued requests: its oldest candidate of each kind.
-  // With the cache up to date only the banks of the kind of command that issues are visited (a
-  // column command whenever one can issue: row hits go first); the other kind's cached cycle
-  // changes only through the issuing bank. Otherwise every busy bank is.
-  bool col_pass = true, row_pass = true;
-  if (!stale_) {
-    col_pass = bus != DramBus::Row && next_col_ <= now;
-    row_pass = !col_pass && bus != DramBus::Column && next_row_ <= now;
-    if (!col_pass && !row_pass) return false;
-  }
-  // The same pass gathers, per kind of command, the banks' own earliest cycles (before the
-  // channel-wide limits), from which the cache is rebuilt after the command.
-  Min2 rd_min, wr_min, act_min, pre_min;
-  std::uint32_t hit = kNil, row = kNil;
-  std::uint64_t hit_seq = ~std::uint64_t{0}, row_seq = ~std::uint64_t{0};
-  for (std::size_t k = 0; k < busy_.size(); ++k) {
-    const std::uint64_t visit = col_pass && row_pass ? busy_[k]
-                                : col_pass           ? hits_[k]
-                                                     : busy_[k] & ~hits_[k];
-    for (std::uint64_t m = visit; m; m &= m - 1) {
+bool DramChannelModel::row_command(Cycle now, DramCommand& cmd) {
+  // No column command is legal now. The banks without queued row hits, each with its oldest
+  // request: a closed bank's ACT, an open one's PRE. The same pass gathers per kind the banks'
+  // own earliest cycles (before the channel-wide limit), from which next_row_ is rebuilt.
+  Min2 act_min, pre_min;
+  std::uint32_t row = kNil;
+  std::uint64_t row_seq = ~std::uint64_t{0};
+  for (std::size_t k = 0; k < busy_.size(); ++k)
+    for (std::uint64_t m = busy_[k] & ~hits_[k]; m; m &= m - 1) {
       const auto bi =
           static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m)));
       const Bank& b = banks_[bi];
-      if (b.open && b.hit_pending()) {
-        // FR-FCFS does not close a row that queued requests still hit.
-        const Cycle rk = b.hit_rd ? b.next_rd : kNever;
-        const Cycle wk = b.hit_wr ? b.next_wr : kNever;
-        rd_min.add(rk, bi);
-        wr_min.add(wk, bi);
-        if (bus == DramBus::Row) continue;
-        const bool rd = b.hit_rd && std::max(rk, next_rd_any_) <= now;
-        const bool wr = b.hit_wr && std::max(wk, next_wr_any_) <= now;
-        if (!rd && !wr) continue;
-        for (std::uint32_t i = b.head; i != kNil; i = slots_[i].next) {
-          const Slot& s = slots_[i];
-          if (s.seq > hit_seq) break;  // an older hit of another bank goes first
-          if (s.r.row == b.row && (s.r.is_write ? wr : rd)) {
-            hit = i;
-            hit_seq = s.seq;
-            break;
-          }
-        }
-      } else {
-        // A closed bank (ACT) or an open one no queued request hits (PRE): its oldest request.
-        const Cycle c = b.open ? b.next_pre : b.next_act;
-        (b.open ? pre_min : act_min).add(c, bi);
-        if (bus != DramBus::Column && slots_[b.head].seq < row_seq &&
-            (b.open ? c : std::max(c, next_act_any_)) <= now) {
-          row = b.head;
-          row_seq = slots_[b.head].seq;
-        }
+      const Cycle c = b.open ? b.next_pre : b.next_act;
+      (b.open ? pre_min : act_min).add(c, bi);
+      if (slots_[b.head].seq < row_seq && (b.open ? c : std::max(c, next_act_any_)) <= now) {
+        row = b.head;
+        row_seq = slots_[b.head].seq;
       }
     }
-  }
-  std::uint32_t bank;  // the bank of the command issued
-  if (hit != kNil) {
-    const DramRequest& r = slots_[hit].r;
-    const bool wr = r.is_write;
-    bank = r.bank;
-    Bank& b = banks_[r.bank];
-    const DramCommandType t = wr ? DramCommandType::Write : DramCommandType::Read;
-    cmd = DramCommand{t, r.bank, r.row, now, r.id, b.accessed_since_act, 0};
-    const Cycle data_start = now + (wr ? t_.tWL : t_.tCL);
-    cmd.data_done = data_start + t_.burst_cycles;
-    const Cycle bus_free = cmd.data_done;
-    if (!wr) {
-      b.next_pre = std::max(b.next_pre, now + t_.burst_cycles);
-      next_rd_any_ = std::max(next_rd_any_, now + std::max(t_.tCCD, t_.burst_cycles));
-      // The write's data may start only after the read data left the bus plus turnaround.
-      const Cycle wrc = bus_free + t_.tRTW > t_.tWL ? bus_free + t_.tRTW - t_.tWL : 0;
-      next_wr_any_ = std::max({next_wr_any_, now + t_.tCCD, wrc});
-    } else {
-      b.next_pre = std::max(b.next_pre, bus_free + t_.tWR);
-      next_wr_any_ = std::max(next_wr_any_, now + std::max(t_.tCCD, t_.burst_cycles));
-      // tWTR runs from the end of the write data to the next RD command.
-      next_rd_any_ = std::max({next_rd_any_, now + t_.tCCD, bus_free + t_.tWTR});
-    }
-    if (cmd.row_hit) ++row_hits_;
-    b.accessed_since_act = true;
-    if (--b.queued == 0) busy_[r.bank >> 6] &= ~(std::uint64_t{1} << (r.bank & 63));
-    --(wr ? b.hit_wr : b.hit_rd);
-    if (!b.hit_pending()) hits_[r.bank >> 6] &= ~(std::uint64_t{1} << (r.bank & 63));
-    unlink(hit);
-  } else if (row != kNil) {
-    const DramRequest& r = slots_[row].r;
-    bank = r.bank;
-    Bank& b = banks_[r.bank];
-    if (b.open) {
-      b.open = false;
-      b.next_act = std::max(b.next_act, now + t_.tRP);
-      ++precharges_;
-      cmd = DramCommand{DramCommandType::Precharge, r.bank, b.row, now, 0, false, 0};
-    } else {
-      b.open = true;
-      b.row = r.row;
-      b.accessed_since_act = false;
-      b.next_act = now + t_.tRC;
-      b.next_pre = now + t_.tRAS;
-      b.next_rd = b.next_wr = now + t_.tRCD;
-      next_act_any_ = now + t_.tRRD;
-      // The requests of this bank that hit the row just opened (a bank was closed: none did).
-      for (std::uint32_t o = b.head; o != kNil; o = slots_[o].next) {
-        const DramRequest& q = slots_[o].r;
-        if (q.row == b.row) ++(q.is_write ? b.hit_wr : b.hit_rd);
-      }
-      if (b.hit_pending()) hits_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
-      ++activates_;
-      cmd = DramCommand{DramCommandType::Activate, r.bank, r.row, now, 0, false, 0};
-    }
-  } else {
-    bank = kNil;  // nothing issued: the pass saw every busy bank as it is
-  }
-  // The cache: for each kind of command visited, the other banks' cycles gathered above, the
-  // issuing bank's new ones and the channel-wide limits as they are now (max distributes over
-  // min); for a kind not visited, its cycle so far (a command of the other kind changes neither
-  // its banks nor its limits) and the issuing bank's if it joined that kind.
-  Cycle rd = rd_min.without(bank), wr = wr_min.without(bank);
+  if (row == kNil) return false;  // not reached: next_row_ <= now promised one
+  const DramRequest& r = slots_[row].r;
+  const std::uint32_t bank = r.bank;
+  Bank& b = banks_[bank];
   Cycle act = act_min.without(bank), pre = pre_min.without(bank);
-  bool issuer_col = false, issuer_row = false;
-  Cycle issuer = kNever;
-  if (bank != kNil && banks_[bank].queued) {
-    const Bank& b = banks_[bank];
-    issuer = bank_ready(b);
-    if (!b.open) {
-      act = std::min(act, b.next_act);
-      issuer_row = true;
-    } else if (!b.hit_pending()) {
-      pre = std::min(pre, b.next_pre);
-      issuer_row = true;
+  if (b.open) {
+    b.open = false;
+    b.next_act = std::max(b.next_act, now + t_.tRP);
+    ++precharges_;
+    cmd = DramCommand{DramCommandType::Precharge, bank, b.row, now, 0, false, 0};
+    act = std::min(act, b.next_act);  // the bank waits for its ACT now
+  } else {
+    b.open = true;
+    b.row = r.row;
+    b.accessed_since_act = false;
+    b.next_act = now + t_.tRC;
+    b.next_pre = now + t_.tRAS;
+    b.next_rd = b.next_wr = now + t_.tRCD;
+    next_act_any_ = now + t_.tRRD;
+    // The requests of this bank that hit the row just opened (a bank was closed: none did) join
+    // the hit lists, merged by arrival number (the bank's list is in arrival order).
+    std::uint32_t at[2] = {hit_head_[0], hit_head_[1]};
+    for (std::uint32_t o = b.head; o != kNil; o = slots_[o].next) {
+      const Slot& s = slots_[o];
+      if (s.r.row != b.row) continue;
+      const unsigned kind = s.r.is_write ? 1 : 0;
+      ++(kind ? b.hit_wr : b.hit_rd);
+      std::uint32_t& p = at[kind];
+      while (p != kNil && slots_[p].seq < s.seq) p = slots_[p].hnext;
+      hit_insert(o, p);
+    }
+    ++activates_;
+    cmd = DramCommand{DramCommandType::Activate, bank, r.row, now, 0, false, 0};
+    if (b.hit_pending()) {
+      hits_[bank >> 6] |= std::uint64_t{1} << (bank & 63);
+      next_col_ = std::min(next_col_, bank_ready(b));  // it joined the column side
     } else {
-      if (b.hit_rd) rd = std::min(rd, b.next_rd);
-      if (b.hit_wr) wr = std::min(wr, b.next_wr);
-      issuer_col = true;
+      pre = std::min(pre, b.next_pre);  // no queued request hits the row it opened
     }
   }
-  if (col_pass)
-    next_col_ = std::min(std::max(rd, next_rd_any_), std::max(wr, next_wr_any_));
-  else if (issuer_col)
-    next_col_ = std::min(next_col_, issuer);
-  if (row_pass)
-    next_row_ = std::min(std::max(act, next_act_any_), pre);
-  else if (issuer_row)
-    next_row_ = std::min(next_row_, issuer);
+  // The cache: the other banks' cycles gathered above, the issuing bank's new one if it stays on
+  // the row side, and the channel-wide limit as it is now (max distributes over min). The column
+  // side changes only through the issuing bank.
+  next_row_ = std::min(std::max(act, next_act_any_), pre);
   stale_ = false;
-  return bank != kNil;
+  return true;
 }
 
 }  // namespace locsim

@@ -64,7 +64,8 @@ class DramChannelModel {
   std::size_t queued() const { return count_; }
   // Precondition: can_accept().
   void enqueue(const DramRequest& r);
-  // Earliest cycle >= now at which issue() will issue a command, or kNever if the queue is empty.
+  // Earliest cycle >= now at which issue() will issue a command, or kNever if the queue is empty;
+  // `now` is not before the last command issued (time does not go back).
   Cycle next_command_cycle(Cycle now) const {
     if (stale_) refresh();
     return std::max(std::min(next_col_, next_row_), now);
@@ -109,6 +110,9 @@ class DramChannelModel {
   Cycle bank_ready(const Bank& b) const;
   // issue() once a command may issue (or the cache is stale).
   bool choose(Cycle now, DramCommand& cmd, DramBus bus);
+  // choose()'s two cases: the oldest legal row hit's RD/WR, else the oldest legal ACT/PRE.
+  bool column_command(Cycle now, DramCommand& cmd);
+  bool row_command(Cycle now, DramCommand& cmd);
   [[noreturn]] void bad_enqueue(const DramRequest& r) const;
   static bool column_bank(const Bank& b) { return b.open && b.hit_pending(); }
   // Recomputes next_col_ / next_row_ from the busy banks.
@@ -129,8 +133,22 @@ class DramChannelModel {
     DramRequest r;
     std::uint64_t seq = 0;
     std::uint32_t prev = kNil, next = kNil;
+    std::uint32_t hprev = kNil, hnext = kNil;  // its row-hit list (while a row hit)
   };
   void unlink(std::uint32_t i);
+  // The row hits of all banks, one list per kind (0 reads, 1 writes) in arrival order: the
+  // oldest legal hit is the first of its list whose bank is past tRCD (usually the head), so a
+  // column command needs no pass over the banks. A request joins at enqueue (youngest: the
+  // tail) or when an ACT opens its row (merged by arrival number), and leaves with its RD/WR.
+  std::uint32_t hit_head_[2] = {kNil, kNil}, hit_tail_[2] = {kNil, kNil};
+  void hit_insert(std::uint32_t i, std::uint32_t before);  // kNil: at the tail
+  void hit_unlink(std::uint32_t i);
+  // The first request of hit list k whose bank may take its column command at `now` (the
+  // channel-wide limit aside), kNil if none.
+  std::uint32_t first_ripe(unsigned k, Cycle now) const;
+  // The smallest bank-side cycle of hit list k's column commands, or `now` if one is <= now (the
+  // cache only answers for cycles from the last command on), kNever if the list is empty.
+  Cycle hit_ready(unsigned k, Cycle now) const;
 
   DramTiming t_;
   std::vector<Bank> banks_;
@@ -147,8 +165,10 @@ class DramChannelModel {
   std::uint64_t row_hits_ = 0, activates_ = 0, precharges_ = 0;
   // The earliest cycle (not limited by any "now") at which a column command, and a row command,
   // can issue: the minimum of bank_ready() over the busy banks of each kind, kNever if none.
-  // issue() returns at once when neither can issue. enqueue() keeps them exact where it can and
-  // otherwise, like issue(), marks them stale (recomputed when next asked).
+  // After a column command next_col_ may instead hold that command's cycle where the minimum is
+  // earlier (the same answer for every cycle from then on). issue() returns at once when neither
+  // can issue. enqueue() keeps them exact where it can and otherwise marks them stale
+  // (recomputed when next asked).
   mutable Cycle next_col_ = kNever, next_row_ = kNever;
   mutable bool stale_ = false;
 };
