@@ -441,12 +441,18 @@ struct Checker {
           return fail(c, "column command for an unknown request");
         }
         const DramRequest r = it->second;
-        // FR-FCFS: among a bank's hits of one kind (same legality), the oldest goes first.
+        // FR-FCFS: among a bank's hits of one kind (same legality), the oldest goes first; and
+        // across banks, an older hit of the same kind (the channel-wide limits are the same) in a
+        // bank open for tRCD was legal too, so it went first.
         for (auto& kv : queued) {
           if (kv.first >= r.id) break;
           const DramRequest& o = kv.second;
           expect(!(o.bank == r.bank && o.row == r.row && o.is_write == r.is_write), c,
                  "a younger row hit served before an older one of the same bank and kind");
+          const BankState& ob = b[o.bank];
+          expect(!(o.is_write == r.is_write && ob.open && ob.row == o.row &&
+                   c.cycle >= ob.act + t.tRCD),
+                 c, "a younger row hit served before an older legal one of another bank");
         }
         queued.erase(it);
         completed.insert(c.request_id);
