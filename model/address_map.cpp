@@ -51,15 +51,16 @@ Addr AddressMap::baseline_local(Addr a) const {
 DramCoord AddressMap::baseline(Addr a) const {
   const Addr chunk = a >> il_shift_;
   const Addr upper = chunk / cfg_.channels;
-  Addr sel = chunk;
+  // The channel-local address: the chunk index among the channel's chunks, and the offset.
+  const Addr local = (upper << il_shift_) | (a & (cfg_.interleave_bytes - 1));
   if (cfg_.channel_hash == ChannelHash::Xor) {
     // Fold the chunk index above the channel bits in 5-bit groups and add it: consecutive
     // chunks still rotate over all channels, power-of-two strides stop hitting one channel.
     Addr f = 0;
     for (Addr u = upper; u; u >>= 5) f ^= u & 31;
-    sel = chunk + f;
+    return place(static_cast<std::uint32_t>((chunk + f) % cfg_.channels), local);
   }
-  return place(static_cast<std::uint32_t>(sel % cfg_.channels), baseline_local(a));
+  return place(static_cast<std::uint32_t>(chunk - upper * cfg_.channels), local);  // chunk % n
 }
 
 Addr AddressMap::bank_local(Addr a) const {
@@ -74,9 +75,10 @@ DramCoord AddressMap::place(std::uint32_t channel, Addr local) const {
   DramCoord d;
   d.channel = channel;
   d.local = local;
-  d.subpartition =
-      channel * cfg_.subpartitions_per_channel +
-      static_cast<std::uint32_t>((local >> il_shift_) % cfg_.subpartitions_per_channel);
+  const std::uint32_t subs = cfg_.subpartitions_per_channel;
+  d.subpartition = channel * subs + static_cast<std::uint32_t>((local >> il_shift_) % subs);
+  const std::uint32_t bank_field = cfg_.banks - 1;
+  d.row = static_cast<std::uint32_t>(local >> (row_shift_ + bank_bits_));
   if (bank_mask_) {
     // Gather the bank bits; the remaining bits below the row, packed, are the column.
     std::uint32_t bank = 0, column = 0;
@@ -92,10 +94,9 @@ DramCoord AddressMap::place(std::uint32_t channel, Addr local) const {
     d.column = column;
   } else {
     d.column = static_cast<std::uint32_t>(local & (cfg_.row_bytes - 1));
-    d.bank = static_cast<std::uint32_t>((local >> row_shift_) & (cfg_.banks - 1));
+    d.bank = static_cast<std::uint32_t>(local >> row_shift_) & bank_field;
   }
-  d.row = static_cast<std::uint32_t>(local >> (row_shift_ + bank_bits_));
-  if (cfg_.bank_xor) d.bank ^= d.row & (cfg_.banks - 1);
+  if (cfg_.bank_xor) d.bank ^= d.row & bank_field;
   return d;
 }
 

@@ -87,10 +87,24 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   const bool head_can_move = !front_was_empty && front_.front().first <= now && dram_.can_accept();
   pending_[id] = Pending{&gp, src, n, now};
   last_source_ = src;
-  for (unsigned a = 0; atom_mask >> a; ++a) {
+  const Cycle ready = now + cfg_.controller_latency;
+  const Addr base = gp.get_address();
+  const auto first = static_cast<unsigned>(__builtin_ctz(atom_mask));
+  const Addr lo = base + first * cfg_.atom_bytes,
+             hi = base + (31u - static_cast<unsigned>(__builtin_clz(atom_mask))) * cfg_.atom_bytes;
+  // Without range mappers, the atoms of one interleave chunk share the bank and row (their bits
+  // lie above the chunk offset, which forms the column's low bits): one decode serves them all.
+  const bool one_chunk = map_.num_ranges() == 0 && (lo ^ hi) < map_.config().interleave_bytes;
+  DramCoord c = map_.decode(lo);
+  const std::uint32_t column0 = c.column;
+  for (unsigned a = first; atom_mask >> a; ++a) {
     if (!((atom_mask >> a) & 1u)) continue;
-    DramCoord c = map_.decode(gp.get_address() + a * cfg_.atom_bytes);
-    const Cycle ready = now + cfg_.controller_latency;
+    if (a != first) {
+      if (one_chunk)
+        c.column = column0 + (a - first) * cfg_.atom_bytes;
+      else
+        c = map_.decode(base + a * cfg_.atom_bytes);
+    }
     const DramRequest r{id, c.bank, c.row, c.column, wr, ready};
     if (direct)
       dram_.enqueue(r);
