@@ -28,7 +28,7 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
   for (std::uint32_t i = queue_capacity; i-- > 0;) free_.push_back(i);
 }
 
-void DramChannelModel::unlink(std::uint32_t i) {
+inline void DramChannelModel::unlink(std::uint32_t i) {
   Slot& s = slots_[i];
   Bank& b = banks_[s.r.bank];
   (s.prev == kNil ? b.head : slots_[s.prev].next) = s.next;
@@ -106,7 +106,7 @@ void DramChannelModel::hit_insert(std::uint32_t i, std::uint32_t before) {
   (before == kNil ? hit_tail_[k] : slots_[before].hprev) = i;
 }
 
-void DramChannelModel::hit_unlink(std::uint32_t i) {
+inline void DramChannelModel::hit_unlink(std::uint32_t i) {
   const Slot& s = slots_[i];
   const unsigned k = s.r.is_write ? 1 : 0;
   (s.hprev == kNil ? hit_head_[k] : slots_[s.hprev].hnext) = s.hnext;
@@ -130,15 +130,6 @@ Cycle DramChannelModel::hit_ready(unsigned k, Cycle now) const {
     m = std::min(m, c);
   }
   return m;
-}
-
-bool DramChannelModel::choose(Cycle now, DramCommand& cmd, DramBus bus) {
-  // FR-FCFS: the oldest row hit whose column command is legal now, else the oldest request whose
-  // ACT or PRE is legal now.
-  if (stale_) refresh();
-  if (bus != DramBus::Row && next_col_ <= now) return column_command(now, cmd);
-  if (bus != DramBus::Column && next_row_ <= now) return row_command(now, cmd);
-  return false;
 }
 
 bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {

@@ -76,10 +76,12 @@ class DramChannelModel {
   // cmd.data_done). `bus` limits the choice to column or row commands (Any: a legal row hit
   // first, else the oldest request's ACT or PRE).
   bool issue(Cycle now, DramCommand& cmd, DramBus bus = DramBus::Any) {
-    if (!stale_ && (bus == DramBus::Row ? kNever : next_col_) > now &&
-        (bus == DramBus::Column ? kNever : next_row_) > now)
-      return false;  // no bank can issue a command of this bus yet (inline: the usual answer)
-    return choose(now, cmd, bus);
+    // Inline: the usual answer, that no bank can issue a command of this bus yet, comes from the
+    // cache. FR-FCFS: the oldest legal row hit, else the oldest request whose ACT/PRE is legal.
+    if (stale_) refresh();
+    if (bus != DramBus::Row && next_col_ <= now) return column_command(now, cmd);
+    if (bus != DramBus::Column && next_row_ <= now) return row_command(now, cmd);
+    return false;
   }
 
   // Forgets the cached earliest command cycles, so that the next issue() decides by its full
@@ -108,9 +110,7 @@ class DramChannelModel {
   // column command of a row hit, else PRE (only with no hit pending) or ACT. The command is a
   // column command iff b.open && b.hit_pending().
   Cycle bank_ready(const Bank& b) const;
-  // issue() once a command may issue (or the cache is stale).
-  bool choose(Cycle now, DramCommand& cmd, DramBus bus);
-  // choose()'s two cases: the oldest legal row hit's RD/WR, else the oldest legal ACT/PRE.
+  // issue()'s two cases: the oldest legal row hit's RD/WR, else the oldest legal ACT/PRE.
   bool column_command(Cycle now, DramCommand& cmd);
   bool row_command(Cycle now, DramCommand& cmd);
   [[noreturn]] void bad_enqueue(const DramRequest& r) const;
