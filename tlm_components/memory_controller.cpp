@@ -19,6 +19,7 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
       refused_(cfg.sources, 0),
       sectors_per_atom_(std::max(1u, cfg.atom_bytes / cfg.sector_bytes)),
       atom_sectors_(sectors_per_atom_ >= 32 ? ~0u : (1u << sectors_per_atom_) - 1),
+      atoms_of_(),
 #define MC_STAT(n, u, d) ctx.stats.counter(this->name(), "dram", n, u, d)
       reads_(MC_STAT("reads", "requests", "read requests (L2 fills)")),
       writes_(MC_STAT("writes", "requests", "write requests (L2 write-backs)")),
@@ -33,6 +34,8 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
       latency_(ctx.stats.distribution(this->name(), "dram", "latency", "DRAM cycles",
                                       "cycles from acceptance to the response (controller "
                                       "latency, DRAM timing and PHY latency)")) {
+  for (std::uint32_t m = 0; m < atoms_of_.size(); ++m)
+    atoms_of_[m] = static_cast<std::uint8_t>(atom_mask_of(m));
   in.register_nb_transport_fw(this, &MemoryController::nb_fw);
   in.register_b_transport(this, &MemoryController::b_transport);
   in.register_transport_dbg(this, &MemoryController::transport_dbg);
@@ -49,24 +52,27 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
                                                std::string(this->name()) + ".schedule_method");
 }
 
+std::uint32_t MemoryController::atom_mask_of(std::uint32_t sectors) const {
+  std::uint32_t atoms = 0;
+  for (unsigned a = 0, s = 0; s < 32 && (sectors >> s) != 0; ++a, s += sectors_per_atom_)
+    if ((sectors >> s) & atom_sectors_) atoms |= 1u << a;
+  return atoms;
+}
+
 bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   GpuExtension& e = gpu_ext(gp);
   // Atoms: the distinct atom_bytes chunks of the line that hold a requested sector.
-  std::uint32_t atom_mask = 0;
-  for (unsigned a = 0, s = 0; s < 32 && (e.sector_mask >> s) != 0; ++a, s += sectors_per_atom_)
-    if ((e.sector_mask >> s) & atom_sectors_) atom_mask |= 1u << a;
+  std::uint32_t atom_mask =
+      e.sector_mask < atoms_of_.size() ? atoms_of_[e.sector_mask] : atom_mask_of(e.sector_mask);
   if (!atom_mask) atom_mask = 1;
   const std::uint32_t n = static_cast<std::uint32_t>(__builtin_popcount(atom_mask));
   // Without a front-end delay the atoms go straight into the scheduler queue; the front end is a
   // pipeline that takes up to one atom per DRAM cycle (a peak the data bus cannot exceed), so it
   // holds at most controller_latency atoms. schedule_method retries a refused request.
   const bool direct = cfg_.controller_latency == 0;
-  if (direct ? dram_.queued() + n > cfg_.queue
-             : front_.size() + n > std::max<std::size_t>(cfg_.controller_latency, n)) {
-    if (!refused_[src]) {  // the port holds it until schedule_method accepts it
-      refused_[src] = 1;
-      ++holding_;
-    }
+  if (!room_for(n)) {
+    if (!refused_[src]) ++holding_;  // the port holds it until schedule_method accepts it
+    refused_[src] = static_cast<std::uint8_t>(n);
     return false;
   }
 
@@ -168,7 +174,8 @@ void MemoryController::schedule_method() {
     for (std::uint32_t k = 0; k < n; ++k) {
       const std::uint32_t s = (first + k) % n;
       TargetPort& port = *ports_[s];
-      if (port.held_request() && on_request(s, *port.held_request())) {
+      // A request that cannot fit is not offered again (on_request would refuse it at once).
+      if (port.held_request() && room_for(refused_[s]) && on_request(s, *port.held_request())) {
         refused_[s] = 0;  // before END_REQ, which may bring the source's next request
         --holding_;
         port.accept_request();
@@ -185,7 +192,7 @@ void MemoryController::schedule_method() {
   if (next != DramChannelModel::kNever) ev_.notify_at(clk_.ps_at(next));
 }
 
-bool MemoryController::issued(const DramCommand& cmd) {
+inline bool MemoryController::issued(const DramCommand& cmd) {
   switch (cmd.type) {
     case DramCommandType::Activate:
       ++activates_;

@@ -5,6 +5,7 @@
 #pragma once
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <systemc>
@@ -64,6 +65,8 @@ class MemoryController : public sc_core::sc_module {
     Cycle arrival = 0;
   };
   bool on_request(std::uint32_t src, Payload& gp);
+  // The atoms (bit a: atom a of the line) that hold a sector of `sectors`.
+  std::uint32_t atom_mask_of(std::uint32_t sectors) const;
   void schedule_method();
   // Counts a command schedule_method issued; true for a column command (a queue slot freed).
   bool issued(const DramCommand& cmd);
@@ -94,11 +97,20 @@ class MemoryController : public sc_core::sc_module {
   };
   std::vector<Waiting> ready_;
   std::size_t waiting_ = 0;  // ids in ready_
-  // Per source, whether its port holds a request on_request refused; and how many do.
+  // Per source, the atoms of the request its port holds because on_request refused it (0: none);
+  // and how many sources hold one.
   std::vector<std::uint8_t> refused_;
   std::uint32_t holding_ = 0;
+  // Whether n more atoms fit (the scheduler queue without a front end, else the front end).
+  bool room_for(std::uint32_t n) const {
+    return cfg_.controller_latency == 0
+               ? dram_.queued() + n <= cfg_.queue
+               : front_.size() + n <= std::max<std::size_t>(cfg_.controller_latency, n);
+  }
   // Sectors per DRAM atom, and a mask of that many sector bits.
   std::uint32_t sectors_per_atom_, atom_sectors_;
+  // The atom mask of each sector mask below 256 (lines of up to 8 sectors: every platform's).
+  std::array<std::uint8_t, 256> atoms_of_;
   Cycle last_cmd_ = ~Cycle{0};
   std::uint32_t last_source_ = 0;  // the source of the request accepted last (round robin)
   Activation ev_{Activation::Stage::kMemory};
