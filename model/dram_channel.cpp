@@ -23,6 +23,16 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
       slots_(queue_capacity),
       capacity_(queue_capacity) {
   t_.validate();
+  rd_done_ = t_.tCL + t_.burst_cycles;
+  wr_done_ = t_.tWL + t_.burst_cycles;
+  rd_pre_ = t_.burst_cycles;
+  wr_pre_ = wr_done_ + t_.tWR;
+  col_gap_ = std::max(t_.tCCD, t_.burst_cycles);
+  // A write's data may start only tRTW after the read data left the bus (and tCCD after it).
+  const auto rtw = static_cast<std::int64_t>(rd_done_ + t_.tRTW) - t_.tWL;
+  rd_to_wr_ = static_cast<Cycle>(std::max<std::int64_t>(t_.tCCD, rtw));
+  // tWTR runs from the end of the write data to the next RD command.
+  wr_to_rd_ = std::max<Cycle>(t_.tCCD, wr_done_ + t_.tWTR);
   if (!banks || !queue_capacity)
     throw std::invalid_argument("DRAM channel needs banks and a queue");
   for (std::uint32_t i = queue_capacity; i-- > 0;) free_.push_back(i);
@@ -52,7 +62,11 @@ void DramChannelModel::enqueue(const DramRequest& r) {
   const bool was_busy = b.queued != 0;
   const bool had_hit = b.hit_pending();
   const bool hit = b.open && b.row == r.row;
-  slots_[i] = Slot{r, seq_++, b.tail, kNil};
+  Slot& s = slots_[i];  // hprev/hnext are set when it joins a hit list
+  s.r = r;
+  s.seq = seq_++;
+  s.prev = b.tail;
+  s.next = kNil;
   (b.tail == kNil ? b.head : slots_[b.tail].next) = i;
   b.tail = i;
   ++count_;
@@ -145,20 +159,16 @@ bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
   Bank& b = banks_[r.bank];
   const DramCommandType t = wr ? DramCommandType::Write : DramCommandType::Read;
   cmd = DramCommand{t, r.bank, r.row, now, r.id, b.accessed_since_act, 0};
-  const Cycle data_start = now + (wr ? t_.tWL : t_.tCL);
-  cmd.data_done = data_start + t_.burst_cycles;
-  const Cycle bus_free = cmd.data_done;
   if (!wr) {
-    b.next_pre = std::max(b.next_pre, now + t_.burst_cycles);
-    next_rd_any_ = std::max(next_rd_any_, now + std::max(t_.tCCD, t_.burst_cycles));
-    // The write's data may start only after the read data left the bus plus turnaround.
-    const Cycle wrc = bus_free + t_.tRTW > t_.tWL ? bus_free + t_.tRTW - t_.tWL : 0;
-    next_wr_any_ = std::max({next_wr_any_, now + t_.tCCD, wrc});
+    cmd.data_done = now + rd_done_;
+    b.next_pre = std::max(b.next_pre, now + rd_pre_);
+    next_rd_any_ = std::max(next_rd_any_, now + col_gap_);
+    next_wr_any_ = std::max(next_wr_any_, now + rd_to_wr_);
   } else {
-    b.next_pre = std::max(b.next_pre, bus_free + t_.tWR);
-    next_wr_any_ = std::max(next_wr_any_, now + std::max(t_.tCCD, t_.burst_cycles));
-    // tWTR runs from the end of the write data to the next RD command.
-    next_rd_any_ = std::max({next_rd_any_, now + t_.tCCD, bus_free + t_.tWTR});
+    cmd.data_done = now + wr_done_;
+    b.next_pre = std::max(b.next_pre, now + wr_pre_);
+    next_wr_any_ = std::max(next_wr_any_, now + col_gap_);
+    next_rd_any_ = std::max(next_rd_any_, now + wr_to_rd_);
   }
   if (cmd.row_hit) ++row_hits_;
   b.accessed_since_act = true;

@@ -151,6 +151,10 @@ class DramChannelModel {
   Cycle hit_ready(unsigned k, Cycle now) const;
 
   DramTiming t_;
+  // Column-command spacings derived from t_ (cycles after a RD/WR at `now`): its data end, its
+  // bank's earliest PRE, the next command of the same kind, of the other kind (bus turnaround).
+  Cycle rd_done_ = 0, wr_done_ = 0, rd_pre_ = 0, wr_pre_ = 0, col_gap_ = 0, rd_to_wr_ = 0,
+        wr_to_rd_ = 0;
   std::vector<Bank> banks_;
   std::vector<std::uint64_t> busy_;  // bit per bank: queued > 0
   std::vector<std::uint64_t> hits_;  // bit per bank: column_bank() (open, queued hits)
