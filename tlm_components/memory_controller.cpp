@@ -213,24 +213,35 @@ inline bool MemoryController::issued(const DramCommand& cmd) {
 }
 
 void MemoryController::respond_ready(Cycle now) {
+  auto answer = [this, now](std::uint32_t s, std::uint32_t id) {
+    Payload* gp = pending_[id].gp;
+    latency_.sample(now - pending_[id].arrival);
+    free_.push_back(id);
+    if (backing_ && gp->is_read())
+      backing_->read(gp->get_address(), gp->get_data_ptr(), cfg_.line_bytes);
+    gp->set_response_status(tlm::TLM_OK_RESPONSE);
+    ports_[s]->respond(*gp);
+  };
+  if (waiting_ == 0) {
+    // The usual case, one request complete and none waiting (the caller saw one ready): it is
+    // answered at once if its channel is free, as the general path below would.
+    const std::uint32_t id = done_.pop();
+    const std::uint32_t s = pending_[id].source;
+    if (!done_.ready(now) && !ports_[s]->response_busy()) return answer(s, id);
+    ready_[s].ids.push_back(id);
+    ++waiting_;
+  }
   while (done_.ready(now)) {
     std::uint32_t id = done_.pop();
     ready_[pending_[id].source].ids.push_back(id);
     ++waiting_;
   }
-  if (waiting_ == 0) return;
   for (std::uint32_t s = 0; s < cfg_.sources; ++s) {
     auto& q = ready_[s];
     while (q.head != q.ids.size() && !ports_[s]->response_busy()) {
       const std::uint32_t id = q.ids[q.head++];
       --waiting_;
-      Payload* gp = pending_[id].gp;
-      latency_.sample(now - pending_[id].arrival);
-      free_.push_back(id);
-      if (backing_ && gp->is_read())
-        backing_->read(gp->get_address(), gp->get_data_ptr(), cfg_.line_bytes);
-      gp->set_response_status(tlm::TLM_OK_RESPONSE);
-      ports_[s]->respond(*gp);
+      answer(s, id);
     }
     if (q.head == q.ids.size()) {
       q.ids.clear();
