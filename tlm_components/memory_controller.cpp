@@ -103,8 +103,8 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   const bool one_chunk = map_.num_ranges() == 0 && (lo ^ hi) < map_.config().interleave_bytes;
   DramCoord c = map_.decode(lo);
   const std::uint32_t column0 = c.column;
-  for (unsigned a = first; atom_mask >> a; ++a) {
-    if (!((atom_mask >> a) & 1u)) continue;
+  for (std::uint32_t m = atom_mask; m; m &= m - 1) {  // the atoms, lowest first
+    const auto a = static_cast<unsigned>(__builtin_ctz(m));
     if (a != first) {
       if (one_chunk)
         c.column = column0 + (a - first) * cfg_.atom_bytes;
