@@ -18,8 +18,11 @@ CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char
   upper.register_b_transport(this, &CacheShell::b_transport_cb);
   upper.register_transport_dbg(this, &CacheShell::transport_dbg_cb);
   lower.register_nb_transport_bw(this, &CacheShell::nb_bw);
+  // Backward calls go to the upper block's socket directly, past simple_target_socket's bw
+  // helper: that one looks each transaction up in a map of the blocking calls it converts to
+  // non-blocking ones, and there are none here (b_transport is registered).
   up_.bind([this](Payload& gp, tlm::tlm_phase& ph,
-                  sc_core::sc_time& d) { return upper->nb_transport_bw(gp, ph, d); },
+                  sc_core::sc_time& d) { return upper_bw()->nb_transport_bw(gp, ph, d); },
            [this](Payload& gp) { return on_request(gp); },
            [this]() {  // END_RESP
              // Straight to the first edge at which response_method can send (the END_RESP comes
@@ -73,11 +76,7 @@ void CacheShell::retry_method() {
   }
 }
 
-void CacheShell::drop_same_cycle_retry(Cycle now) {
-  // A retry asked for this cycle (e.g. by process() freeing an entry) would only find the cycle
-  // taken: with a held request it asks for the next cycle, else it does nothing. Do that now
-  // instead of at the retry (one activation fewer, the same runs after it).
-  if (retry_ev_.pending() != sim_time().value()) return;
+void CacheShell::move_same_cycle_retry(Cycle now) {
   if (up_.held_request())
     retry_ev_.postpone(clk_.ps_at(now + 1));
   else

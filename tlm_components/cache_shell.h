@@ -80,7 +80,17 @@ class CacheShell : public sc_core::sc_module {
  private:
   bool on_request(Payload& gp);
   void retry_method();
-  void drop_same_cycle_retry(Cycle now);  // after a request was accepted in cycle now
+  // After a request was accepted in cycle `now` (an edge): a retry asked for this cycle (e.g. by
+  // process() freeing an entry) would only find the cycle taken; with a held request it asks for
+  // the next cycle, else it does nothing. Do that now instead of at the retry (one activation
+  // fewer, the same runs after it).
+  void drop_same_cycle_retry(Cycle now) {
+    if (retry_ev_.pending() == clk_.ps_at(now)) move_same_cycle_retry(now);
+  }
+  void move_same_cycle_retry(Cycle now);
+  tlm::tlm_bw_transport_if<>* upper_bw() {
+    return static_cast<tlm::tlm_target_socket<32>&>(upper).operator->();
+  }
   void response_method();
   tlm::tlm_sync_enum nb_fw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
     return up_.on_fw(gp, ph, d);
