@@ -7,8 +7,8 @@ namespace locsim {
 CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char* upper_name,
                        const char* lower_name, bool l2)
     : sc_module(name),
-      upper(upper_name),
-      lower(lower_name),
+      upper(upper_name, upper_fw_),
+      lower(lower_name, lower_bw_),
       clk_(ClockDomain::from_hz(clock_hz)),
       up_("up"),
       down_("down"),

@@ -22,9 +22,53 @@
 namespace locsim {
 
 class CacheShell : public sc_core::sc_module {
+  // The shell's own ends of its two links: a socket bound to `upper` or `lower` directly calls
+  // these (one virtual call into the port helper) instead of the simple sockets' callback
+  // helpers (a check and a call through a member-function pointer each). Sockets that bind by
+  // export (hierarchical or multi-socket binding) still reach the helpers, which call the same
+  // functions.
+  struct UpperFw final : tlm::tlm_fw_transport_if<> {
+    explicit UpperFw(CacheShell& s) : s_(s) {}
+    tlm::tlm_sync_enum nb_transport_fw(Payload& gp, tlm::tlm_phase& ph,
+                                       sc_core::sc_time& d) override {
+      return s_.up_.on_fw(gp, ph, d);
+    }
+    void b_transport(Payload& gp, sc_core::sc_time& d) override { s_.b_transport(gp, d); }
+    bool get_direct_mem_ptr(Payload&, tlm::tlm_dmi& dmi) override {
+      // No DMI, answered as simple_target_socket does without a registered callback.
+      dmi.allow_read_write();
+      dmi.set_start_address(0);
+      dmi.set_end_address(~sc_dt::uint64{0});
+      return false;
+    }
+    unsigned int transport_dbg(Payload& gp) override { return s_.transport_dbg(gp); }
+    CacheShell& s_;
+  };
+  struct LowerBw final : tlm::tlm_bw_transport_if<> {
+    explicit LowerBw(CacheShell& s) : s_(s) {}
+    tlm::tlm_sync_enum nb_transport_bw(Payload& gp, tlm::tlm_phase& ph,
+                                       sc_core::sc_time& d) override {
+      return s_.down_.on_bw(gp, ph, d);
+    }
+    void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+    CacheShell& s_;
+  };
+  struct UpperSocket : tlm_utils::simple_target_socket<CacheShell> {
+    UpperSocket(const char* n, UpperFw& fw) : simple_target_socket<CacheShell>(n), fw_(fw) {}
+    tlm::tlm_fw_transport_if<>& get_base_interface() override { return fw_; }
+    const tlm::tlm_fw_transport_if<>& get_base_interface() const override { return fw_; }
+    UpperFw& fw_;
+  };
+  struct LowerSocket : tlm_utils::simple_initiator_socket<CacheShell> {
+    LowerSocket(const char* n, LowerBw& bw) : simple_initiator_socket<CacheShell>(n), bw_(bw) {}
+    tlm::tlm_bw_transport_if<>& get_base_interface() override { return bw_; }
+    const tlm::tlm_bw_transport_if<>& get_base_interface() const override { return bw_; }
+    LowerBw& bw_;
+  };
+
  public:
-  tlm_utils::simple_target_socket<CacheShell> upper;     // from the block above
-  tlm_utils::simple_initiator_socket<CacheShell> lower;  // to the block below
+  UpperSocket upper;  // from the block above
+  LowerSocket lower;  // to the block below
 
  protected:
   // `upper_name` / `lower_name` name the sockets (e.g. "cpu" / "mem" for the L1); `l2` places
@@ -136,6 +180,8 @@ class CacheShell : public sc_core::sc_module {
     std::size_t head_ = 0, tail_ = 0, mask_ = 0;
   };
   ResponseQueue responses_;
+  UpperFw upper_fw_{*this};
+  LowerBw lower_bw_{*this};
   // The cycle after `last` (last_accept_ or last_response_), 0 if there was none.
   static Cycle after(Cycle last) { return last + 1; }  // ~0 + 1 wraps to 0
   Cycle last_accept_ = ~Cycle{0};

@@ -180,3 +180,36 @@ TEST_CASE("L1D: rank-limited bypass takes no line or MSHR and passes the reply t
   CHECK(b.c1.open_transactions() == 0);
   CHECK(b.c2.open_transactions() == 0);
 }
+
+TEST_CASE("L1D: sockets bound directly reach the shell's own interfaces (loads, debug, DMI)",
+          "[module][l1d]") {
+  // No checker in between: the initiator's port and the memory's backward port are bound to
+  // the shell's own ends (CacheShell::UpperFw / LowerBw), not to the simple sockets' helpers.
+  SimContext ctx;
+  TestInitiator sm{"sm"};
+  L1Config cfg = small_l1();
+  cfg.clock_hz = 1e9;
+  L1DataCache l1("l1d", cfg, ctx);
+  TestMemory memory{"memory", sc_time(100, SC_NS)};
+  sm.socket.bind(l1.cpu);
+  l1.mem.bind(memory.socket);
+  sm.push(make_load(ctx, 0x1000));
+  sm.push(make_load(ctx, 0x1000));
+  sc_core::sc_start(sc_time(500, SC_NS));
+  REQUIRE(sm.responses.size() == 2);
+  CHECK(ctx.stats.total("l1d", "misses") == 1);
+  CHECK(ctx.stats.total("l1d", "mshr_hits") == 1);
+  // Debug transport passes through to the memory; DMI is refused with the whole range, as
+  // simple_target_socket answers without a DMI callback.
+  Payload* gp = make_load(ctx, 0x2000);
+  gp->set_command(tlm::TLM_READ_COMMAND);
+  CHECK(sm.socket->transport_dbg(*gp) == 128);
+  std::uint32_t w;
+  std::memcpy(&w, gp->get_data_ptr() + 8, 4);
+  CHECK(w == initial_word(0x2008));
+  tlm::tlm_dmi dmi;
+  CHECK_FALSE(sm.socket->get_direct_mem_ptr(*gp, dmi));
+  CHECK(dmi.get_start_address() == 0);
+  CHECK(dmi.get_end_address() == ~sc_dt::uint64{0});
+  CHECK(dmi.is_read_write_allowed());
+}
