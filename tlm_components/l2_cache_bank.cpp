@@ -212,7 +212,7 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
   if (d.outcome == L2Outcome::StoreAllocate) {
     perform(gp, e, d.line, d.way, d.set);
     respond_at(tagged + cfg_.data_latency, gp);
-    send_down();
+    wake_down(now);
     return 0;
   }
   Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, d.line, g.line_bytes);
@@ -228,8 +228,17 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
   fe.parent = e.id;
   fe.at(name());
   push_down(f, tagged);
-  send_down();
+  wake_down(now);
   return 0;
+}
+
+void L2CacheBank::wake_down(Cycle now) {
+  // send_down() would move nothing here: a pipe_ entry is moved (or, with the miss queue full,
+  // waits for the link below, whose release calls send_down) in the first pass of its `ready`
+  // cycle, before the tag stage, and the miss queue is emptied whenever the link is free. What
+  // is left of it is the wake-up for an entry this decision put at the head of pipe_.
+  if (!pipe_.empty() && pipe_.front().ready > now)
+    down_ev_.notify_at(clk_.ps_at(pipe_.front().ready));
 }
 
 void L2CacheBank::send_down() {
@@ -247,7 +256,8 @@ void L2CacheBank::send_down() {
   // the link below frees (which calls send_down).
   if (!pipe_.empty() && pipe_.front().ready > now)
     down_ev_.notify_at(clk_.ps_at(pipe_.front().ready));
-  if (popped) wake_tag_stage(clk_.next_edge_cycle() + 1);
+  // Only a head that was refused waits for this (otherwise its wake-up is already asked for).
+  if (popped && held_cause_ != 0) wake_tag_stage(clk_.next_edge_cycle() + 1);
 }
 
 bool L2CacheBank::on_response_from_below(Payload& gp) {
@@ -282,7 +292,8 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
   }
   gp.release();
   wake_responses();
-  wake_tag_stage(now + 1);
+  // A refused head may go now; any other head already has its wake-up asked for (no earlier).
+  if (held_cause_ != 0) wake_tag_stage(now + 1);
   return true;
 }
 

@@ -91,6 +91,8 @@ class L2CacheBank : public CacheShell {
   // on (after the ROP and tag stages of the access that caused it).
   void push_down(Payload* gp, Cycle ready) { pipe_.push_back(Queued{gp, ready}); }
   void down_method();
+  // After a decision at `now` pushed to pipe_: what send_down() would do then.
+  void wake_down(Cycle now);
 
   L2Config cfg_;
   SimContext& ctx_;
