@@ -33,6 +33,8 @@ TagArray::TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr)
   linear_pow2_ = is_pow2(g.sets) && (g.indexing == SetIndexing::Linear ||
                                      (g.indexing == SetIndexing::Xor && set_bits_ == 0));
   lines_.resize(std::size_t(g.sets) * g.ways);
+  key_stride_ = (g.ways + 7) / 8 * 8;
+  keys_.assign(std::size_t(g.sets) * key_stride_, 0);
   links_.resize(lines_.size());
   order_.assign(g.sets, SetOrder{0, g.ways - 1, 0});
   for (std::size_t s = 0; s < g.sets; ++s)
@@ -164,6 +166,17 @@ Probe TagArray::probe(Addr addr, std::uint32_t sector_mask) const {
       p.result = l.reserved ? ProbeResult::HitReserved : ProbeResult::SectorMiss;
     return p;
   }
+  // victim()'s first step inline: a full set whose least recently used line is neither
+  // reserved nor pinned (a streaming access's usual miss).
+  const SetOrder& o = order_[p.set];
+  if (o.valid_ways == geo_.ways) {
+    const TagLine& lru = line(p.set, static_cast<int>(o.lru));
+    if (!lru.reserved && lru.priority == 0) {
+      p.way = static_cast<int>(o.lru);
+      p.result = ProbeResult::Miss;
+      return p;
+    }
+  }
   p.way = victim(p.set);
   p.result = p.way < 0 ? ProbeResult::MissNoVictim : ProbeResult::Miss;
   return p;
@@ -186,6 +199,7 @@ Eviction TagArray::allocate(Addr addr, const Probe& p, std::uint8_t priority) {
   }
   l = TagLine();
   l.line_addr = line_addr(addr);
+  keys_[std::size_t(p.set) * key_stride_ + static_cast<std::uint32_t>(p.way)] = key_of(l.line_addr);
   l.valid = true;
   l.reserved = true;
   l.priority = priority;

@@ -2,6 +2,7 @@
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <vector>
 
 #include "model/tag_array.h"
 
@@ -518,4 +519,48 @@ TEST_CASE("TagArray: fill_at and the (set, way) updates act on the line fill and
   t.mark_dirty_way(pb.set, pb.way, 0x1u);
   CHECK(t.line(pb.set, pb.way).valid_sectors == 0xdu);
   CHECK(t.line(pb.set, pb.way).dirty_sectors == 0x1u);
+}
+
+TEST_CASE("TagArray: find and probe agree with a scan of the set under random traffic",
+          "[tag_array]") {
+  // Way counts around the 8 key bytes a lookup compares at once (padding, one word, several),
+  // addresses spread over 2^40 bytes so that lines of one set share key bytes.
+  for (std::uint32_t ways : {1u, 3u, 4u, 8u, 9u, 16u, 24u, 32u}) {
+    TagArray t(geo(2, ways, 128, 32));
+    std::mt19937_64 rng(100 + ways);
+    std::vector<Addr> pool;
+    for (std::uint32_t i = 0; i < 3 * ways * 2; ++i) pool.push_back((rng() >> 24) & ~Addr{127});
+    for (int step = 0; step < 20000; ++step) {
+      const Addr a = pool[rng() % pool.size()];
+      const std::uint32_t set = t.set_index(a);
+      int scan = -1;
+      for (std::uint32_t w = 0; w < ways; ++w) {
+        const TagLine& l = t.line(set, static_cast<int>(w));
+        if (l.valid && l.line_addr == a) scan = static_cast<int>(w);
+      }
+      REQUIRE(t.find(a) == scan);
+      const Probe p = t.probe(a, 0x1u);
+      if (scan >= 0) {
+        REQUIRE(p.way == scan);
+      } else {
+        REQUIRE(p.way == t.victim(set));
+        REQUIRE(p.result == (p.way < 0 ? ProbeResult::MissNoVictim : ProbeResult::Miss));
+      }
+      switch (rng() % 8) {
+        case 0:
+          t.invalidate(a);
+          break;
+        case 1:
+          if (rng() % 40 == 0) t.invalidate_all();
+          break;
+        default:
+          if (p.result == ProbeResult::Miss)
+            t.allocate(a, p, static_cast<std::uint8_t>(rng() % 8 == 0 ? 1 : 0));
+          else if (p.way >= 0)
+            t.touch(p.set, p.way);
+          if (rng() % 2 == 0) t.fill(a, 0xfu);
+          break;
+      }
+    }
+  }
 }
