@@ -223,4 +223,50 @@ class TagArray {
   std::vector<SetOrder> order_;  // per set
 };
 
+// Inline: every miss allocates and every hit touches (issue 10).
+inline void TagArray::to_front(std::uint32_t set, std::uint32_t way) {
+  SetOrder& o = order_[set];
+  if (o.mru == way) return;
+  Link* links = &links_[std::size_t(set) * geo_.ways];
+  const Link l = links[way];
+  // Unlink (way is not the MRU, so it has a newer neighbour) ...
+  if (o.lru == way) {
+    links[l.newer].older = l.newer;
+    o.lru = l.newer;
+  } else {
+    links[l.newer].older = l.older;
+    links[l.older].newer = l.newer;
+  }
+  // ... and insert at the front.
+  links[way] = Link{way, o.mru};
+  links[o.mru].newer = way;
+  o.mru = way;
+}
+
+inline void TagArray::touch(std::uint32_t set, int way) {
+  line(set, way).last_use = ++stamp_;
+  to_front(set, static_cast<std::uint32_t>(way));
+}
+
+inline Eviction TagArray::allocate(Addr addr, const Probe& p, std::uint8_t priority) {
+  TagLine& l = line(p.set, p.way);
+  Eviction ev;
+  if (l.valid) {
+    ev.valid = l.valid_sectors != 0;
+    ev.line_addr = l.line_addr;
+    ev.dirty_sectors = l.dirty_sectors;
+  } else {
+    ++order_[p.set].valid_ways;
+  }
+  l = TagLine();
+  l.line_addr = line_addr(addr);
+  keys_[std::size_t(p.set) * key_stride_ + static_cast<std::uint32_t>(p.way)] = key_of(l.line_addr);
+  l.valid = true;
+  l.reserved = true;
+  l.priority = priority;
+  l.last_use = ++stamp_;
+  to_front(p.set, static_cast<std::uint32_t>(p.way));
+  return ev;
+}
+
 }  // namespace locsim
