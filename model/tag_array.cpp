@@ -132,37 +132,6 @@ int TagArray::victim(std::uint32_t set) const {
   return best;
 }
 
-Probe TagArray::probe(Addr addr, std::uint32_t sector_mask) const {
-  Probe p;
-  // Every indexing gives a line's bytes one set: the set of the line address.
-  const Addr la = line_addr(addr);
-  p.set = set_index(la);
-  const int w = find_in(p.set, la);
-  if (w >= 0) {
-    const TagLine& l = line(p.set, w);
-    p.way = w;
-    if ((l.valid_sectors & sector_mask) == sector_mask)
-      p.result = ProbeResult::Hit;
-    else
-      p.result = l.reserved ? ProbeResult::HitReserved : ProbeResult::SectorMiss;
-    return p;
-  }
-  // victim()'s first step inline: a full set whose least recently used line is neither
-  // reserved nor pinned (a streaming access's usual miss).
-  const SetOrder& o = order_[p.set];
-  if (o.valid_ways == geo_.ways) {
-    const TagLine& lru = line(p.set, static_cast<int>(o.lru));
-    if (!lru.reserved && lru.priority == 0) {
-      p.way = static_cast<int>(o.lru);
-      p.result = ProbeResult::Miss;
-      return p;
-    }
-  }
-  p.way = victim(p.set);
-  p.result = p.way < 0 ? ProbeResult::MissNoVictim : ProbeResult::Miss;
-  return p;
-}
-
 void TagArray::fill(Addr addr, std::uint32_t sector_mask) {
   TagLine* l = lookup(addr);
   if (!l) return;

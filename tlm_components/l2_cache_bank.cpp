@@ -200,7 +200,9 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
       break;
   }
   ++misses_;
-  if (d.victim.valid) {
+  if (d.victim.valid && !d.victim.dirty_sectors) {
+    ++evictions_;  // write_back()'s count, without the call: most victims are clean
+  } else if (d.victim.valid) {
     // The victim's frame still holds its data: copy it out before the new line overwrites it.
     std::vector<std::uint8_t> victim;
     if (d.victim.dirty_sectors && data_.enabled()) {
