@@ -158,7 +158,8 @@ class L2CachePolicy {
     return done;
   }
   // The same into `done` (cleared first): no allocation once the caller's vector has grown.
-  void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done) {
+  // Always inline: one per fill.
+  [[gnu::always_inline]] void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done) {
     std::uint32_t slot = ~std::uint32_t{0};  // none: fill_at() looks the line up
     const std::uint32_t left = mshr_.fill(line, sectors, done, slot);
     tags_.fill_at(line, slot, sectors);

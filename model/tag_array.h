@@ -223,9 +223,9 @@ class TagArray {
   std::vector<SetOrder> order_;  // per set
 };
 
-// Inline: one per access of the L1 and the L2, whose own decisions then keep its result in
-// registers.
-inline Probe TagArray::probe(Addr addr, std::uint32_t sector_mask) const {
+// Always inline: one per access of the L1 and the L2, whose own decisions then keep its result
+// in registers.
+[[gnu::always_inline]] inline Probe TagArray::probe(Addr addr, std::uint32_t sector_mask) const {
   Probe p;
   // Every indexing gives a line's bytes one set: the set of the line address.
   const Addr la = line_addr(addr);
