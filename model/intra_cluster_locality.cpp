@@ -50,6 +50,8 @@ namespace {
 // The 4-byte words of a 128-byte line that `bytes` touches, one bit per word: each nibble of the
 // byte mask is folded to its low bit, then the bits at 4w are packed down to bit w.
 std::uint32_t touched_words(const ByteMask& bytes) {
+  // A whole-line read (every coalesced float/int warp load of a line) needs no folding.
+  if ((bytes.w[0] & bytes.w[1]) == ~std::uint64_t{0}) return ~std::uint32_t{0};
   std::uint32_t words = 0;
   for (unsigned h = 0; h < 2; ++h) {
     std::uint64_t x = bytes.w[h];

@@ -201,3 +201,23 @@ TEST_CASE("IntraClusterLocality: any byte of a word makes it a shared word", "[i
           (first / 4 == second / 4 ? RequestLocality::DataSharing : RequestLocality::LineSharing));
     }
 }
+
+TEST_CASE("IntraClusterLocality: a whole-line read touches every word", "[icc]") {
+  // The whole-line mask takes a short path; a mask one word short of it does not.
+  for (unsigned b = 0; b < 128; ++b) {
+    IntraClusterLocality icl(100);
+    icl.observe(0x0, kLine, 0);
+    INFO("byte " << b);
+    CHECK(icl.observe(0x0, bytes(b, 1), 1) == RequestLocality::DataSharing);
+  }
+  for (unsigned w = 0; w < 32; ++w) {
+    IntraClusterLocality icl(100);
+    ByteMask all_but_one = kLine;
+    for (unsigned b = 4 * w; b < 4 * w + 4; ++b)
+      all_but_one.w[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+    icl.observe(0x0, all_but_one, 0);
+    INFO("word " << w);
+    CHECK(icl.observe(0x0, bytes(4 * w, 4), 1) == RequestLocality::LineSharing);
+    CHECK(icl.observe(0x0, kLine, 2) == RequestLocality::DataSharing);
+  }
+}
