@@ -162,6 +162,11 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     mark(held_targets_, tgt);
     return false;
   }
+  take_reply(tgt, gp, now);
+  return true;
+}
+
+void Crossbar::take_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   reply_accept_[tgt] = now;
   GpuExtension& e = gpu_ext(gp);
   const std::uint32_t p = port_of(route_ext(gp).top());
@@ -174,7 +179,6 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   *port_rep_flits_[p] += flits;
   e.at(name());
   step_ev_.notify_at(clk_.ps_at(now + 1));
-  return true;
 }
 
 void Crossbar::step_method() {
@@ -238,9 +242,13 @@ void Crossbar::step_method() {
          t = next_marked(held_targets_, t + 1, outs)) {
       Payload* gp = out_ports_[t]->held_response();
       if (gp) {
-        if (t < targets_ && target_blocked(t, now))
+        // An L2 reply at an edge its target can take is taken without on_reply's checks.
+        if (t < targets_ && target_blocked(t, now)) {
           blocked();
-        else if (on_reply(t, *gp, now))
+        } else if (t < targets_) {
+          take_reply(t, *gp, now);
+          out_ports_[t]->accept_response();
+        } else if (on_reply(t, *gp, now))
           out_ports_[t]->accept_response();
         else
           waiting_inputs = true;

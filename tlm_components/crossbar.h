@@ -82,6 +82,8 @@ class Crossbar : public Interconnect {
   void observe_locality(std::uint32_t port, const Payload& gp, Cycle now);
   bool on_request(std::uint32_t src, Payload& gp, Cycle now);
   bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now);
+  // Accepts L2 reply gp at target tgt < targets_ (on an edge, !target_blocked(tgt, now)).
+  void take_reply(std::uint32_t tgt, Payload& gp, Cycle now);
   void step_method();
   // A binding's channel became free: a step now. Off an edge that step would only ask for the
   // next edge, so the next edge is asked for directly (one activation fewer, same steps).
