@@ -71,7 +71,7 @@ std::uint32_t touched_words(const ByteMask& bytes) {
 RequestLocality IntraClusterLocality::observe(Addr line, const ByteMask& bytes, Cycle now) {
   expire(now);
   ++requests_;
-  if ((live_ + 1) * 2 > index_.size()) grow();  // at most half full
+  if ((live_ + 1) * 4 > index_.size()) grow();  // at most a quarter full: short probe runs
   std::uint32_t pos = probe(line);
   std::uint32_t slot = index_[pos].slot;
   if (slot == kEmpty) {
