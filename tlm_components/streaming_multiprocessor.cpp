@@ -70,23 +70,6 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
                                                      std::string(this->name()) + ".cycle_method");
 }
 
-void StreamingMultiprocessor::refresh(std::uint32_t wi) {
-  const Warp& w = warps_[wi];
-  const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
-  if (w.active && !w.exited && !w.at_barrier && w.have_inst && !w.sb_stalled)
-    eligible_[wi >> 6] |= bit;
-  else
-    eligible_[wi >> 6] &= ~bit;
-  if (is_global_mem(w.inst.op))
-    global_mem_[wi >> 6] |= bit;
-  else
-    global_mem_[wi >> 6] &= ~bit;
-  if (is_shared_mem(w.inst.op))
-    shared_mem_[wi >> 6] |= bit;
-  else
-    shared_mem_[wi >> 6] &= ~bit;
-}
-
 void StreamingMultiprocessor::schedule_wake(Cycle c) {
   if (c >= wake_at_) return;
   wake_at_ = c;
@@ -128,6 +111,16 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
   schedule_wake(now + 1);
 }
 
+[[gnu::always_inline]] inline void StreamingMultiprocessor::note_scoreboard(Warp& w) {
+  // Called with ready_at already set: the stall counts from there (a warp only adds to its own
+  // scoreboard by issuing, so an instruction that is free now stays free).
+  w.sb_stalled = !w.sb.ready(w.inst);
+  refresh(w);  // fetch() ends here: have_inst and sb_stalled are final
+  if (!w.sb_stalled) return;
+  w.sb_since = w.ready_at;
+  ++sb_stalled_insts_;
+}
+
 void StreamingMultiprocessor::fetch(Warp& w) {
   w.have_inst = w.stream->next(w.inst);
   if (!w.have_inst) {
@@ -138,16 +131,6 @@ void StreamingMultiprocessor::fetch(Warp& w) {
   }
   if (w.inst.op == WarpOp::Compute) w.compute_left = std::max<std::uint32_t>(1, w.inst.count);
   note_scoreboard(w);
-}
-
-void StreamingMultiprocessor::note_scoreboard(Warp& w) {
-  // Called with ready_at already set: the stall counts from there (a warp only adds to its own
-  // scoreboard by issuing, so an instruction that is free now stays free).
-  w.sb_stalled = !w.sb.ready(w.inst);
-  refresh(w);  // fetch() ends here: have_inst and sb_stalled are final
-  if (!w.sb_stalled) return;
-  w.sb_since = w.ready_at;
-  ++sb_stalled_insts_;
 }
 
 bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
@@ -161,7 +144,8 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
   return true;
 }
 
-int StreamingMultiprocessor::pick(std::uint32_t s, Cycle now) {
+// Inlined into cycle_method, its only caller (twice per activation on fermi).
+[[gnu::always_inline]] inline int StreamingMultiprocessor::pick(std::uint32_t s, Cycle now) {
   const std::uint32_t S = cfg_.schedulers, n = static_cast<std::uint32_t>(warps_.size());
   if (cfg_.policy == WarpSchedulerPolicy::Gto) {
     // can_issue() with the unit tests done once for all warps, by masks.
@@ -215,7 +199,7 @@ void StreamingMultiprocessor::cycle_method() {
     schedule_wake(now + 1);
     return;
   }
-  release_shared_loads(now);
+  if (!shared_releases_.empty()) release_shared_loads(now);
   if (now != last_cycle_) {
     last_cycle_ = now;
     if (cfg_.warp_limit) update_warp_limit();
@@ -224,10 +208,11 @@ void StreamingMultiprocessor::cycle_method() {
     // memory ports), rotating every cycle as GPGPU-Sim's shader_core_ctx::issue() does; a fixed
     // order (sm.issue_order=fixed) lets scheduler 0's warps issue all their loads before the
     // others' first one.
-    const std::uint32_t first =
-        cfg_.rotate_issue ? static_cast<std::uint32_t>(now % cfg_.schedulers) : 0;
-    for (std::uint32_t k = 0; k < cfg_.schedulers; ++k) {
-      const std::uint32_t s = (first + k) % cfg_.schedulers;
+    const std::uint32_t S = cfg_.schedulers;
+    std::uint32_t s = !cfg_.rotate_issue ? 0
+                      : S == 2           ? static_cast<std::uint32_t>(now & 1u)
+                                         : static_cast<std::uint32_t>(now % S);
+    for (std::uint32_t k = 0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) {
       int w = pick(s, now);
       if (w < 0) continue;
       issue(static_cast<std::uint32_t>(w), now);

@@ -74,7 +74,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::string describe_state() const;
 
  private:
-  // A warp's own state, reset at every launch.
+  // A warp's own state, reset at every launch (the instruction is not part of it).
   struct WarpState {
     bool active = false;
     bool exited = false;
@@ -83,15 +83,17 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     std::uint32_t cta_slot = 0;
     std::uint32_t warp_in_cta = 0;
     std::uint64_t age = 0;
-    WarpInst inst;
     std::uint32_t compute_left = 0;
     Cycle ready_at = 0;
     bool sb_stalled = false;  // `inst` waits on the scoreboard
     Cycle sb_since = 0;       // since when (statistics)
   };
-  // A warp slot: the state of the warp in it, and a scoreboard and stream storage that keep
-  // their buffers from warp to warp (no allocation per warp).
+  // A warp slot: the state of the warp in it, its current instruction (not reset at launch:
+  // fetch() fills it, every stream writes every field; 300 bytes, a third of a warp launch's
+  // cost), and a scoreboard and stream storage that keep their buffers from warp to warp (no
+  // allocation per warp).
   struct Warp : WarpState {
+    WarpInst inst;
     Scoreboard sb;
     WarpStreamSlot stream;
   };
@@ -110,8 +112,27 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   void cycle_method();
   bool can_issue(std::uint32_t wi, Cycle now) const;
   // Keeps warp wi's bit in eligible_ equal to its flags; called after every change of them.
-  void refresh(std::uint32_t wi);
+  // Inline and without branches: it runs after every fetch and returned load.
+  void refresh(std::uint32_t wi) {
+    const Warp& w = warps_[wi];
+    const std::size_t k = wi >> 6;
+    const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
+    const bool e = w.active & !w.exited & !w.at_barrier & w.have_inst & !w.sb_stalled;
+    const unsigned op = static_cast<unsigned>(w.inst.op);
+    auto put = [&](std::vector<std::uint64_t>& v, bool on) {
+      v[k] = (v[k] & ~bit) | (bit & (std::uint64_t{0} - on));
+    };
+    put(eligible_, e);
+    put(global_mem_, (kGlobalOps >> op) & 1u);
+    put(shared_mem_, (kSharedOps >> op) & 1u);
+  }
   void refresh(const Warp& w) { refresh(static_cast<std::uint32_t>(&w - warps_.data())); }
+  // Bit sets over WarpOp: the global (load, store, atomic) and shared-memory instructions.
+  static constexpr unsigned kGlobalOps = 1u << static_cast<unsigned>(WarpOp::Load) |
+                                         1u << static_cast<unsigned>(WarpOp::Store) |
+                                         1u << static_cast<unsigned>(WarpOp::Atomic);
+  static constexpr unsigned kSharedOps = 1u << static_cast<unsigned>(WarpOp::SharedLoad) |
+                                         1u << static_cast<unsigned>(WarpOp::SharedStore);
   bool eligible(std::uint32_t wi) const { return (eligible_[wi >> 6] >> (wi & 63)) & 1u; }
   void update_warp_limit();
   int pick(std::uint32_t sched, Cycle now);
