@@ -1,6 +1,7 @@
 #include "model/coalescer.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace locsim {
 
@@ -19,10 +20,19 @@ bool coalesce_contiguous(const std::array<Addr, kWarpSize>& addrs, std::uint32_t
   const Addr base = addrs[0];
   // Far from the top of the address space, so that no line end below wraps around.
   if ((base & (access_bytes - 1)) || base > ~Addr{0} - 2048) return false;
-  // One pass without an early exit: the lanes that break the pattern, OR-ed.
-  Addr stray = 0, expect = base;
-  for (unsigned l = 1; l < kWarpSize; ++l) stray |= addrs[l] ^ (expect += access_bytes);
-  if (stray) return false;
+  // One pass without an early exit: the lanes that break the pattern, OR-ed, two lanes at a time
+  // in a 16-byte vector (SSE2 on x86-64: about 5 instructions per two lanes, 7 with scalars).
+  using V2 = std::uint64_t __attribute__((vector_size(16)));
+  V2 stray = {0, 0}, expect = {base, base + access_bytes};
+  const V2 step = {2 * Addr{access_bytes}, 2 * Addr{access_bytes}};
+#pragma GCC unroll 16
+  for (unsigned l = 0; l < kWarpSize; l += 2) {
+    V2 a;
+    std::memcpy(&a, &addrs[l], sizeof a);
+    stray |= a ^ expect;
+    expect += step;
+  }
+  if (stray[0] | stray[1]) return false;
   const Addr end = base + Addr{kWarpSize} * access_bytes;
   const Addr lmask = ~Addr{line_bytes - 1};
   const unsigned sector_shift = log2_floor(sector_bytes), elem_shift = log2_floor(access_bytes);

@@ -15,6 +15,8 @@
 // assigns real ones, stimuli/accelsim/trace_export.cpp).
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "model/workload/kernel.h"
 
@@ -41,6 +43,26 @@ inline void emit_compute(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std
   in.wait_all_loads = true;  // consumes every load issued since the previous consumer
 }
 
+// Lane addresses base + lane * step (a[i] with i the thread index and lane 0 at base): an AddrFn
+// emit_memory fills a full warp with two lanes at a time.
+struct LinearAddr {
+  Addr base = 0, step = 0;
+  Addr operator()(unsigned lane) const { return base + step * lane; }
+};
+
+namespace detail {
+inline void fill_linear(std::array<Addr, 32>& addr, Addr base, Addr step) {
+  using V2 = std::uint64_t __attribute__((vector_size(16)));  // SSE2 on x86-64
+  V2 v = {base, base + step};
+  const V2 two = {2 * step, 2 * step};
+#pragma GCC unroll 16
+  for (unsigned l = 0; l < addr.size(); l += 2) {
+    std::memcpy(&addr[l], &v, sizeof v);
+    v += two;
+  }
+}
+}  // namespace detail
+
 // A memory instruction (Load/Store/Atomic/SharedLoad/SharedStore); addr(lane) -> Addr is called
 // for the active lanes only. Shared-memory addresses are byte offsets in the CTA's shared memory.
 template <class AddrFn>
@@ -54,8 +76,12 @@ void emit_memory(WarpInst& in, WarpOp op, std::uint32_t pc, std::uint32_t mask,
   in.size = size;
   in.data_structure = data_structure;
   if (mask == ~std::uint32_t{0}) {  // the common full warp: a loop without a test per lane
+    if constexpr (std::is_same<std::decay_t<AddrFn>, LinearAddr>::value) {
+      detail::fill_linear(in.addr, addr.base, addr.step);
+    } else {
 #pragma GCC unroll 4
-    for (unsigned l = 0; l < in.addr.size(); ++l) in.addr[l] = addr(l);
+      for (unsigned l = 0; l < in.addr.size(); ++l) in.addr[l] = addr(l);
+    }
   } else {
     for (unsigned l = 0; l < in.addr.size(); ++l) in.addr[l] = ((mask >> l) & 1u) ? addr(l) : 0;
   }

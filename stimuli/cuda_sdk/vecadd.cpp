@@ -38,9 +38,7 @@ class VecAddStream final : public CoroutineStream {
   }
 
   bool next(WarpInst& in) override {
-    auto elem = [this](Addr base) {
-      return [base = base + 4 * i0_](unsigned l) { return base + 4 * Addr{l}; };
-    };
+    auto elem = [this](Addr base) { return LinearAddr{base + 4 * i0_, 4}; };
     LOCSIM_CO_BEGIN;
     if (body_) {  // threads with i >= n skip the body; a warp with none left only exits
       LOCSIM_CO_YIELD(emit_load(in, 0x00, body_, kA, elem(p_.a)));

@@ -80,6 +80,22 @@ TEST_CASE("WarpContext: partial last warp and bounds", "[stimuli][helpers]") {
   CHECK_THROWS_AS(WarpContext({4, 1, 1}, {48, 1, 1}, 4, 0), std::out_of_range);
 }
 
+TEST_CASE("LinearAddr fills the same addresses as the equivalent lambda", "[stimuli][helpers]") {
+  for (std::uint32_t mask : {0xffffffffu, 0x0000ffffu, 0x80000001u, 0u}) {
+    for (Addr step : {Addr{1}, Addr{4}, Addr{8}, Addr{16}, Addr{128}}) {
+      const Addr base = ~Addr{0} - 40 * step;  // wraps like the lambda's arithmetic
+      WarpInst a, b;
+      a.addr.fill(7);
+      b.addr.fill(9);
+      emit_load(a, 0x10, mask, 2, LinearAddr{base, step});
+      emit_load(b, 0x10, mask, 2, [&](unsigned l) { return base + step * l; });
+      CHECK(a.addr == b.addr);
+      CHECK(a.active_mask == b.active_mask);
+      CHECK(a.wait_all_loads == b.wait_all_loads);
+    }
+  }
+}
+
 TEST_CASE("instruction builders overwrite every field of a reused WarpInst", "[stimuli][helpers]") {
   WarpInst in;
   in.addr.fill(0xdeadbeef);

@@ -368,6 +368,43 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("coalesce: contiguous fast path against the definition, one lane off the pattern",
+          "[coalescer]") {
+  // Adversarial inputs for the contiguous path's vector check: a consecutive warp with one lane
+  // changed by one bit (low bits, line and page bits, the top bit), or one lane's address
+  // swapped with its neighbour's.
+  std::vector<LineRequest> got;
+  for (std::uint32_t size : {1u, 4u, 8u, 16u}) {
+    for (Addr base : {Addr{0x1000}, Addr{0x10000 - 64}, Addr{0xfff80}, Addr{1} << 40}) {
+      const Addrs clean = strided(base, size);
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        for (unsigned bit :
+             {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 11u, 12u, 20u, 31u, 32u, 47u, 63u}) {
+          Addrs a = clean;
+          a[lane] ^= Addr{1} << bit;
+          coalesce(a, kAll, size, 128, 32, got);
+          const std::vector<LineRequest> want = reference_coalesce(a, kAll, size, 128, 32);
+          REQUIRE(got.size() == want.size());
+          for (std::size_t i = 0; i < got.size(); ++i) {
+            CHECK(got[i].line_addr == want[i].line_addr);
+            CHECK(got[i].sector_mask == want[i].sector_mask);
+            CHECK(got[i].bytes == want[i].bytes);
+            CHECK(got[i].lane_mask == want[i].lane_mask);
+          }
+        }
+        if (lane + 1 < kWarpSize) {
+          Addrs a = clean;
+          std::swap(a[lane], a[lane + 1]);
+          coalesce(a, kAll, size, 128, 32, got);
+          const std::vector<LineRequest> want = reference_coalesce(a, kAll, size, 128, 32);
+          REQUIRE(got.size() == want.size());
+          for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i].lane_mask == want[i].lane_mask);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("shared_bank_conflict_degree equals the all-pairs count on random warps",
           "[coalescer][shared]") {
   // The definition, counted naively: distinct words, then per word the distinct words of its bank.
