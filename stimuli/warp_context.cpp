@@ -25,8 +25,9 @@ WarpContext::WarpContext(Dim3 grid, Dim3 block, std::uint32_t cta, std::uint32_t
     t.y = 0;
     ++t.z;
   }
+  for (unsigned l = live; l < kLanesPerWarp; ++l) tid_[l] = Lane{0, 0, 0};  // past a partial warp
   for (unsigned l = row_; l < live; ++l) {
-    tid_[l] = t;
+    tid_[l] = Lane{t.x, t.y, t.z};
     if (++t.x == block.x) {
       t.x = 0;
       if (++t.y == block.y) {

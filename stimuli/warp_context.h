@@ -21,6 +21,21 @@ class WarpContext {
  public:
   // Throws std::out_of_range if cta or warp is outside the launch.
   WarpContext(Dim3 grid, Dim3 block, std::uint32_t cta, std::uint32_t warp);
+  // Copies copy only the stored lanes (the others are never read, nor written: a warp launch
+  // builds a context and a 1-D one stores none).
+  WarpContext(const WarpContext& o) { *this = o; }
+  WarpContext& operator=(const WarpContext& o) {
+    grid_ = o.grid_;
+    block_ = o.block_;
+    block_idx_ = o.block_idx_;
+    cta_ = o.cta_;
+    warp_ = o.warp_;
+    live_ = o.live_;
+    tid0_ = o.tid0_;
+    row_ = o.row_;
+    for (unsigned l = row_; l < kLanesPerWarp; ++l) tid_[l] = o.tid_[l];
+    return *this;
+  }
 
   const Dim3& grid_dim() const { return grid_; }        // gridDim
   const Dim3& block_dim() const { return block_; }      // blockDim
@@ -32,7 +47,9 @@ class WarpContext {
   // end (blockDim.x not a multiple of 32) are stored, so a 1-D launch builds its context without
   // a loop over the lanes (a context is built at every warp launch).
   Idx3 thread_idx(unsigned lane) const {
-    return lane < row_ ? Idx3{tid0_.x + lane, tid0_.y, tid0_.z} : tid_[lane];
+    if (lane < row_) return Idx3{tid0_.x + lane, tid0_.y, tid0_.z};
+    const Lane& t = tid_[lane];
+    return Idx3{t.x, t.y, t.z};
   }
   // Linear thread id within the CTA (x fastest), as the hardware forms warps.
   std::uint32_t thread_in_cta(unsigned lane) const { return warp_ * kLanesPerWarp + lane; }
@@ -67,9 +84,14 @@ class WarpContext {
   Dim3 grid_, block_;
   Idx3 block_idx_;
   std::uint32_t cta_ = 0, warp_ = 0, live_ = 0;
-  Idx3 tid0_;                              // threadIdx of lane 0
-  std::uint32_t row_ = 0;                  // lanes 0..row_-1 are live and share lane 0's y and z
-  std::array<Idx3, kLanesPerWarp> tid_{};  // threadIdx of lanes row_..31 (0 for dead lanes)
+  Idx3 tid0_;              // threadIdx of lane 0
+  std::uint32_t row_ = 0;  // lanes 0..row_-1 are live and share lane 0's y and z
+  // threadIdx of lanes row_..31 (0 for dead lanes) only; without member initializers (unlike
+  // Idx3), so that a context that stores no lane does not clear 384 bytes.
+  struct Lane {
+    std::uint32_t x, y, z;
+  };
+  std::array<Lane, kLanesPerWarp> tid_;
 };
 
 }  // namespace locsim

@@ -13,7 +13,6 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <queue>
@@ -24,6 +23,7 @@
 
 #include "model/coalescer.h"
 #include "model/cta_policy.h"
+#include "model/ring_buffer.h"
 #include "model/scoreboard.h"
 #include "model/workload/kernel.h"
 #include "tlm_components/activation_scheduler.h"
@@ -173,7 +173,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::vector<int> last_issued_;  // per scheduler
   std::uint64_t age_counter_ = 0;
   std::uint64_t launch_counter_ = 0;
-  std::deque<Payload*> ldst_queue_;
+  RingBuffer<Payload*> ldst_queue_;  // a ring: size() is a subtraction (a deque's is not)
   Cycle ldst_free_at_ = 0;
   // Line requests sent to the L1 in cycle ldst_pop_cycle_: their LD/ST queue slots become free
   // at the next cycle, so the scheduler sees the same occupancy whether the L1 took them before

@@ -80,6 +80,24 @@ TEST_CASE("WarpContext: partial last warp and bounds", "[stimuli][helpers]") {
   CHECK_THROWS_AS(WarpContext({4, 1, 1}, {48, 1, 1}, 4, 0), std::out_of_range);
 }
 
+TEST_CASE("WarpContext: copies keep every lane's threadIdx (only stored lanes are copied)",
+          "[stimuli][helpers]") {
+  for (Dim3 b : {Dim3{3, 2, 4}, Dim3{7, 5, 3}, Dim3{48, 1, 1}, Dim3{256, 1, 1}}) {
+    for (std::uint32_t w = 0; w * 32 < b.count(); ++w) {
+      const WarpContext c({2, 1, 1}, b, 1, w);
+      WarpContext copy(c);
+      WarpContext assigned({1, 1, 1}, {5, 1, 13}, 0, 1);  // stores lanes, then overwritten
+      assigned = c;
+      for (unsigned l = 0; l < 32; ++l) {
+        CHECK(copy.thread_idx(l) == c.thread_idx(l));
+        CHECK(assigned.thread_idx(l) == c.thread_idx(l));
+      }
+      CHECK(copy.live_mask() == c.live_mask());
+      CHECK(assigned.global_linear(3) == c.global_linear(3));
+    }
+  }
+}
+
 TEST_CASE("LinearAddr fills the same addresses as the equivalent lambda", "[stimuli][helpers]") {
   for (std::uint32_t mask : {0xffffffffu, 0x0000ffffu, 0x80000001u, 0u}) {
     for (Addr step : {Addr{1}, Addr{4}, Addr{8}, Addr{16}, Addr{128}}) {
