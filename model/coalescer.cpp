@@ -36,6 +36,17 @@ bool coalesce_contiguous(const std::array<Addr, kWarpSize>& addrs, std::uint32_t
   const Addr end = base + Addr{kWarpSize} * access_bytes;
   const Addr lmask = ~Addr{line_bytes - 1};
   const unsigned sector_shift = log2_floor(sector_bytes), elem_shift = log2_floor(access_bytes);
+  if (((base ^ (end - 1)) & lmask) == 0) {  // the whole warp in one line: its only request
+    LineRequest& r = out.emplace_back();
+    r.line_addr = base & lmask;
+    const unsigned off = static_cast<unsigned>(base - r.line_addr), n = kWarpSize * access_bytes;
+    r.bytes.set_range(off, n);
+    const unsigned s0 = off >> sector_shift, s1 = (off + n - 1) >> sector_shift;
+    r.sector_mask = static_cast<std::uint32_t>(((std::uint64_t{2} << s1) - 1) &
+                                               ~((std::uint64_t{1} << s0) - 1));
+    r.lane_mask = ~std::uint32_t{0};
+    return true;
+  }
   for (Addr a = base; a < end;) {
     const Addr line = a & lmask;
     const Addr stop = std::min<Addr>(end, line + line_bytes);

@@ -279,7 +279,8 @@ void StreamingMultiprocessor::update_warp_limit() {
   swl_max_age_ = swl_ages_[cfg_.warp_limit - 1];
 }
 
-void StreamingMultiprocessor::issue(std::uint32_t wi, Cycle now) {
+// Inlined into cycle_method, its only caller.
+[[gnu::always_inline]] inline void StreamingMultiprocessor::issue(std::uint32_t wi, Cycle now) {
   Warp& w = warps_[wi];
   CtaSlot& c = ctas_[w.cta_slot];
   const WarpInst& in = w.inst;
