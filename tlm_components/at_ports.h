@@ -69,13 +69,58 @@ class InitiatorPort {
 
   bool busy() const { return pending_req_ != nullptr; }
   // Issues BEGIN_REQ now. Precondition: !busy(). Returns true if the target accepted at once.
-  bool send(Payload& gp);
-  tlm::tlm_sync_enum on_bw(Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  // The zero-delay answers of locsim targets are handled here, inline in the caller; the rest
+  // (annotated delay, BEGIN_RESP or TLM_COMPLETED at once) in sent().
+  bool send(Payload& gp) {
+    sc_assert(!busy());
+    pending_req_ = &gp;
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay;  // zero
+    const tlm::tlm_sync_enum s = fw_(gp, phase, delay);
+    if (s == tlm::TLM_ACCEPTED) return false;
+    if (s == tlm::TLM_UPDATED && phase == tlm::END_REQ && delay.value() == 0) {
+      pending_req_ = nullptr;
+      return true;
+    }
+    return sent(gp, s, phase, delay);
+  }
+  tlm::tlm_sync_enum on_bw(Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    if (delay.value() == 0) {
+      if (phase == tlm::BEGIN_RESP) return begin_resp(gp);
+      if (phase == tlm::END_REQ) {
+        end_req(gp);
+        return tlm::TLM_ACCEPTED;
+      }
+    }
+    return on_bw_other(gp, phase, delay);
+  }
   Payload* held_response() const { return held_resp_; }
   // Takes a response that on_response refused: sends END_RESP.
-  void accept_response();
+  void accept_response() {
+    sc_assert(held_resp_ != nullptr);
+    Payload* gp = held_resp_;
+    held_resp_ = nullptr;
+    tlm::tlm_phase phase = tlm::END_RESP;
+    sc_core::sc_time delay;
+    fw_(*gp, phase, delay);
+  }
 
  private:
+  tlm::tlm_sync_enum begin_resp(Payload& gp) {
+    const bool implicit_end_req = pending_req_ == &gp;
+    if (implicit_end_req) pending_req_ = nullptr;
+    const bool took = on_response_(gp);
+    if (!took) held_resp_ = &gp;
+    if (implicit_end_req && on_ready_) on_ready_();
+    return took ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED;
+  }
+  void end_req([[maybe_unused]] Payload& gp) {
+    sc_assert(pending_req_ == &gp);
+    pending_req_ = nullptr;
+    if (on_ready_) on_ready_();
+  }
+  bool sent(Payload& gp, tlm::tlm_sync_enum s, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum on_bw_other(Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void handle(Payload& gp, const tlm::tlm_phase& phase);
   void peq_cb(Payload& gp, const tlm::tlm_phase& phase);
   FwFn fw_;
@@ -98,15 +143,58 @@ class TargetPort {
   explicit TargetPort(const char* name);
   void bind(BwFn bw, RequestFn on_request, ResponseDoneFn on_response_done = nullptr);
 
-  tlm::tlm_sync_enum on_fw(Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  // Zero-delay BEGIN_REQ and END_RESP are handled here, inline in the caller; an annotated delay
+  // or an illegal phase in on_fw_other().
+  tlm::tlm_sync_enum on_fw(Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    if (delay.value() == 0) {
+      if (phase == tlm::BEGIN_REQ) {
+        sc_assert(held_req_ == nullptr);
+        if (on_request_(gp)) {
+          phase = tlm::END_REQ;
+          return tlm::TLM_UPDATED;
+        }
+        held_req_ = &gp;
+        return tlm::TLM_ACCEPTED;
+      }
+      if (phase == tlm::END_RESP) {
+        end_resp(gp);
+        return tlm::TLM_COMPLETED;
+      }
+    }
+    return on_fw_other(gp, phase, delay);
+  }
   Payload* held_request() const { return held_req_; }
   // Sends END_REQ for the held request.
-  void accept_request();
+  void accept_request() {
+    sc_assert(held_req_ != nullptr);
+    Payload* gp = held_req_;
+    held_req_ = nullptr;
+    tlm::tlm_phase phase = tlm::END_REQ;
+    sc_core::sc_time delay;
+    bw_(*gp, phase, delay);
+  }
   bool response_busy() const { return pending_resp_ != nullptr; }
   // Issues BEGIN_RESP now. Precondition: !response_busy(). Returns true if it completed at once.
-  bool respond(Payload& gp);
+  bool respond(Payload& gp) {
+    sc_assert(!response_busy());
+    pending_resp_ = &gp;
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_core::sc_time delay;
+    const tlm::tlm_sync_enum s = bw_(gp, phase, delay);
+    if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::END_RESP)) {
+      pending_resp_ = nullptr;
+      return true;
+    }
+    return false;
+  }
 
  private:
+  void end_resp([[maybe_unused]] Payload& gp) {
+    sc_assert(pending_resp_ == &gp);
+    pending_resp_ = nullptr;
+    if (on_response_done_) on_response_done_();
+  }
+  tlm::tlm_sync_enum on_fw_other(Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void handle(Payload& gp, const tlm::tlm_phase& phase);
   void peq_cb(Payload& gp, const tlm::tlm_phase& phase);
   BwFn bw_;
