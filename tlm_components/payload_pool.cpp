@@ -14,33 +14,14 @@ PayloadPool::~PayloadPool() {
   }
 }
 
-tlm::tlm_generic_payload* PayloadPool::allocate() {
-  Slot* s;
-  if (free_.empty()) {
-    all_.push_back(std::make_unique<Slot>(this));
-    s = all_.back().get();
-    s->ext = new GpuExtension();
-    s->set_extension(s->ext);
-    s->route = new RouteExtension();
-    s->set_extension(s->route);
-  } else {
-    s = free_.back();
-    free_.pop_back();
-  }
-  s->busy = true;
-  ++in_use_;
-  s->ext->reset_fields(++next_id_);
-  s->route->clear();
-  s->set_command(tlm::TLM_READ_COMMAND);
-  s->set_address(0);
-  s->set_data_ptr(s->data);
-  s->set_data_length(0);
-  s->set_byte_enable_ptr(nullptr);
-  s->set_byte_enable_length(0);
-  s->set_streaming_width(0);
-  s->set_dmi_allowed(false);
-  s->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  s->acquire();
+PayloadPool::Slot* PayloadPool::grow() {
+  all_.push_back(std::make_unique<Slot>(this));
+  Slot* s = all_.back().get();
+  s->ext = new GpuExtension();
+  s->set_extension(s->ext);
+  s->route = new RouteExtension();
+  s->set_extension(s->route);
+  free_.push_back(s);
   return s;
 }
 
