@@ -1,8 +1,31 @@
 #include "tlm_components/at_ports.h"
 
+#include <unordered_map>
+
 #include "tlm_components/sim_time.h"
 
 namespace locsim {
+
+namespace {
+// Interface -> the port it forwards to, for the objects alive now (a port removes its entries
+// when destroyed, so a later object at the same address is not taken for it).
+template <class Port>
+std::unordered_map<const void*, Port*>& registry() {
+  static std::unordered_map<const void*, Port*> map;
+  return map;
+}
+template <class Port>
+void unregister(Port* p) {
+  auto& m = registry<Port>();
+  for (auto it = m.begin(); it != m.end();) it = it->second == p ? m.erase(it) : std::next(it);
+}
+template <class Port>
+Port* lookup(const void* iface) {
+  const auto& m = registry<Port>();
+  const auto it = m.find(iface);
+  return it == m.end() ? nullptr : it->second;
+}
+}  // namespace
 
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
@@ -14,6 +37,18 @@ void InitiatorPort::bind(FwFn fw, ResponseFn on_response, ReadyFn on_ready) {
   fw_ = std::move(fw);
   on_response_ = std::move(on_response);
   on_ready_ = std::move(on_ready);
+}
+
+InitiatorPort::~InitiatorPort() {
+  unregister(this);
+}
+
+void InitiatorPort::reachable_by(const tlm::tlm_bw_transport_if<>* bw) {
+  if (bw) registry<InitiatorPort>()[bw] = this;
+}
+
+void InitiatorPort::link(const tlm::tlm_fw_transport_if<>* fw) {
+  peer_ = fw ? lookup<TargetPort>(fw) : nullptr;
 }
 
 bool InitiatorPort::sent(Payload& gp, tlm::tlm_sync_enum s, tlm::tlm_phase& phase, sc_time& delay) {
@@ -71,6 +106,18 @@ void TargetPort::bind(BwFn bw, RequestFn on_request, ResponseDoneFn on_response_
   bw_ = std::move(bw);
   on_request_ = std::move(on_request);
   on_response_done_ = std::move(on_response_done);
+}
+
+TargetPort::~TargetPort() {
+  unregister(this);
+}
+
+void TargetPort::reachable_by(const tlm::tlm_fw_transport_if<>* fw) {
+  if (fw) registry<TargetPort>()[fw] = this;
+}
+
+void TargetPort::link(const tlm::tlm_bw_transport_if<>* bw) {
+  peer_ = bw ? lookup<InitiatorPort>(bw) : nullptr;
 }
 
 tlm::tlm_sync_enum TargetPort::on_fw_other(Payload& gp, tlm::tlm_phase& phase, sc_time& delay) {

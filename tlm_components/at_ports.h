@@ -56,6 +56,14 @@ class PortCallback<R(A...)> {
   std::shared_ptr<void> heap_;
 };
 
+class TargetPort;
+
+// Direct links between locsim ports. A module registers, during elaboration, each interface
+// through which a bound socket reaches one of its ports, when that interface only forwards the
+// call to the port unchanged (reachable_by()); at start of simulation the port on the other end
+// looks up the interface its own socket is bound to (link()). A linked pair calls each other's
+// zero-delay paths directly, past the sockets; any other model on the link (a ProtocolChecker,
+// a foreign target or initiator) is not registered, so that link keeps the socket path.
 class InitiatorPort {
  public:
   using FwFn = PortCallback<tlm::tlm_sync_enum(Payload&, tlm::tlm_phase&, sc_core::sc_time&)>;
@@ -71,19 +79,7 @@ class InitiatorPort {
   // Issues BEGIN_REQ now. Precondition: !busy(). Returns true if the target accepted at once.
   // The zero-delay answers of locsim targets are handled here, inline in the caller; the rest
   // (annotated delay, BEGIN_RESP or TLM_COMPLETED at once) in sent().
-  bool send(Payload& gp) {
-    sc_assert(!busy());
-    pending_req_ = &gp;
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay;  // zero
-    const tlm::tlm_sync_enum s = fw_(gp, phase, delay);
-    if (s == tlm::TLM_ACCEPTED) return false;
-    if (s == tlm::TLM_UPDATED && phase == tlm::END_REQ && delay.value() == 0) {
-      pending_req_ = nullptr;
-      return true;
-    }
-    return sent(gp, s, phase, delay);
-  }
+  inline bool send(Payload& gp);
   tlm::tlm_sync_enum on_bw(Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     if (delay.value() == 0) {
       if (phase == tlm::BEGIN_RESP) return begin_resp(gp);
@@ -96,14 +92,15 @@ class InitiatorPort {
   }
   Payload* held_response() const { return held_resp_; }
   // Takes a response that on_response refused: sends END_RESP.
-  void accept_response() {
-    sc_assert(held_resp_ != nullptr);
-    Payload* gp = held_resp_;
-    held_resp_ = nullptr;
-    tlm::tlm_phase phase = tlm::END_RESP;
-    sc_core::sc_time delay;
-    fw_(*gp, phase, delay);
-  }
+  inline void accept_response();
+
+  // `bw` (this port's module's backward interface) only forwards to this port.
+  void reachable_by(const tlm::tlm_bw_transport_if<>* bw);
+  // Links to the target port behind `fw` (the interface this port's socket is bound to), if one
+  // registered it.
+  void link(const tlm::tlm_fw_transport_if<>* fw);
+  bool linked() const { return peer_ != nullptr; }
+  ~InitiatorPort();
 
  private:
   tlm::tlm_sync_enum begin_resp(Payload& gp) {
@@ -124,6 +121,7 @@ class InitiatorPort {
   void handle(Payload& gp, const tlm::tlm_phase& phase);
   void peq_cb(Payload& gp, const tlm::tlm_phase& phase);
   FwFn fw_;
+  TargetPort* peer_ = nullptr;
   ResponseFn on_response_;
   ReadyFn on_ready_;
   Payload* pending_req_ = nullptr;
@@ -171,7 +169,10 @@ class TargetPort {
     held_req_ = nullptr;
     tlm::tlm_phase phase = tlm::END_REQ;
     sc_core::sc_time delay;
-    bw_(*gp, phase, delay);
+    if (peer_)
+      peer_->on_bw(*gp, phase, delay);
+    else
+      bw_(*gp, phase, delay);
   }
   bool response_busy() const { return pending_resp_ != nullptr; }
   // Issues BEGIN_RESP now. Precondition: !response_busy(). Returns true if it completed at once.
@@ -180,13 +181,20 @@ class TargetPort {
     pending_resp_ = &gp;
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_core::sc_time delay;
-    const tlm::tlm_sync_enum s = bw_(gp, phase, delay);
+    const tlm::tlm_sync_enum s = peer_ ? peer_->on_bw(gp, phase, delay) : bw_(gp, phase, delay);
     if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::END_RESP)) {
       pending_resp_ = nullptr;
       return true;
     }
     return false;
   }
+
+  // `fw` (this port's module's forward interface) only forwards to this port.
+  void reachable_by(const tlm::tlm_fw_transport_if<>* fw);
+  // Links to the initiator port behind `bw` (the interface this port's socket is bound to).
+  void link(const tlm::tlm_bw_transport_if<>* bw);
+  bool linked() const { return peer_ != nullptr; }
+  ~TargetPort();
 
  private:
   void end_resp([[maybe_unused]] Payload& gp) {
@@ -198,11 +206,39 @@ class TargetPort {
   void handle(Payload& gp, const tlm::tlm_phase& phase);
   void peq_cb(Payload& gp, const tlm::tlm_phase& phase);
   BwFn bw_;
+  InitiatorPort* peer_ = nullptr;
   RequestFn on_request_;
   ResponseDoneFn on_response_done_;
   Payload* held_req_ = nullptr;
   Payload* pending_resp_ = nullptr;
   tlm_utils::peq_with_cb_and_phase<TargetPort> peq_;
 };
+
+// Defined here, after TargetPort, to call a linked peer inline.
+inline bool InitiatorPort::send(Payload& gp) {
+  sc_assert(!busy());
+  pending_req_ = &gp;
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay;  // zero
+  const tlm::tlm_sync_enum s = peer_ ? peer_->on_fw(gp, phase, delay) : fw_(gp, phase, delay);
+  if (s == tlm::TLM_ACCEPTED) return false;
+  if (s == tlm::TLM_UPDATED && phase == tlm::END_REQ && delay.value() == 0) {
+    pending_req_ = nullptr;
+    return true;
+  }
+  return sent(gp, s, phase, delay);
+}
+
+inline void InitiatorPort::accept_response() {
+  sc_assert(held_resp_ != nullptr);
+  Payload* gp = held_resp_;
+  held_resp_ = nullptr;
+  tlm::tlm_phase phase = tlm::END_RESP;
+  sc_core::sc_time delay;
+  if (peer_)
+    peer_->on_fw(*gp, phase, delay);
+  else
+    fw_(*gp, phase, delay);
+}
 
 }  // namespace locsim

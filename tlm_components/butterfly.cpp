@@ -81,6 +81,7 @@ Butterfly::Butterfly(sc_core::sc_module_name name, const ButterflyConfig& cfg, S
 }
 
 void Butterfly::end_of_elaboration() {
+  Interconnect::end_of_elaboration();
   if (in.size() != cfg_.cores || out.size() != cfg_.cores)
     throw std::logic_error(std::string(this->name()) + ": bound " + std::to_string(in.size()) +
                            " `in` / " + std::to_string(out.size()) +

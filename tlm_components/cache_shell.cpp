@@ -38,6 +38,22 @@ CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char
   resp_ev_.bind<&CacheShell::response_method>(this, std::string(this->name()) + ".response_method");
 }
 
+void CacheShell::end_of_elaboration() {
+  // Every interface a bound socket can reach the ports by: the shell's own ends (direct
+  // binding) and the simple sockets' helpers (binding by export), all forwarding unchanged.
+  up_.reachable_by(&upper_fw_);
+  up_.reachable_by(
+      dynamic_cast<const tlm::tlm_fw_transport_if<>*>(upper.get_base_export().get_interface()));
+  down_.reachable_by(&lower_bw_);
+  down_.reachable_by(
+      dynamic_cast<const tlm::tlm_bw_transport_if<>*>(lower.get_base_export().get_interface()));
+}
+
+void CacheShell::start_of_simulation() {
+  up_.link(upper_bw());
+  down_.link(lower.operator->());
+}
+
 bool CacheShell::on_request(Payload& gp) {
   const Cycle now = clk_.now();
   if (now == last_accept_ || !clk_.on_edge(now)) {

@@ -70,6 +70,10 @@ class CacheShell : public sc_core::sc_module {
   UpperSocket upper;  // from the block above
   LowerSocket lower;  // to the block below
 
+  // Whether the link above / below is direct (a locsim port at the other end, at_ports.h).
+  bool upper_linked() const { return up_.linked(); }
+  bool lower_linked() const { return down_.linked(); }
+
  protected:
   // `upper_name` / `lower_name` name the sockets (e.g. "cpu" / "mem" for the L1); `l2` places
   // the shell's processes in the L2's same-time stages (activation_scheduler.h).
@@ -122,6 +126,8 @@ class CacheShell : public sc_core::sc_module {
   InitiatorPort down_;
 
  private:
+  void end_of_elaboration() override;
+  void start_of_simulation() override;
   bool on_request(Payload& gp);
   void retry_method();
   // After a request was accepted in cycle `now` (an edge): a retry asked for this cycle (e.g. by

@@ -75,16 +75,34 @@ class Interconnect : public sc_core::sc_module {
         },
         std::move(on_reply), std::move(on_ready));
   }
+  // The binders of `in` / `out` call in_nb_transport_fw / out_nb_transport_bw with the binding
+  // index, which only forward to in_ports_ / out_ports_. A subclass overriding
+  // end_of_elaboration() calls this one.
+  void end_of_elaboration() override {
+    auto& fw = static_cast<tlm_utils::multi_target_base_if<>&>(in).get_binders();
+    for (std::size_t i = 0; i < fw.size() && i < in_ports_.size(); ++i)
+      in_ports_[i]->reachable_by(fw[i]);
+    auto& bw = static_cast<tlm_utils::multi_init_base_if<>&>(out).get_binders();
+    for (std::size_t t = 0; t < bw.size() && t < out_ports_.size(); ++t)
+      out_ports_[t]->reachable_by(bw[t]);
+  }
+  void start_of_simulation() override {
+    for (std::size_t i = 0; i < in.size() && i < in_ports_.size(); ++i)
+      in_ports_[i]->link(in[static_cast<int>(i)]);
+    for (std::size_t t = 0; t < out.size() && t < out_ports_.size(); ++t)
+      out_ports_[t]->link(out[static_cast<int>(t)]);
+  }
   std::vector<std::unique_ptr<TargetPort>> in_ports_;      // one per `in` binding
   std::vector<std::unique_ptr<InitiatorPort>> out_ports_;  // one per `out` binding
 
   // Socket callbacks; `id` is the binding index of `in` or `out`. The phases go to the ports.
+  // Final: the direct links rely on them only forwarding.
   virtual tlm::tlm_sync_enum in_nb_transport_fw(int id, Payload& gp, tlm::tlm_phase& ph,
-                                                sc_core::sc_time& d) {
+                                                sc_core::sc_time& d) final {
     return in_ports_[id]->on_fw(gp, ph, d);
   }
   virtual tlm::tlm_sync_enum out_nb_transport_bw(int id, Payload& gp, tlm::tlm_phase& ph,
-                                                 sc_core::sc_time& d) {
+                                                 sc_core::sc_time& d) final {
     return out_ports_[id]->on_bw(gp, ph, d);
   }
   virtual void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) = 0;

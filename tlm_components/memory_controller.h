@@ -56,8 +56,20 @@ class MemoryController : public sc_core::sc_module {
   // `map` (the platform's address map) must outlive the controller.
   MemoryController(sc_core::sc_module_name name, const MemoryControllerConfig& cfg,
                    const AddressMap& map, SimContext& ctx, FunctionalMemory* backing);
+  // Whether source s's link is direct (a locsim port at the other end, at_ports.h).
+  bool linked(std::uint32_t s) const { return ports_[s]->linked(); }
 
  private:
+  // The binders of `in` call nb_fw(s) for binding s, which only forwards to ports_[s].
+  void end_of_elaboration() override {
+    auto& binders = static_cast<tlm_utils::multi_target_base_if<>&>(in).get_binders();
+    for (std::size_t s = 0; s < binders.size() && s < ports_.size(); ++s)
+      ports_[s]->reachable_by(binders[s]);
+  }
+  void start_of_simulation() override {
+    for (std::size_t s = 0; s < in.size() && s < ports_.size(); ++s)
+      ports_[s]->link(in[static_cast<int>(s)]);
+  }
   struct Pending {
     Payload* gp = nullptr;
     std::uint32_t source = 0;

@@ -109,6 +109,7 @@ MeshNoc::MeshNoc(sc_core::sc_module_name name, const MeshNocConfig& cfg, const A
 }
 
 void MeshNoc::end_of_elaboration() {
+  Interconnect::end_of_elaboration();
   if (in.size() != n_in_ || out.size() != n_out_)
     throw std::logic_error(std::string(this->name()) + ": bound " + std::to_string(in.size()) +
                            " `in` / " + std::to_string(out.size()) +

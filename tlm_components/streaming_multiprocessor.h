@@ -74,6 +74,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::string describe_state() const;
 
  private:
+  void end_of_elaboration() override {
+    port_.reachable_by(
+        dynamic_cast<const tlm::tlm_bw_transport_if<>*>(mem.get_base_export().get_interface()));
+  }
+  void start_of_simulation() override { port_.link(mem.operator->()); }
   // A warp's own state, reset at every launch (the instruction is not part of it).
   struct WarpState {
     bool active = false;

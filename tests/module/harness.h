@@ -73,6 +73,12 @@ struct TestInitiator : sc_core::sc_module {
   tlm::tlm_sync_enum nb_bw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
     return port.on_bw(gp, ph, d);
   }
+  // The socket's bw helper only forwards to the port: a locsim target bound directly links.
+  void end_of_elaboration() override {
+    port.reachable_by(
+        dynamic_cast<const tlm::tlm_bw_transport_if<>*>(socket.get_base_export().get_interface()));
+  }
+  void start_of_simulation() override { port.link(socket.operator->()); }
 };
 
 // Answers every request after `latency`, reads/writes a functional memory, counts requests.

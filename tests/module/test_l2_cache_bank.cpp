@@ -589,3 +589,71 @@ TEST_CASE("L2: a full-sector store merged into a pending fill makes its sector v
   CHECK(b.noc.response_times[2] == sc_time(220, SC_NS));      // got 301 ns
   b.quiescent();
 }
+
+namespace {
+// Response times (ps) of the round trip below; the same with and without checkers.
+const std::vector<std::uint64_t> l2_dram_round_trip_times = {20000,  22000,  179000, 183000,
+                                                             187000, 349000, 353000, 504000};
+// The round trip of the test above with or without protocol checkers on the two links; returns
+// the response times (ps) in order.
+std::vector<std::uint64_t> l2_dram_round_trip(bool checkers) {
+  SimContext ctx;
+  ctx.check_data = true;
+  FunctionalMemory backing;
+  MemoryControllerConfig mcfg;
+  mcfg.sources = 1;
+  mcfg.clock_hz = 1e9;
+  AddressMapConfig one_channel;
+  one_channel.channels = 1;
+  one_channel.subpartitions_per_channel = 1;
+  const AddressMap map(one_channel);
+  TestInitiator noc("noc");
+  L2CacheBank l2("l2", small_l2(1, 2), ctx);
+  MemoryController mc("mc", mcfg, map, ctx, &backing);
+  std::unique_ptr<ProtocolChecker> c_up, c_down;
+  if (checkers) {
+    c_up = std::make_unique<ProtocolChecker>("check_up");
+    c_down = std::make_unique<ProtocolChecker>("check_down");
+    noc.socket.bind(c_up->target);
+    c_up->initiator.bind(l2.noc);
+    l2.dram.bind(c_down->target);
+    c_down->initiator.bind(mc.in);
+  } else {
+    noc.socket.bind(l2.noc);
+    l2.dram.bind(mc.in);
+  }
+  const Addr a = 0x10000, bl = 0x10080, c = 0x10100, d = 0x10180;
+  noc.push(store_range(ctx, a, 0, 128));
+  noc.push(store_range(ctx, bl, 8, 8));
+  for (Addr x : {a, bl, c, d, a, bl}) noc.push(make_load(ctx, x));
+  sc_core::sc_start(sc_time(5000, SC_NS));
+  // Linked exactly when no checker sits between two locsim ports.
+  CHECK(noc.port.linked() == !checkers);
+  CHECK(l2.upper_linked() == !checkers);
+  CHECK(l2.lower_linked() == !checkers);
+  CHECK(mc.linked(0) == !checkers);
+  REQUIRE(noc.responses.size() == 8);
+  for (Payload* gp : noc.responses) CHECK(gp->get_response_status() == tlm::TLM_OK_RESPONSE);
+  Payload* lb = noc.responses[7];
+  CHECK(lb->get_address() == bl);
+  for (unsigned off = 0; off < 128; off += 4)
+    CHECK(word_at(lb, off) == (off == 8 || off == 12 ? pattern(bl + off) : initial_word(bl + off)));
+  std::vector<std::uint64_t> t;
+  for (const sc_time& x : noc.response_times) t.push_back(x.value());
+  return t;
+}
+}  // namespace
+
+TEST_CASE("AT ports: L2 and memory controller bound directly call each other's ports",
+          "[module][l2][dram][protocol]") {
+  const auto t = l2_dram_round_trip(false);
+  INFO("response times " << Catch::Detail::stringify(t));
+  CHECK(t == l2_dram_round_trip_times);
+}
+
+TEST_CASE("AT ports: protocol checkers between L2 and memory controller keep the socket path",
+          "[module][l2][dram][protocol]") {
+  const auto t = l2_dram_round_trip(true);
+  INFO("response times " << Catch::Detail::stringify(t));
+  CHECK(t == l2_dram_round_trip_times);
+}
