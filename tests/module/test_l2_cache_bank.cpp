@@ -425,38 +425,69 @@ TEST_CASE("L2: atomics are performed at the L2, return old values and reach memo
   b.quiescent();
 }
 
+namespace {
+MemoryControllerConfig one_source_mc() {
+  MemoryControllerConfig m;
+  m.sources = 1;
+  m.clock_hz = 1e9;
+  return m;
+}
+AddressMapConfig one_channel() {
+  AddressMapConfig c;
+  c.channels = 1;
+  c.subpartitions_per_channel = 1;
+  return c;
+}
+// An initiator -> L2 -> memory controller chain with a one-set, two-way L2, with or without
+// protocol checkers on the two links, and eight requests queued at the initiator.
+// A context that checks data from the start (the L2 keeps line data only if asked at construction).
+struct CheckedContext : SimContext {
+  CheckedContext() { check_data = true; }
+};
+struct L2DramRig {
+  CheckedContext ctx;
+  FunctionalMemory backing;
+  const AddressMap map{one_channel()};
+  TestInitiator noc{"noc"};
+  L2CacheBank l2{"l2", small_l2(1, 2), ctx};
+  MemoryController mc{"mc", one_source_mc(), map, ctx, &backing};
+  std::unique_ptr<ProtocolChecker> c_up, c_down;
+  // Lines a..d share the single set of two ways, so every new line evicts one.
+  static constexpr Addr a = 0x10000, bl = 0x10080, c = 0x10100, d = 0x10180;
+
+  explicit L2DramRig(bool checkers) {
+    if (checkers) {
+      c_up = std::make_unique<ProtocolChecker>("check_up");
+      c_down = std::make_unique<ProtocolChecker>("check_down");
+      noc.socket.bind(c_up->target);
+      c_up->initiator.bind(l2.noc);
+      l2.dram.bind(c_down->target);
+      c_down->initiator.bind(mc.in);
+    } else {
+      noc.socket.bind(l2.noc);
+      l2.dram.bind(mc.in);
+    }
+    noc.push(store_range(ctx, a, 0, 128));  // 0: allocate without fetch
+    noc.push(store_range(ctx, bl, 8, 8));   // 1: fetch-on-write of sector 0
+    noc.push(make_load(ctx, a));            // 2: hit, stored data
+    noc.push(make_load(ctx, bl));           // 3: sectors 1-3 fetched, word 2-3 stored
+    noc.push(make_load(ctx, c));            // 4: evicts a (dirty)
+    noc.push(make_load(ctx, d));            // 5: evicts b (dirty)
+    noc.push(make_load(ctx, a));            // 6: a again, from DRAM
+    noc.push(make_load(ctx, bl));           // 7: b again, from DRAM
+  }
+};
+}  // namespace
+
 TEST_CASE("L2: data round-trips through the real memory controller with write-backs",
           "[module][l2][dram]") {
-  SimContext ctx;
-  ctx.check_data = true;
-  FunctionalMemory backing;
-  MemoryControllerConfig mcfg;
-  mcfg.sources = 1;
-  mcfg.clock_hz = 1e9;
-  AddressMapConfig one_channel;
-  one_channel.channels = 1;
-  one_channel.subpartitions_per_channel = 1;
-  const AddressMap map(one_channel);
-  TestInitiator noc("noc");
-  ProtocolChecker c_up("check_up");
-  L2CacheBank l2("l2", small_l2(1, 2), ctx);
-  ProtocolChecker c_down("check_down");
-  MemoryController mc("mc", mcfg, map, ctx, &backing);
-  noc.socket.bind(c_up.target);
-  c_up.initiator.bind(l2.noc);
-  l2.dram.bind(c_down.target);
-  c_down.initiator.bind(mc.in);
-
-  // Lines a..d share the single set of two ways, so every new line evicts one.
-  const Addr a = 0x10000, bl = 0x10080, c = 0x10100, d = 0x10180;
-  noc.push(store_range(ctx, a, 0, 128));  // 0: allocate without fetch
-  noc.push(store_range(ctx, bl, 8, 8));   // 1: fetch-on-write of sector 0
-  noc.push(make_load(ctx, a));            // 2: hit, stored data
-  noc.push(make_load(ctx, bl));           // 3: sectors 1-3 fetched, word 2-3 stored
-  noc.push(make_load(ctx, c));            // 4: evicts a (dirty)
-  noc.push(make_load(ctx, d));            // 5: evicts b (dirty)
-  noc.push(make_load(ctx, a));            // 6: a again, from DRAM
-  noc.push(make_load(ctx, bl));           // 7: b again, from DRAM
+  L2DramRig rig(true);
+  auto& noc = rig.noc;
+  auto& ctx = rig.ctx;
+  auto& backing = rig.backing;
+  ProtocolChecker& c_up = *rig.c_up;
+  ProtocolChecker& c_down = *rig.c_down;
+  const Addr a = L2DramRig::a, bl = L2DramRig::bl, c = L2DramRig::c, d = L2DramRig::d;
   sc_core::sc_start(sc_time(5000, SC_NS));
   REQUIRE(noc.responses.size() == 8);
   auto resp = [&](Addr line, AccessKind k, int nth) {
@@ -597,35 +628,11 @@ const std::vector<std::uint64_t> l2_dram_round_trip_times = {20000,  22000,  179
 // The round trip of the test above with or without protocol checkers on the two links; returns
 // the response times (ps) in order.
 std::vector<std::uint64_t> l2_dram_round_trip(bool checkers) {
-  SimContext ctx;
-  ctx.check_data = true;
-  FunctionalMemory backing;
-  MemoryControllerConfig mcfg;
-  mcfg.sources = 1;
-  mcfg.clock_hz = 1e9;
-  AddressMapConfig one_channel;
-  one_channel.channels = 1;
-  one_channel.subpartitions_per_channel = 1;
-  const AddressMap map(one_channel);
-  TestInitiator noc("noc");
-  L2CacheBank l2("l2", small_l2(1, 2), ctx);
-  MemoryController mc("mc", mcfg, map, ctx, &backing);
-  std::unique_ptr<ProtocolChecker> c_up, c_down;
-  if (checkers) {
-    c_up = std::make_unique<ProtocolChecker>("check_up");
-    c_down = std::make_unique<ProtocolChecker>("check_down");
-    noc.socket.bind(c_up->target);
-    c_up->initiator.bind(l2.noc);
-    l2.dram.bind(c_down->target);
-    c_down->initiator.bind(mc.in);
-  } else {
-    noc.socket.bind(l2.noc);
-    l2.dram.bind(mc.in);
-  }
-  const Addr a = 0x10000, bl = 0x10080, c = 0x10100, d = 0x10180;
-  noc.push(store_range(ctx, a, 0, 128));
-  noc.push(store_range(ctx, bl, 8, 8));
-  for (Addr x : {a, bl, c, d, a, bl}) noc.push(make_load(ctx, x));
+  L2DramRig rig(checkers);
+  auto& noc = rig.noc;
+  auto& l2 = rig.l2;
+  auto& mc = rig.mc;
+  const Addr bl = L2DramRig::bl;
   sc_core::sc_start(sc_time(5000, SC_NS));
   // Linked exactly when no checker sits between two locsim ports.
   CHECK(noc.port.linked() == !checkers);
