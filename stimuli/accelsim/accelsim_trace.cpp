@@ -16,6 +16,9 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "model/params.h"
 #include "model/scoreboard.h"
@@ -56,6 +59,10 @@ class Where {
 void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
                 const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out,
                 bool fill = true);
+// True if `line` is an instruction line that check_text() and parse_inst() accept, found
+// without either: its static part is one parsed before and FastTail reads the rest. False says
+// nothing (check the line in full).
+bool check_inst_fast(std::string_view line, const TraceKernelInfo& info);
 
 std::string_view trim_slow(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -165,6 +172,36 @@ inline bool hex8(const char* p, std::uint64_t& v) {
   v = ((d << 16) | (d >> 32)) & 0xffffffffull;
   return true;
 }
+
+#if defined(__SSE2__)
+// The hex digits that start p[0..16) (all 16 bytes must be readable): returns how many there are
+// (0 to 16) and sets `v` to their value if there is at least one. One pass over 16 bytes: the
+// addresses of a trace are 16-digit hex fields.
+inline unsigned hex16(const char* p, std::uint64_t& v) {
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i l = _mm_or_si128(x, _mm_set1_epi8(0x20));  // 'A'-'F' -> 'a'-'f'
+  // Signed compares: a byte >= 0x80 is negative, so neither a digit nor a letter.
+  const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+                                      _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+  const __m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
+                                      _mm_cmplt_epi8(l, _mm_set1_epi8('f' + 1)));
+  const unsigned ok = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(digit, alpha)));
+  const unsigned n = static_cast<unsigned>(__builtin_ctz(~ok));  // bit 16 of ~ok is set
+  if (n == 0) return 0;
+  // Nibble values (low four bits, plus 9 for a letter; kept to four bits past the digits), then
+  // byte pairs (first << 4 | second) packed into the low eight bytes, first pair lowest.
+  __m128i d =
+      _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x0f)), _mm_and_si128(alpha, _mm_set1_epi8(9)));
+  d = _mm_and_si128(d, _mm_set1_epi8(0x0f));
+  d = _mm_and_si128(_mm_or_si128(_mm_slli_epi16(d, 4), _mm_srli_epi16(d, 8)),
+                    _mm_set1_epi16(0x00ff));
+  d = _mm_packus_epi16(d, d);
+  std::uint64_t w;
+  std::memcpy(&w, &d, 8);
+  v = __builtin_bswap64(w) >> (4 * (16 - n));
+  return n;
+}
+#endif
 
 bool parse_hex(std::string_view t, std::uint64_t& v) {
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
@@ -651,14 +688,6 @@ void index_kernel(KernelIndex& k) {
   std::uint64_t rel = 0;  // xz: offset within the current block's text
   std::string tb_name;
   WarpInst scratch;
-  // Instruction lines already checked, by line_slot(): a line byte-identical to one that passed
-  // (with the same "last instruction" flag; the kernel's header and regions are fixed) passes
-  // again, so it is not checked twice. Most lines repeat in every warp (all but the addresses).
-  struct Checked {
-    std::string text;
-    bool last = false, used = false;
-  };
-  std::vector<Checked> checked(1024);
   const std::uint64_t kMaxCtas = 1ull << 26;
   const std::uint64_t kMaxIndexBytes = std::uint64_t{1} << 30;
 
@@ -701,15 +730,11 @@ void index_kernel(KernelIndex& k) {
     ++ln;
     std::string_view stripped(line);
     if (!stripped.empty() && stripped.back() == '\r') stripped.remove_suffix(1);
-    Checked* memo = nullptr;
-    if (st == kInInsts) {
-      memo = &checked[line_slot(line, checked.size() - 1)];
-      if (memo->used && memo->last == (left == 1) && same_text(memo->text, line)) {
-        rel += stripped.size() + 1;
-        ++done_insts;
-        if (--left == 0) st = kInTb;
-        continue;
-      }
+    if (st == kInInsts && check_inst_fast(line, info)) {
+      rel += stripped.size() + 1;
+      ++done_insts;
+      if (--left == 0) st = kInTb;
+      continue;
     }
     check_text(line, path, ln);
     std::string_view t = trim(line);
@@ -819,9 +844,6 @@ void index_kernel(KernelIndex& k) {
                                  ": insts = " + std::to_string(done_insts + left) + " but only " +
                                  std::to_string(done_insts) + " instruction lines");
         parse_inst(t, info, left == 1, k.regions, Where(path, ln), scratch, false);
-        memo->text.assign(line);
-        memo->last = left == 1;
-        memo->used = true;
         ++done_insts;
         if (--left == 0) st = kInTb;
         break;
@@ -1134,6 +1156,9 @@ struct StaticPart {
   decltype(WarpInst::dst) dst{};
   decltype(WarpInst::src) src{};
   bool wait_all_loads = false;
+  // The text has no byte check_text() rejects (the kernel index then checks only the rest of a
+  // line), and the access width is one parse_inst() accepts.
+  bool text_ok = false, width_ok = false;
 
   // True if `line` starts with `text` followed by a separator or the end of the line.
   bool matches(std::string_view line, bool with_lineinfo) const {
@@ -1143,11 +1168,222 @@ struct StaticPart {
   }
 };
 
+// True if check_text() accepts `s`.
+bool is_text(std::string_view s) {
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) return false;
+  }
+  return true;
+}
+
+// The operands after the static part (addresses, immediate) of a line in the usual form, read in
+// one pass over its bytes. Returns false for anything else (the general reader then reads the
+// same operands again and reports what is wrong): it accepts a subset of what the general reader
+// accepts (decimals of at most 18 digits, so no range check) and yields the same values. Only
+// separators (space, tab, CR), hex digits, 'x', 'X' and signs are accepted, so an accepted tail
+// has no byte check_text() rejects. Lane addresses are written only if `addr` is not null.
+class FastTail {
+ public:
+  FastTail(const char* p, const char* e) : p_(p), e_(e) {}
+
+  bool read(std::uint32_t m, std::uint64_t width, std::uint32_t version, Addr* addr) {
+    const bool fill = addr != nullptr;
+    if (width > 0) {
+      if (m == 0 || !sep() || p_ + 1 >= e_ || p_[0] < '0' || p_[0] > '2' || !is_ws(p_[1]))
+        return false;
+      const char mode = p_[0];
+      ++p_;
+      if (fill && m != 0xffffffffu) std::fill(addr, addr + 32, Addr{0});
+      if (mode == '0') {
+        for (std::uint32_t b = m; b; b &= b - 1) {
+          std::uint64_t a = 0;
+          if (!sep() || !hex(a)) return false;
+          if (fill) addr[static_cast<unsigned>(__builtin_ctz(b))] = a;
+        }
+      } else {
+        std::uint64_t cur = 0;
+        if (!sep() || !hex(cur)) return false;
+        if (mode == '1') {
+          std::int64_t stride = 0;
+          if (!sep() || !sdec(stride)) return false;
+          const std::uint64_t step = static_cast<std::uint64_t>(stride);
+          if (fill && m == 0xffffffffu) {
+            for (unsigned l = 0; l < 32; ++l) {  // vectorised, as in parse_inst()
+              addr[l] = cur;
+              cur += step;
+            }
+          } else if (fill) {
+            for (std::uint32_t b = m; b; b &= b - 1) {
+              addr[static_cast<unsigned>(__builtin_ctz(b))] = cur;
+              cur += step;
+            }
+          }
+        } else {
+          for (std::uint32_t b = m;;) {
+            if (fill) addr[static_cast<unsigned>(__builtin_ctz(b))] = cur;
+            b &= b - 1;
+            if (!b) break;
+            std::int64_t delta = 0;
+            if (!sep() || !sdec(delta)) return false;
+            cur += static_cast<std::uint64_t>(delta);
+          }
+        }
+      }
+    }
+    if (!sep()) return true;
+    if (version < 4) return false;
+    // An immediate: a signed decimal or a hex number.
+    const char* at = p_;
+    std::int64_t imm = 0;
+    std::uint64_t himm = 0;
+    if (!sdec(imm)) {
+      p_ = at;
+      if (!hex(himm)) return false;
+    }
+    return !sep();
+  }
+
+ private:
+  // Skips separators; false at the end of the line.
+  bool sep() {
+    while (p_ < e_ && is_ws(*p_)) ++p_;
+    return p_ < e_;
+  }
+  bool token_end() const { return p_ == e_ || is_ws(*p_); }
+  // 1 to 16 hex digits, "0x" or "0X" first if more follows (parse_hex()).
+  bool hex(std::uint64_t& v) {
+    if (e_ - p_ > 2 && p_[0] == '0' && (p_[1] == 'x' || p_[1] == 'X') && !is_ws(p_[2])) p_ += 2;
+#if defined(__SSE2__)
+    if (e_ - p_ >= 16) {
+      const unsigned n = hex16(p_, v);
+      p_ += n;
+      return n > 0 && (n < 16 ? is_ws(*p_) : token_end());
+    }
+#endif
+    const char* start = p_;
+    std::uint64_t x = 0, w = 0;
+    while (e_ - p_ >= 8 && hex8(p_, w)) {
+      x = (x << 32) | w;
+      p_ += 8;
+    }
+    for (unsigned d; p_ < e_ && (d = kHexDigits.v[static_cast<unsigned char>(*p_)]) < 16; ++p_)
+      x = x << 4 | d;
+    const std::ptrdiff_t n = p_ - start;
+    if (n == 0 || n > 16 || !token_end()) return false;
+    v = x;
+    return true;
+  }
+  // An optional sign and 1 to 18 decimal digits (parse_sdec() without its range check).
+  bool sdec(std::int64_t& v) {
+    bool neg = false;
+    if (*p_ == '-' || *p_ == '+') {
+      neg = *p_ == '-';
+      ++p_;
+    }
+    const char* start = p_;
+    std::uint64_t u = 0;
+    for (unsigned d; p_ < e_ && (d = static_cast<unsigned char>(*p_) - '0') < 10; ++p_)
+      u = u * 10 + d;
+    const std::ptrdiff_t n = p_ - start;
+    if (n == 0 || n > 18 || !token_end()) return false;
+    v = neg ? static_cast<std::int64_t>(~u + 1) : static_cast<std::int64_t>(u);
+    return true;
+  }
+
+  const char* p_;
+  const char* e_;
+};
+
 StaticPart& static_part(std::string_view line) {
   // Direct-mapped on a hash of the line's first 16 bytes (the PC and the active mask); a
   // collision only parses again.
   thread_local std::array<StaticPart, 2048> memo;
   return memo[line_slot(line, 2047)];
+}
+
+// The operands after the static part, token by token, with the error messages (FastTail reads
+// the usual line).
+__attribute__((noinline)) void parse_tail(TokenCursor& tok, const Where& where, std::uint32_t m,
+                                          std::uint64_t width, std::uint32_t version, bool fill,
+                                          std::array<Addr, 32>& addr) {
+  auto need = [&](const char* what) -> std::string_view {
+    std::string_view t;
+    if (!tok.next(t)) missing(where, what);
+    return t;
+  };
+  std::string_view t;
+  if (width > 0) {
+    if (fill && m != 0xffffffffu) addr.fill(0);  // inactive lanes (all lanes are written else)
+    t = need("address compression mode");
+    std::uint64_t mode = 0;
+    if (!parse_dec(t, mode) || mode > 2)
+      fail(where, "unknown address compression mode " + quote(t) +
+                      " (0 = list, 1 = base+stride, 2 = base+deltas)");
+    if (mode == 0) {
+      for (unsigned l = 0; l < 32; ++l) {
+        if (!((m >> l) & 1u)) continue;
+        std::string_view a = need("address (mode 0 lists one per active lane)");
+        if (!parse_hex(a, addr[l])) fail(where, "bad hex address " + quote(a));
+      }
+    } else if (m != 0) {
+      std::string_view a = need("base address");
+      std::uint64_t base = 0;
+      if (!parse_hex(a, base)) fail(where, "bad hex address " + quote(a));
+      if (mode == 1) {
+        std::string_view s = need("stride");
+        std::int64_t stride = 0;
+        if (!parse_sdec(s, stride)) fail(where, "bad stride " + quote(s));
+        std::uint64_t cur = base;
+        if (fill && m == 0xffffffffu) {
+          // An induction the compiler vectorises (two lanes per add), not a multiply per lane.
+          const std::uint64_t step = static_cast<std::uint64_t>(stride);
+          for (unsigned l = 0; l < 32; ++l) {
+            addr[l] = cur;
+            cur += step;
+          }
+        } else {
+          for (unsigned l = 0; l < 32 && fill; ++l)
+            if ((m >> l) & 1u) {
+              addr[l] = cur;
+              cur += static_cast<std::uint64_t>(stride);
+            }
+        }
+      } else {
+        bool first = true;
+        std::uint64_t cur = base;
+        for (unsigned l = 0; l < 32; ++l) {
+          if (!((m >> l) & 1u)) continue;
+          if (!first) {
+            std::string_view d = need("delta (mode 2 has one per active lane after the first)");
+            std::int64_t delta = 0;
+            if (!parse_sdec(d, delta)) fail(where, "bad delta " + quote(d));
+            cur += static_cast<std::uint64_t>(delta);
+          }
+          first = false;
+          addr[l] = cur;
+        }
+      }
+    }
+  }
+  // An optional immediate (tracer versions 4 and 5; version 3 lines end with the addresses).
+  std::string_view extra;
+  bool more = tok.next(extra);
+  if (more && version >= 4) {
+    std::int64_t imm = 0;
+    std::uint64_t himm = 0;
+    if (!parse_sdec(extra, imm) && !parse_hex(extra, himm))
+      fail(where, "unexpected token " + quote(extra) + " after the operands");
+    more = tok.next(extra);
+  }
+  if (more) fail(where, "unexpected token " + quote(extra) + " at the end of the line");
+}
+
+bool check_inst_fast(std::string_view line, const TraceKernelInfo& info) {
+  const StaticPart& sp = static_part(line);
+  if (!sp.text_ok || !sp.width_ok || !sp.matches(line, info.lineinfo)) return false;
+  return FastTail(line.data() + sp.text.size(), line.data() + line.size())
+      .read(sp.mask, sp.width, info.version, nullptr);
 }
 
 // `fill` false: the line is only checked (the kernel index); the lane addresses, data structure
@@ -1214,6 +1450,12 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
     sp.dst = out.dst;
     sp.src = out.src;
     sp.wait_all_loads = out.wait_all_loads;
+    sp.text_ok = is_text(sp.text);
+    const WarpOp op = oi.cls.op;
+    const bool mem = op == WarpOp::Load || op == WarpOp::Store || op == WarpOp::Atomic ||
+                     op == WarpOp::SharedLoad || op == WarpOp::SharedStore;
+    const unsigned w = oi.width ? oi.width : static_cast<std::uint8_t>(width);
+    sp.width_ok = !mem || width == 0 || w == 1 || w == 2 || w == 4 || w == 8 || w == 16;
   }
   const std::uint32_t m = out.active_mask;
   out.count = 1;
@@ -1224,70 +1466,9 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
   const std::uint8_t opcode_w = sp.opcode_w;
   const std::uint64_t width = sp.width;
   const std::string& opcode = sp.opcode;
-  if (width > 0) {
-    if (fill && m != 0xffffffffu) out.addr.fill(0);  // inactive lanes (all lanes are written else)
-    t = need("address compression mode");
-    std::uint64_t mode = 0;
-    if (!parse_dec(t, mode) || mode > 2)
-      fail(where, "unknown address compression mode " + quote(t) +
-                      " (0 = list, 1 = base+stride, 2 = base+deltas)");
-    if (mode == 0) {
-      for (unsigned l = 0; l < 32; ++l) {
-        if (!((m >> l) & 1u)) continue;
-        std::string_view a = need("address (mode 0 lists one per active lane)");
-        if (!parse_hex(a, out.addr[l])) fail(where, "bad hex address " + quote(a));
-      }
-    } else if (m != 0) {
-      std::string_view a = need("base address");
-      std::uint64_t base = 0;
-      if (!parse_hex(a, base)) fail(where, "bad hex address " + quote(a));
-      if (mode == 1) {
-        std::string_view s = need("stride");
-        std::int64_t stride = 0;
-        if (!parse_sdec(s, stride)) fail(where, "bad stride " + quote(s));
-        std::uint64_t cur = base;
-        if (fill && m == 0xffffffffu) {
-          // An induction the compiler vectorises (two lanes per add), not a multiply per lane.
-          const std::uint64_t step = static_cast<std::uint64_t>(stride);
-          for (unsigned l = 0; l < 32; ++l) {
-            out.addr[l] = cur;
-            cur += step;
-          }
-        } else {
-          for (unsigned l = 0; l < 32 && fill; ++l)
-            if ((m >> l) & 1u) {
-              out.addr[l] = cur;
-              cur += static_cast<std::uint64_t>(stride);
-            }
-        }
-      } else {
-        bool first = true;
-        std::uint64_t cur = base;
-        for (unsigned l = 0; l < 32; ++l) {
-          if (!((m >> l) & 1u)) continue;
-          if (!first) {
-            std::string_view d = need("delta (mode 2 has one per active lane after the first)");
-            std::int64_t delta = 0;
-            if (!parse_sdec(d, delta)) fail(where, "bad delta " + quote(d));
-            cur += static_cast<std::uint64_t>(delta);
-          }
-          first = false;
-          out.addr[l] = cur;
-        }
-      }
-    }
-  }
-  // An optional immediate (tracer versions 4 and 5; version 3 lines end with the addresses).
-  std::string_view extra;
-  bool more = tok.next(extra);
-  if (more && info.version >= 4) {
-    std::int64_t imm = 0;
-    std::uint64_t himm = 0;
-    if (!parse_sdec(extra, imm) && !parse_hex(extra, himm))
-      fail(where, "unexpected token " + quote(extra) + " after the operands");
-    more = tok.next(extra);
-  }
-  if (more) fail(where, "unexpected token " + quote(extra) + " at the end of the line");
+  if (!FastTail(line.data() + tok.offset(), line.data() + line.size())
+           .read(m, width, info.version, fill ? out.addr.data() : nullptr))
+    parse_tail(tok, where, m, width, info.version, fill, out.addr);
 
   const bool is_mem = cls.op == WarpOp::Load || cls.op == WarpOp::Store ||
                       cls.op == WarpOp::Atomic || cls.op == WarpOp::SharedLoad ||

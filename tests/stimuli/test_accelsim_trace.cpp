@@ -170,6 +170,35 @@ TEST_CASE("trace: hex fields of every length and case, and every bad digit", "[t
               "t:1: bad hex address '0x" + b + "'");
       }
   }
+  // The same fields followed by more text (an immediate after a run of separators), so that 16
+  // bytes or more follow the address: it is then read 16 bytes at a time.
+  const std::string pad = "                  7";
+  for (std::size_t n = 1; n <= 17; ++n) {
+    std::string h;
+    std::uint64_t want = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = digits[(i * 5 + n) % digits.size()];
+      h += c;
+      const unsigned d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+      want = want << 4 | d;
+    }
+    INFO(h);
+    for (const std::string& pre : {std::string("0x"), std::string("0X"), std::string()}) {
+      if (n <= 16)
+        CHECK(parse("0 1 1 R4 LDG.E 1 R2 4 0 " + pre + h + pad).addr[0] == want);
+      else
+        CHECK(parse_error("0 1 1 R4 LDG.E 1 R2 4 0 " + pre + h + pad) ==
+              "t:1: bad hex address '" + pre + h + "'");
+      for (std::size_t i = 0; i < n; ++i)
+        for (char bad : {'g', 'G', '/', ':', '@', '`', 'x', '\xb0', '\xe1', '\x01', '\n'}) {
+          std::string b = h;
+          b[i] = bad;
+          CHECK(parse_error("0 1 1 R4 LDG.E 1 R2 4 0 " + pre + b + pad) ==
+                "t:1: bad hex address '" + pre + b + "'");
+        }
+    }
+  }
+  CHECK(parse_error("0 1 1 R4 LDG.E 1 R2 4 0 0x" + pad) == "t:1: bad hex address '0x'");
   CHECK(parse_error("0 1 1 R4 LDG.E 1 R2 4 0 0x00000000000000001") ==
         "t:1: bad hex address '0x00000000000000001'");
   CHECK(parse("FFFF 0 0 EXIT 0 0").pc == 0xffff);
@@ -271,6 +300,71 @@ TEST_CASE("trace: the operands remembered at a PC are used only for the same tex
     CHECK(in.pc == 0x10);
     CHECK(in.active_mask == 1);
   }
+}
+
+TEST_CASE("trace: operands in any accepted form read as in the usual one", "[trace]") {
+  // Lines in the usual form are read in one pass; any other form goes through the token reader.
+  // Both must give the same values, and the same errors.
+  CHECK(parse("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 +8").addr[1] == 0x1008);
+  CHECK(parse("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 -8").addr[1] == 0xff8);
+  CHECK(parse("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 000000000000000008").addr[1] == 0x1008);
+  CHECK(parse("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 0000000000000000008").addr[1] == 0x1008);
+  CHECK(parse("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 -9223372036854775808").addr[1] ==
+        0x8000000000001000ull);
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 9223372036854775808") ==
+        "t:1: bad stride '9223372036854775808'");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 -") == "t:1: bad stride '-'");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 4x") == "t:1: bad stride '4x'");
+  CHECK(parse("0 3 1 R4 LDG.E 1 R2 4 00 0x10 0x20").addr[1] == 0x20);  // mode "00"
+  CHECK(parse("0 3 1 R4 LDG.E 1 R2 4\t1\r0x1000 \t 8 \r").addr[1] == 0x1008);
+  CHECK(parse("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 8 0x1f").addr[1] == 0x1008);  // hex immediate
+  CHECK(parse("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 8 -5").addr[1] == 0x1008);
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 8 0x1g") ==
+        "t:1: unexpected token '0x1g' after the operands");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 8 5 6") ==
+        "t:1: unexpected token '6' at the end of the line");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 1 0x1000 8 5\x01") ==
+        "t:1: unexpected token '5\x01' after the operands");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 3 0x1000 8") ==
+        "t:1: unknown address compression mode '3' (0 = list, 1 = base+stride, 2 = base+deltas)");
+  CHECK(parse_error("0 3 1 R4 LDG.E 1 R2 4 1") ==
+        "t:1: truncated instruction: missing base address");
+  const WarpInst d = parse("0 16 1 R4 LDG.E 1 R2 4 2 0x1000 -16 +48");
+  CHECK(d.addr[0] == 0);
+  CHECK(d.addr[1] == 0x1000);
+  CHECK(d.addr[2] == 0xff0);
+  CHECK(d.addr[4] == 0x1020);
+  const WarpInst l = parse("0 80000001 1 R4 LDG.E 1 R2 4 0 0x10 0X20");
+  CHECK(l.addr[0] == 0x10);
+  CHECK(l.addr[31] == 0x20);
+  CHECK(parse("0 0 1 R4 LDG.E 1 R2 4 1").op == WarpOp::Load);  // no lane: no base address
+  // In the kernel index, a line whose operands before the addresses were seen before is checked
+  // in full all the same: a bad tail or a control byte in it is reported at its own line.
+  const std::string ld = "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000 4";
+  const std::string ex = "0010 ffffffff 0 EXIT 0 0";
+  auto bad_at_line_24 = [&](const std::string& name, const std::string& second) {
+    std::string tb = "#BEGIN_TB\nthread block = 0,0,0\n";
+    tb += "warp = 0\ninsts = 2\n" + ld + "\n" + ex + "\n";
+    tb += "warp = 1\ninsts = 2\n" + second + "\n" + ex + "\n#END_TB\n";
+    return error_of(write(name, header("(1,1,1)", "(64,1,1)") + tb));
+  };
+  CHECK_THAT(bad_at_line_24("tail1.traceg", "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000 4 5 6"),
+             Catch::Matchers::EndsWith(":24: unexpected token '6' at the end of the line"));
+  CHECK_THAT(bad_at_line_24("tail2.traceg", "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x10z0 4"),
+             Catch::Matchers::EndsWith(":24: bad hex address '0x10z0'"));
+  CHECK_THAT(
+      bad_at_line_24("tail3.traceg", "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000 4\x7f"),
+      Catch::Matchers::EndsWith(":24: binary data (byte 0x7f at column 43): not a text trace"));
+  CHECK_THAT(bad_at_line_24("tail4.traceg",
+                            "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000\x0b"
+                            "4"),
+             Catch::Matchers::Contains(":24: binary data (byte 0x0b at column 41)"));
+  CHECK_THAT(bad_at_line_24("tail5.traceg", "0000 ffffffff 1 R4 LDG.E 1 R2 4 2 0x1000 4"),
+             Catch::Matchers::EndsWith(
+                 ":24: truncated instruction: missing delta (mode 2 has one per active lane after "
+                 "the first)"));
+  CHECK(bad_at_line_24("tail6.traceg", "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x2000 -4 0x7") ==
+        "(no error)");
 }
 
 TEST_CASE("trace: shared addresses are made relative to the shmem base", "[trace]") {
