@@ -330,18 +330,20 @@ struct FdFile {
 };
 
 // pread() from a shared descriptor: many streams share one descriptor, each with its own offset.
+std::size_t pread_at(const FdFile& f, std::uint64_t& pos, char* buf, std::size_t n) {
+  for (;;) {
+    ssize_t r = ::pread(f.fd, buf, n, static_cast<off_t>(pos));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw ConfigError(f.path + ": read error (" + std::strerror(errno) + ")");
+    pos += static_cast<std::uint64_t>(r);
+    return static_cast<std::size_t>(r);
+  }
+}
+
 class FdSource final : public ByteSource {
  public:
   FdSource(std::shared_ptr<FdFile> f, std::uint64_t pos) : f_(std::move(f)), pos_(pos) {}
-  std::size_t read(char* buf, std::size_t n) override {
-    for (;;) {
-      ssize_t r = ::pread(f_->fd, buf, n, static_cast<off_t>(pos_));
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0) throw ConfigError(f_->path + ": read error (" + std::strerror(errno) + ")");
-      pos_ += static_cast<std::uint64_t>(r);
-      return static_cast<std::size_t>(r);
-    }
-  }
+  std::size_t read(char* buf, std::size_t n) override { return pread_at(*f_, pos_, buf, n); }
 
  private:
   std::shared_ptr<FdFile> f_;
@@ -404,21 +406,14 @@ class XzSource final : public ByteSource {
   bool in_eof_ = false, done_ = false;
 };
 
-class StringSource final : public ByteSource {
- public:
-  StringSource(std::shared_ptr<const std::string> s, std::size_t pos)
-      : s_(std::move(s)), pos_(pos) {}
-  std::size_t read(char* buf, std::size_t n) override {
-    std::size_t k = std::min(n, s_->size() - std::min(pos_, s_->size()));
-    std::memcpy(buf, s_->data() + pos_, k);
-    pos_ += k;
-    return k;
-  }
-
- private:
-  std::shared_ptr<const std::string> s_;
-  std::size_t pos_;
-};
+// Copies from `s` at `pos` (a decoded thread block's text).
+std::size_t copy_at(const std::string& s, std::uint64_t& pos, char* buf, std::size_t n) {
+  const std::size_t from = static_cast<std::size_t>(std::min<std::uint64_t>(pos, s.size()));
+  const std::size_t k = std::min(n, s.size() - from);
+  std::memcpy(buf, s.data() + from, k);
+  pos += k;
+  return k;
+}
 
 // Lines without their '\n'; offset() is the source offset of the next unread line.
 class LineReader {
@@ -430,11 +425,16 @@ class LineReader {
   // `name` (the file) prefixes the error for an over-long line.
   LineReader(std::unique_ptr<ByteSource> src, std::size_t bufsize, std::uint64_t start = 0,
              std::string name = "")
-      : src_(std::move(src)),
+      : owned_(std::move(src)),
+        src_(owned_.get()),
         size_(bufsize),
         buf_(new char[bufsize]),
         offset_(start),
         name_(std::move(name)) {}
+  // Reads `src` (not owned) through `buf` (`bufsize` bytes, given back by release_buffer()).
+  LineReader(ByteSource& src, std::unique_ptr<char[]> buf, std::size_t bufsize, std::uint64_t start)
+      : src_(&src), size_(bufsize), buf_(std::move(buf)), offset_(start) {}
+  std::unique_ptr<char[]> release_buffer() { return std::move(buf_); }
 
   // The next line into `line`: a view into the reader's buffer (or, for a line split across two
   // reads, into its own copy), valid until the next call. No copy is made of a line that lies
@@ -476,7 +476,8 @@ class LineReader {
   std::uint64_t offset() const { return offset_; }
 
  private:
-  std::unique_ptr<ByteSource> src_;
+  std::unique_ptr<ByteSource> owned_;
+  ByteSource* src_;
   std::size_t size_;
   // Not cleared when made (a warp stream makes one per warp): only the bytes read are looked at.
   std::unique_ptr<char[]> buf_;
@@ -589,6 +590,9 @@ struct KernelIndex {
   }
   std::unique_ptr<XzTbCache> cache;
   std::uint32_t warps_per_cta = 1;
+  // Read buffers of ended warp streams, for the next ones: a warp starts without an allocation
+  // once there are as many as warps running at once.
+  std::vector<std::unique_ptr<char[]>> spare_buffers;
 };
 
 void parse_header_line(std::string_view t, TraceKernelInfo& k, const std::string& where,
@@ -888,20 +892,51 @@ StreamedLine& streamed_line(std::size_t slot) {
   return memo[slot];
 }
 
+// A warp's lines: pread() from the kernel's shared descriptor (plain files) or copied from its
+// thread block's decoded text (.xz).
+class WarpSource final : public ByteSource {
+ public:
+  WarpSource(std::shared_ptr<FdFile> f, std::shared_ptr<const std::string> text, std::uint64_t pos)
+      : f_(std::move(f)), text_(std::move(text)), pos_(pos) {}
+  std::size_t read(char* buf, std::size_t n) override {
+    return text_ ? copy_at(*text_, pos_, buf, n) : pread_at(*f_, pos_, buf, n);
+  }
+
+ private:
+  std::shared_ptr<FdFile> f_;
+  std::shared_ptr<const std::string> text_;
+  std::uint64_t pos_;
+};
+
+constexpr std::size_t kWarpBuffer = 8192;
+
+std::unique_ptr<char[]> take_buffer(KernelIndex& k) {
+  if (k.spare_buffers.empty()) return std::unique_ptr<char[]>(new char[kWarpBuffer]);
+  std::unique_ptr<char[]> b = std::move(k.spare_buffers.back());
+  k.spare_buffers.pop_back();
+  return b;
+}
+
+// Built in the SM's warp slot (Kernel::emplace_warp_stream) with a reused read buffer, so a warp
+// starts without a heap allocation.
 class TraceWarpStream final : public WarpStream {
  public:
-  TraceWarpStream(std::shared_ptr<KernelIndex> k, const WarpLoc& loc)
-      : k_(std::move(k)), left_(loc.insts), line_(loc.line) {}
-  void open(std::unique_ptr<ByteSource> src, std::uint64_t start) {
-    rd_ = std::make_unique<LineReader>(std::move(src), 8192, start);
-  }
-  void hold(std::shared_ptr<const std::string> text) { text_ = std::move(text); }
+  TraceWarpStream(const std::shared_ptr<KernelIndex>& k, std::uint32_t cta, const WarpLoc& loc)
+      : k_(k),
+        src_(k->xz ? nullptr : k->open_fd(), k->xz ? k->cache->get(k->tb_order[cta]) : nullptr,
+             loc.offset),
+        rd_(src_, take_buffer(*k), kWarpBuffer, k->xz ? 0 : loc.offset),
+        left_(loc.insts),
+        line_(loc.line) {}
+  ~TraceWarpStream() override { k_->spare_buffers.push_back(rd_.release_buffer()); }
+  TraceWarpStream(const TraceWarpStream&) = delete;
+  TraceWarpStream& operator=(const TraceWarpStream&) = delete;
 
   bool next(WarpInst& in) override {
     if (left_ == 0) return false;
     for (;;) {
       ++line_;
-      if (!rd_->next(buf_))
+      if (!rd_.next(buf_))
         fail(at(k_->path, line_), "unexpected end of file (file changed since it was loaded?)");
       std::string_view t = trim(buf_);
       if (t.empty()) continue;
@@ -926,8 +961,8 @@ class TraceWarpStream final : public WarpStream {
 
  private:
   std::shared_ptr<KernelIndex> k_;
-  std::shared_ptr<const std::string> text_;
-  std::unique_ptr<LineReader> rd_;
+  WarpSource src_;
+  LineReader rd_;
   std::uint32_t left_;
   std::uint64_t line_;
   std::string_view buf_;
@@ -944,22 +979,22 @@ class TraceKernel final : public Kernel {
   std::uint32_t shared_mem_bytes() const override { return k_->info.shmem; }
   const std::vector<DataStructure>& data() const override { return data_; }
   std::unique_ptr<WarpStream> warp_stream(std::uint32_t cta, std::uint32_t warp) const override {
-    if (cta >= num_ctas() || warp >= k_->warps_per_cta)
-      throw std::out_of_range("trace kernel " + k_->info.name + ": no warp " +
-                              std::to_string(warp) + " in CTA " + std::to_string(cta));
-    const WarpLoc& loc = k_->warps[std::size_t{cta} * k_->warps_per_cta + warp];
-    auto s = std::make_unique<TraceWarpStream>(k_, loc);
-    if (k_->xz) {
-      auto text = k_->cache->get(k_->tb_order[cta]);
-      s->open(std::make_unique<StringSource>(text, loc.offset), 0);
-      s->hold(std::move(text));
-    } else {
-      s->open(std::make_unique<FdSource>(k_->open_fd(), loc.offset), loc.offset);
-    }
-    return s;
+    return std::make_unique<TraceWarpStream>(k_, cta, loc(cta, warp));
+  }
+  void emplace_warp_stream(std::uint32_t cta, std::uint32_t warp,
+                           WarpStreamSlot& slot) const override {
+    const WarpLoc& l = loc(cta, warp);
+    slot.emplace<TraceWarpStream>(k_, cta, l);
   }
 
  private:
+  const WarpLoc& loc(std::uint32_t cta, std::uint32_t warp) const {
+    if (cta >= num_ctas() || warp >= k_->warps_per_cta)
+      throw std::out_of_range("trace kernel " + k_->info.name + ": no warp " +
+                              std::to_string(warp) + " in CTA " + std::to_string(cta));
+    return k_->warps[std::size_t{cta} * k_->warps_per_cta + warp];
+  }
+
   std::shared_ptr<KernelIndex> k_;
   std::vector<DataStructure> data_;
 };

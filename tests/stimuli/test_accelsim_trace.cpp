@@ -431,6 +431,25 @@ TEST_CASE("trace: warps stream lazily with the right instructions", "[trace]") {
   CHECK(v[1].op == WarpOp::Barrier);
   CHECK(v[2].op == WarpOp::Exit);
   CHECK(drain(*k, 0, 0)[0].addr[0] == 0x10000);
+  // Streams built in a warp slot (the SM's way, reusing the slot and the ended streams' read
+  // buffers) give the same instructions, for every warp in turn and two at a time.
+  WarpStreamSlot slot, other;
+  for (int round = 0; round < 2; ++round)
+    for (std::uint32_t c = 0; c < 3; ++c)
+      for (std::uint32_t w = 0; w < 2; ++w) {
+        k->emplace_warp_stream(c, w, slot);
+        k->emplace_warp_stream(2 - c, 1 - w, other);
+        const auto want = drain(*k, c, w);
+        WarpInst in;
+        for (const WarpInst& x : want) {
+          REQUIRE(slot->next(in));
+          CHECK(in.op == x.op);
+          CHECK(in.addr == x.addr);
+        }
+        CHECK_FALSE(slot->next(in));
+        REQUIRE(other->next(in));
+        CHECK(in.addr[0] == 0x10000u + (2 - c) * 0x1000 + (1 - w) * 0x100);
+      }
   // .xz: the same text compressed gives the same streams.
   const std::string cmd = "xz -kf " + p;
   if (std::system(cmd.c_str()) == 0) {
@@ -445,6 +464,12 @@ TEST_CASE("trace: warps stream lazily with the right instructions", "[trace]") {
     CHECK(in.addr[0] == 0x11100);
     REQUIRE(s0->next(in));
     CHECK(in.addr[0] == 0x10000);
+    WarpStreamSlot xs;
+    for (std::uint32_t c = 0; c < 3; ++c) {
+      kx->emplace_warp_stream(c, 1, xs);
+      REQUIRE(xs->next(in));
+      CHECK(in.addr[0] == 0x10100u + c * 0x1000);
+    }
   }
 }
 
