@@ -60,9 +60,17 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
                 const std::vector<TraceMemcpy>& regions, const Where& where, WarpInst& out,
                 bool fill = true);
 // True if `line` is an instruction line that check_text() and parse_inst() accept, found
-// without either: its static part is one parsed before and FastTail reads the rest. False says
+// without either: its static part is one parsed before and TailReader reads the rest. False says
 // nothing (check the line in full).
 bool check_inst_fast(std::string_view line, const TraceKernelInfo& info);
+struct StaticPart;
+// check_inst_fast() (fill false: `addr` null) or the fast parse of a streamed line, on the
+// bytes [p, e) of a read buffer, before the line's end is known (defined below).
+const char* fast_line(const char* p, const char* e, const TraceKernelInfo& info, Addr* addr,
+                      const StaticPart*& sp);
+// fast_line() with `out` filled as parse_inst() fills it.
+const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
+                      const std::vector<TraceMemcpy>& regions, WarpInst& out);
 
 std::string_view trim_slow(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -436,6 +444,18 @@ class LineReader {
       : src_(&src), size_(bufsize), buf_(std::move(buf)), offset_(start) {}
   std::unique_ptr<char[]> release_buffer() { return std::move(buf_); }
 
+  // The bytes read and not consumed yet, [p, e) (none until the first next()); a caller that
+  // finds a whole line there (with its '\n') takes it with consume_line(), without next().
+  const char* peek(const char*& e) const {
+    e = buf_.get() + len_;
+    return buf_.get() + pos_;
+  }
+  void consume_line(std::size_t n) {
+    ++lines_;
+    pos_ += n + 1;
+    offset_ += n + 1;
+  }
+
   // The next line into `line`: a view into the reader's buffer (or, for a line split across two
   // reads, into its own copy), valid until the next call. No copy is made of a line that lies
   // within one read, which is nearly every line.
@@ -730,11 +750,28 @@ void index_kernel(KernelIndex& k) {
     header_done = true;
   };
 
-  while (rd.next(line)) {
+  for (;;) {
+    if (st == kInInsts) {
+      // Most instruction lines are checked where they lie in the read buffer, their end found
+      // by the same pass.
+      const char* e = nullptr;
+      const char* p = rd.peek(e);
+      const StaticPart* sp = nullptr;
+      if (const char* nl = fast_line(p, e, info, nullptr, sp)) {
+        const std::size_t n = static_cast<std::size_t>(nl - p);
+        rd.consume_line(n);
+        ++ln;
+        rel += n - (n > 0 && p[n - 1] == '\r') + 1;
+        ++done_insts;
+        if (--left == 0) st = kInTb;
+        continue;
+      }
+    }
+    if (!rd.next(line)) break;
     ++ln;
     std::string_view stripped(line);
     if (!stripped.empty() && stripped.back() == '\r') stripped.remove_suffix(1);
-    if (st == kInInsts && check_inst_fast(line, info)) {
+    if (st == kInInsts && check_inst_fast(line, info)) {  // a line at the end of a read
       rel += stripped.size() + 1;
       ++done_insts;
       if (--left == 0) st = kInTb;
@@ -934,13 +971,23 @@ class TraceWarpStream final : public WarpStream {
 
   bool next(WarpInst& in) override {
     if (left_ == 0) return false;
+    const bool last = left_ == 1;
+    {
+      const char* e = nullptr;
+      const char* p = rd_.peek(e);
+      if (const char* nl = fast_inst(p, e, k_->info, last, k_->regions, in)) {
+        rd_.consume_line(static_cast<std::size_t>(nl - p));
+        ++line_;
+        --left_;
+        return true;
+      }
+    }
     for (;;) {
       ++line_;
       if (!rd_.next(buf_))
         fail(at(k_->path, line_), "unexpected end of file (file changed since it was loaded?)");
       std::string_view t = trim(buf_);
       if (t.empty()) continue;
-      const bool last = left_ == 1;
       StreamedLine& e = streamed_line(line_slot(t, kStreamedLines - 1));
       if (e.kernel == k_->serial && e.last == last && same_text(e.text, t)) {
         in = e.inst;
@@ -1212,39 +1259,46 @@ bool is_text(std::string_view s) {
   return true;
 }
 
+#define LOCSIM_INLINE inline __attribute__((always_inline))
+
 // The operands after the static part (addresses, immediate) of a line in the usual form, read in
-// one pass over its bytes. Returns false for anything else (the general reader then reads the
-// same operands again and reports what is wrong): it accepts a subset of what the general reader
+// one pass over its bytes. Fails for anything else (the general reader then reads the same
+// operands again and reports what is wrong): it accepts a subset of what the general reader
 // accepts (decimals of at most 18 digits, so no range check) and yields the same values. Only
 // separators (space, tab, CR), hex digits, 'x', 'X' and signs are accepted, so an accepted tail
-// has no byte check_text() rejects. Lane addresses are written only if `addr` is not null.
-class FastTail {
+// has no byte check_text() rejects. kNl: the bytes are a read buffer and the line ends at a
+// '\n' (running off the buffer fails); else they are the line. The helpers are inline so the
+// cursor stays in a register.
+template <bool kNl>
+class TailReader {
  public:
-  FastTail(const char* p, const char* e) : p_(p), e_(e) {}
+  TailReader(const char* p, const char* e) : p_(p), e_(e) {}
 
-  bool read(std::uint32_t m, std::uint64_t width, std::uint32_t version, Addr* addr) {
+  // The end of the line (its '\n' for kNl, else e) or nullptr. Lane addresses are written only
+  // if `addr` is not null.
+  const char* read(std::uint32_t m, std::uint64_t width, std::uint32_t version, Addr* addr) {
     const bool fill = addr != nullptr;
     if (width > 0) {
-      if (m == 0 || !sep() || p_ + 1 >= e_ || p_[0] < '0' || p_[0] > '2' || !is_ws(p_[1]))
-        return false;
+      if (m == 0 || sep() != kToken || e_ - p_ < 2 || p_[0] < '0' || p_[0] > '2' || !is_ws(p_[1]))
+        return nullptr;
       const char mode = p_[0];
       ++p_;
       if (fill && m != 0xffffffffu) std::fill(addr, addr + 32, Addr{0});
       if (mode == '0') {
         for (std::uint32_t b = m; b; b &= b - 1) {
           std::uint64_t a = 0;
-          if (!sep() || !hex(a)) return false;
+          if (sep() != kToken || !hex(a)) return nullptr;
           if (fill) addr[static_cast<unsigned>(__builtin_ctz(b))] = a;
         }
       } else {
         std::uint64_t cur = 0;
-        if (!sep() || !hex(cur)) return false;
+        if (sep() != kToken || !hex(cur)) return nullptr;
         if (mode == '1') {
           std::int64_t stride = 0;
-          if (!sep() || !sdec(stride)) return false;
+          if (sep() != kToken || !sdec(stride)) return nullptr;
           const std::uint64_t step = static_cast<std::uint64_t>(stride);
           if (fill && m == 0xffffffffu) {
-            for (unsigned l = 0; l < 32; ++l) {  // vectorised, as in parse_inst()
+            for (unsigned l = 0; l < 32; ++l) {  // vectorised, as in parse_tail()
               addr[l] = cur;
               cur += step;
             }
@@ -1260,40 +1314,47 @@ class FastTail {
             b &= b - 1;
             if (!b) break;
             std::int64_t delta = 0;
-            if (!sep() || !sdec(delta)) return false;
+            if (sep() != kToken || !sdec(delta)) return nullptr;
             cur += static_cast<std::uint64_t>(delta);
           }
         }
       }
     }
-    if (!sep()) return true;
-    if (version < 4) return false;
-    // An immediate: a signed decimal or a hex number.
-    const char* at = p_;
-    std::int64_t imm = 0;
-    std::uint64_t himm = 0;
-    if (!sdec(imm)) {
-      p_ = at;
-      if (!hex(himm)) return false;
+    Next n = sep();
+    if (n == kToken) {
+      if (version < 4) return nullptr;
+      // An immediate: a signed decimal or a hex number.
+      const char* at = p_;
+      std::int64_t imm = 0;
+      std::uint64_t himm = 0;
+      if (!sdec(imm)) {
+        p_ = at;
+        if (!hex(himm)) return nullptr;
+      }
+      n = sep();
     }
-    return !sep();
+    return n == kEnd ? p_ : nullptr;
   }
 
  private:
-  // Skips separators; false at the end of the line.
-  bool sep() {
+  enum Next { kToken, kEnd, kFail };
+  // Ends a token: a separator, or the line's '\n'.
+  static LOCSIM_INLINE bool term(char c) { return is_ws(c) || (kNl && c == '\n'); }
+  // Skips separators: then a token, the end of the line or (kNl) the end of the buffer.
+  LOCSIM_INLINE Next sep() {
     while (p_ < e_ && is_ws(*p_)) ++p_;
-    return p_ < e_;
+    if (p_ == e_) return kNl ? kFail : kEnd;
+    return kNl && *p_ == '\n' ? kEnd : kToken;
   }
-  bool token_end() const { return p_ == e_ || is_ws(*p_); }
+  LOCSIM_INLINE bool token_end() const { return p_ == e_ ? !kNl : term(*p_); }
   // 1 to 16 hex digits, "0x" or "0X" first if more follows (parse_hex()).
-  bool hex(std::uint64_t& v) {
-    if (e_ - p_ > 2 && p_[0] == '0' && (p_[1] == 'x' || p_[1] == 'X') && !is_ws(p_[2])) p_ += 2;
+  LOCSIM_INLINE bool hex(std::uint64_t& v) {
+    if (e_ - p_ > 2 && p_[0] == '0' && (p_[1] == 'x' || p_[1] == 'X') && !term(p_[2])) p_ += 2;
 #if defined(__SSE2__)
     if (e_ - p_ >= 16) {
       const unsigned n = hex16(p_, v);
       p_ += n;
-      return n > 0 && (n < 16 ? is_ws(*p_) : token_end());
+      return n > 0 && (n < 16 ? term(*p_) : token_end());
     }
 #endif
     const char* start = p_;
@@ -1310,7 +1371,7 @@ class FastTail {
     return true;
   }
   // An optional sign and 1 to 18 decimal digits (parse_sdec() without its range check).
-  bool sdec(std::int64_t& v) {
+  LOCSIM_INLINE bool sdec(std::int64_t& v) {
     bool neg = false;
     if (*p_ == '-' || *p_ == '+') {
       neg = *p_ == '-';
@@ -1337,7 +1398,7 @@ StaticPart& static_part(std::string_view line) {
   return memo[line_slot(line, 2047)];
 }
 
-// The operands after the static part, token by token, with the error messages (FastTail reads
+// The operands after the static part, token by token, with the error messages (TailReader reads
 // the usual line).
 __attribute__((noinline)) void parse_tail(TokenCursor& tok, const Where& where, std::uint32_t m,
                                           std::uint64_t width, std::uint32_t version, bool fill,
@@ -1414,11 +1475,100 @@ __attribute__((noinline)) void parse_tail(TokenCursor& tok, const Where& where, 
   if (more) fail(where, "unexpected token " + quote(extra) + " at the end of the line");
 }
 
+// The fields of `out` its static part gives.
+LOCSIM_INLINE void set_static(const StaticPart& sp, WarpInst& out) {
+  out.pc = sp.pc;
+  out.active_mask = sp.mask;
+  out.n_dst = sp.n_dst;
+  out.n_src = sp.n_src;
+  out.dst = sp.dst;
+  out.src = sp.src;
+  out.wait_all_loads = sp.wait_all_loads;
+}
+
+// The rest of `out` once its static part and lane addresses are set: operation, latency, access
+// size, data structure, shared-memory offsets.
+LOCSIM_INLINE void finish_inst(const StaticPart& sp, bool last, const TraceKernelInfo& info,
+                               const std::vector<TraceMemcpy>& regions, const Where& where,
+                               WarpInst& out, bool fill) {
+  const std::uint32_t m = out.active_mask;
+  const std::uint64_t width = sp.width;
+  TraceOpcodeClass cls = sp.cls;
+  out.count = 1;
+  out.latency = 0;
+  out.size = 4;
+  out.data_structure = 0xffff;
+  const bool is_mem = cls.op == WarpOp::Load || cls.op == WarpOp::Store ||
+                      cls.op == WarpOp::Atomic || cls.op == WarpOp::SharedLoad ||
+                      cls.op == WarpOp::SharedStore;
+  if (cls.op == WarpOp::Exit && !last) cls = {WarpOp::Compute, 1};
+  if (is_mem && width == 0) cls = {WarpOp::Compute, 1};  // no addresses recorded
+  out.op = cls.op;
+  if (cls.op == WarpOp::Compute) {
+    out.latency = cls.latency;
+    if (fill) out.addr.fill(0);
+    return;
+  }
+  if (!is_mem) {
+    if (fill) out.addr.fill(0);
+    return;
+  }
+  std::uint8_t w = sp.opcode_w;
+  if (w == 0) w = static_cast<std::uint8_t>(width);
+  if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
+    fail(where, "unsupported access width " + std::to_string(width) + " bytes for " + sp.opcode +
+                    " (1, 2, 4, 8 or 16)");
+  out.size = w;
+  if (!fill) return;
+  if (cls.op == WarpOp::SharedLoad || cls.op == WarpOp::SharedStore) {
+    if (info.shmem_base != 0)  // generic shared addresses become offsets in the CTA's window
+      for (unsigned l = 0; l < 32; ++l)
+        if (((m >> l) & 1u) && out.addr[l] >= info.shmem_base) out.addr[l] -= info.shmem_base;
+    return;
+  }
+  if (m != 0) {
+    const Addr a = out.addr[__builtin_ctz(m)];
+    for (std::size_t r = 0; r < regions.size(); ++r)
+      if (a >= regions[r].base && a - regions[r].base < regions[r].bytes) {
+        out.data_structure = static_cast<std::uint16_t>(r);
+        break;
+      }
+  }
+}
+
+// The instruction line that starts at `p` in a read buffer ending at `e`, read without finding
+// its end first: if its static part is remembered (text-clean, with an accepted width) and
+// TailReader reads the rest, the position of its '\n' (the static part in `sp`, the lane
+// addresses in `addr` if not null); else nullptr (read the line and parse it in full).
+const char* fast_line(const char* p, const char* e, const TraceKernelInfo& info, Addr* addr,
+                      const StaticPart*& sp) {
+  if (e - p < 16) return nullptr;
+  const StaticPart& s = static_part(std::string_view(p, 16));
+  const std::size_t n = s.text.size();
+  if (!s.text_ok || !s.width_ok || s.lineinfo != info.lineinfo || n == 0 ||
+      static_cast<std::size_t>(e - p) <= n || std::memcmp(p, s.text.data(), n) != 0 ||
+      !(is_ws(p[n]) || p[n] == '\n'))
+    return nullptr;
+  sp = &s;
+  return TailReader<true>(p + n, e).read(s.mask, s.width, info.version, addr);
+}
+
+const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
+                      const std::vector<TraceMemcpy>& regions, WarpInst& out) {
+  const StaticPart* sp = nullptr;
+  const char* nl = fast_line(p, e, info, out.addr.data(), sp);
+  if (!nl) return nullptr;
+  set_static(*sp, out);
+  const std::string none;  // (no error is possible: the static part's width is accepted)
+  finish_inst(*sp, last, info, regions, Where(none), out, true);
+  return nl;
+}
+
 bool check_inst_fast(std::string_view line, const TraceKernelInfo& info) {
   const StaticPart& sp = static_part(line);
   if (!sp.text_ok || !sp.width_ok || !sp.matches(line, info.lineinfo)) return false;
-  return FastTail(line.data() + sp.text.size(), line.data() + line.size())
-      .read(sp.mask, sp.width, info.version, nullptr);
+  return TailReader<false>(line.data() + sp.text.size(), line.data() + line.size())
+             .read(sp.mask, sp.width, info.version, nullptr) != nullptr;
 }
 
 // `fill` false: the line is only checked (the kernel index); the lane addresses, data structure
@@ -1437,13 +1587,7 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
   StaticPart& sp = static_part(line);
   if (sp.matches(line, info.lineinfo)) {
     tok.skip_to(sp.text.size());
-    out.pc = sp.pc;
-    out.active_mask = sp.mask;
-    out.n_dst = sp.n_dst;
-    out.n_src = sp.n_src;
-    out.dst = sp.dst;
-    out.src = sp.src;
-    out.wait_all_loads = sp.wait_all_loads;
+    set_static(sp, out);
   } else {
     if (info.lineinfo) {
       t = need("line number");
@@ -1492,55 +1636,10 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
     const unsigned w = oi.width ? oi.width : static_cast<std::uint8_t>(width);
     sp.width_ok = !mem || width == 0 || w == 1 || w == 2 || w == 4 || w == 8 || w == 16;
   }
-  const std::uint32_t m = out.active_mask;
-  out.count = 1;
-  out.latency = 0;
-  out.size = 4;
-  out.data_structure = 0xffff;
-  TraceOpcodeClass cls = sp.cls;
-  const std::uint8_t opcode_w = sp.opcode_w;
-  const std::uint64_t width = sp.width;
-  const std::string& opcode = sp.opcode;
-  if (!FastTail(line.data() + tok.offset(), line.data() + line.size())
-           .read(m, width, info.version, fill ? out.addr.data() : nullptr))
-    parse_tail(tok, where, m, width, info.version, fill, out.addr);
-
-  const bool is_mem = cls.op == WarpOp::Load || cls.op == WarpOp::Store ||
-                      cls.op == WarpOp::Atomic || cls.op == WarpOp::SharedLoad ||
-                      cls.op == WarpOp::SharedStore;
-  if (cls.op == WarpOp::Exit && !last) cls = {WarpOp::Compute, 1};
-  if (is_mem && width == 0) cls = {WarpOp::Compute, 1};  // no addresses recorded
-  out.op = cls.op;
-  if (cls.op == WarpOp::Compute) {
-    out.latency = cls.latency;
-    if (fill) out.addr.fill(0);
-    return;
-  }
-  if (!is_mem) {
-    if (fill) out.addr.fill(0);
-    return;
-  }
-  std::uint8_t w = opcode_w;
-  if (w == 0) w = static_cast<std::uint8_t>(width);
-  if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
-    fail(where, "unsupported access width " + std::to_string(width) + " bytes for " +
-                    std::string(opcode) + " (1, 2, 4, 8 or 16)");
-  out.size = w;
-  if (!fill) return;
-  if (cls.op == WarpOp::SharedLoad || cls.op == WarpOp::SharedStore) {
-    if (info.shmem_base != 0)  // generic shared addresses become offsets in the CTA's window
-      for (unsigned l = 0; l < 32; ++l)
-        if (((m >> l) & 1u) && out.addr[l] >= info.shmem_base) out.addr[l] -= info.shmem_base;
-    return;
-  }
-  if (m != 0) {
-    const Addr a = out.addr[__builtin_ctz(m)];
-    for (std::size_t r = 0; r < regions.size(); ++r)
-      if (a >= regions[r].base && a - regions[r].base < regions[r].bytes) {
-        out.data_structure = static_cast<std::uint16_t>(r);
-        break;
-      }
-  }
+  if (!TailReader<false>(line.data() + tok.offset(), line.data() + line.size())
+           .read(out.active_mask, sp.width, info.version, fill ? out.addr.data() : nullptr))
+    parse_tail(tok, where, out.active_mask, sp.width, info.version, fill, out.addr);
+  finish_inst(sp, last, info, regions, where, out, fill);
 }
 
 }  // namespace

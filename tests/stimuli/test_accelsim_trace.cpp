@@ -546,6 +546,58 @@ TEST_CASE("trace: a warp longer than the read buffers streams every line as pars
   }
 }
 
+TEST_CASE("trace: lines read in place in the read buffer stream as parsed, CRLF too", "[trace]") {
+  // Lines whose operands before the addresses were seen before are read where they lie in the
+  // read buffer (their end found by the same pass): with CR before the newlines, separators at
+  // the end, and in .xz thread blocks, every warp must stream what parsing each line gives.
+  for (const std::string& eol : {std::string("\n"), std::string(" \r\n"), std::string("\r\n")}) {
+    std::string tb;
+    std::vector<std::vector<std::string>> want(4);
+    for (int c = 0; c < 2; ++c) {
+      tb += "#BEGIN_TB" + eol + "thread block = " + std::to_string(c) + ",0,0" + eol;
+      for (int w = 0; w < 2; ++w) {
+        tb += "warp = " + std::to_string(w) + eol + "insts = 9" + eol;
+        auto& lines = want[c * 2 + w];
+        for (int i = 0; i < 4; ++i) {
+          char buf[200];
+          std::snprintf(buf, sizeof buf, "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x%016x 4",
+                        0x10000 + c * 0x1000 + w * 0x100 + i * 0x10000);
+          lines.push_back(buf);
+          std::snprintf(buf, sizeof buf,
+                        "0010 0000f00f 1 R5 LDG.E.64 1 R2 8 0 0x%x 0x%x 3 0x4 5 0x6 0X7 0x8",
+                        0x20000 + c, 0x30000 + w);
+          lines.push_back(buf);
+        }
+        lines.push_back("0020 ffffffff 0 EXIT 0 0");
+        for (const auto& l : lines) tb += l + eol;
+      }
+      tb += "#END_TB" + eol;
+    }
+    std::string hdr = header("(2,1,1)", "(64,1,1)");
+    std::string h2;
+    for (char ch : hdr) h2 += ch == '\n' ? eol : std::string(1, ch);
+    auto p = write("inplace.traceg", h2 + tb);
+    std::vector<std::unique_ptr<Kernel>> ks;
+    ks.push_back(open_accelsim_kernel(p));
+    if (std::system(("xz -kf " + p).c_str()) == 0) ks.push_back(open_accelsim_kernel(p + ".xz"));
+    for (const auto& k : ks)
+      for (int pass = 0; pass < 2; ++pass)
+        for (int cw = 0; cw < 4; ++cw) {
+          const auto v = drain(*k, cw / 2, cw % 2);
+          REQUIRE(v.size() == want[cw].size());
+          for (std::size_t i = 0; i < v.size(); ++i) {
+            const WarpInst x = parse(want[cw][i], i + 1 == v.size());
+            INFO(want[cw][i]);
+            CHECK(v[i].op == x.op);
+            CHECK(v[i].pc == x.pc);
+            CHECK(v[i].active_mask == x.active_mask);
+            CHECK(v[i].size == x.size);
+            CHECK(v[i].addr == x.addr);
+          }
+        }
+  }
+}
+
 TEST_CASE("trace: structural errors carry file and line", "[trace]") {
   const std::string h = header();  // 15 lines: #BEGIN_TB is line 16
   const std::string ex = "0000 ffffffff 0 EXIT 0 0";
