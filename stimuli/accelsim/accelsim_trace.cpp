@@ -66,8 +66,9 @@ bool check_inst_fast(std::string_view line, const TraceKernelInfo& info);
 struct StaticPart;
 // check_inst_fast() (fill false: `addr` null) or the fast parse of a streamed line, on the
 // bytes [p, e) of a read buffer, before the line's end is known (defined below).
-const char* fast_line(const char* p, const char* e, const TraceKernelInfo& info, Addr* addr,
-                      const StaticPart*& sp);
+inline __attribute__((always_inline)) const char* fast_line(const char* p, const char* e,
+                                                            const TraceKernelInfo& info, Addr* addr,
+                                                            const StaticPart*& sp);
 // fast_line() with `out` filled as parse_inst() fills it.
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
                       const std::vector<TraceMemcpy>& regions, WarpInst& out);
@@ -1241,6 +1242,8 @@ struct StaticPart {
   // The text has no byte check_text() rejects (the kernel index then checks only the rest of a
   // line), and the access width is one parse_inst() accepts.
   bool text_ok = false, width_ok = false;
+  // 1 + lineinfo if the text is not empty and both hold (fast_line() may use it), else 0.
+  std::uint8_t fast = 0;
 
   // True if `line` starts with `text` followed by a separator or the end of the line.
   bool matches(std::string_view line, bool with_lineinfo) const {
@@ -1260,6 +1263,17 @@ bool is_text(std::string_view s) {
 }
 
 #define LOCSIM_INLINE inline __attribute__((always_inline))
+
+// Clears 32 lane addresses in 16 stores (std::fill becomes a `rep stos`, 32 steps and a set-up;
+// it runs for every compute line).
+LOCSIM_INLINE void zero_lanes(Addr* a) {
+#if defined(__SSE2__)
+  const __m128i z = _mm_setzero_si128();
+  for (unsigned i = 0; i < 32; i += 2) _mm_storeu_si128(reinterpret_cast<__m128i*>(a + i), z);
+#else
+  std::fill(a, a + 32, Addr{0});
+#endif
+}
 
 // The operands after the static part (addresses, immediate) of a line in the usual form, read in
 // one pass over its bytes. Fails for anything else (the general reader then reads the same
@@ -1283,7 +1297,7 @@ class TailReader {
         return nullptr;
       const char mode = p_[0];
       ++p_;
-      if (fill && m != 0xffffffffu) std::fill(addr, addr + 32, Addr{0});
+      if (fill && m != 0xffffffffu) zero_lanes(addr);
       if (mode == '0') {
         for (std::uint32_t b = m; b; b &= b - 1) {
           std::uint64_t a = 0;
@@ -1506,11 +1520,11 @@ LOCSIM_INLINE void finish_inst(const StaticPart& sp, bool last, const TraceKerne
   out.op = cls.op;
   if (cls.op == WarpOp::Compute) {
     out.latency = cls.latency;
-    if (fill) out.addr.fill(0);
+    if (fill) zero_lanes(out.addr.data());
     return;
   }
   if (!is_mem) {
-    if (fill) out.addr.fill(0);
+    if (fill) zero_lanes(out.addr.data());
     return;
   }
   std::uint8_t w = sp.opcode_w;
@@ -1536,21 +1550,48 @@ LOCSIM_INLINE void finish_inst(const StaticPart& sp, bool last, const TraceKerne
   }
 }
 
+// a[0..n) == b[0..n) without a call (the static part of every instruction line is compared).
+LOCSIM_INLINE bool same_bytes(const char* a, const char* b, std::size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    auto differ = [&](std::size_t i) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i));
+      const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
+      return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) != 0xffff;
+    };
+    std::size_t i = 0;
+    for (; i + 16 < n; i += 16)
+      if (differ(i)) return false;
+    return !differ(n - 16);  // the last 16 bytes (overlapping the ones compared)
+  }
+#endif
+  return std::memcmp(a, b, n) == 0;
+}
+
 // The instruction line that starts at `p` in a read buffer ending at `e`, read without finding
 // its end first: if its static part is remembered (text-clean, with an accepted width) and
 // TailReader reads the rest, the position of its '\n' (the static part in `sp`, the lane
 // addresses in `addr` if not null); else nullptr (read the line and parse it in full).
-const char* fast_line(const char* p, const char* e, const TraceKernelInfo& info, Addr* addr,
-                      const StaticPart*& sp) {
+// The operands after a matched static part (p: the byte after it), out of line: most lines
+// end with the static part.
+__attribute__((noinline)) const char* fast_tail(const char* p, const char* e, const StaticPart& s,
+                                                const TraceKernelInfo& info, Addr* addr) {
+  if (!is_ws(*p) && *p != '\n') return nullptr;  // the static part's last token goes on
+  return TailReader<true>(p, e).read(s.mask, s.width, info.version, addr);
+}
+
+// Inline: every instruction line of a trace starts here, twice.
+LOCSIM_INLINE const char* fast_line(const char* p, const char* e, const TraceKernelInfo& info,
+                                    Addr* addr, const StaticPart*& sp) {
   if (e - p < 16) return nullptr;
   const StaticPart& s = static_part(std::string_view(p, 16));
   const std::size_t n = s.text.size();
-  if (!s.text_ok || !s.width_ok || s.lineinfo != info.lineinfo || n == 0 ||
-      static_cast<std::size_t>(e - p) <= n || std::memcmp(p, s.text.data(), n) != 0 ||
-      !(is_ws(p[n]) || p[n] == '\n'))
+  if (s.fast != 1 + info.lineinfo || static_cast<std::size_t>(e - p) <= n ||
+      !same_bytes(p, s.text.data(), n))
     return nullptr;
   sp = &s;
-  return TailReader<true>(p + n, e).read(s.mask, s.width, info.version, addr);
+  if (p[n] == '\n' && s.width == 0) return p + n;  // no operands after the static part
+  return fast_tail(p + n, e, s, info, addr);
 }
 
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
@@ -1635,6 +1676,7 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
                      op == WarpOp::SharedLoad || op == WarpOp::SharedStore;
     const unsigned w = oi.width ? oi.width : static_cast<std::uint8_t>(width);
     sp.width_ok = !mem || width == 0 || w == 1 || w == 2 || w == 4 || w == 8 || w == 16;
+    sp.fast = sp.text_ok && sp.width_ok && !sp.text.empty() ? 1 + sp.lineinfo : 0;
   }
   if (!TailReader<false>(line.data() + tok.offset(), line.data() + line.size())
            .read(out.active_mask, sp.width, info.version, fill ? out.addr.data() : nullptr))
