@@ -1268,8 +1268,11 @@ bool is_text(std::string_view s) {
 // it runs for every compute line).
 LOCSIM_INLINE void zero_lanes(Addr* a) {
 #if defined(__SSE2__)
-  const __m128i z = _mm_setzero_si128();
-  for (unsigned i = 0; i < 32; i += 2) _mm_storeu_si128(reinterpret_cast<__m128i*>(a + i), z);
+  __m128i z = _mm_setzero_si128();
+  for (unsigned i = 0; i < 32; i += 2) {
+    __asm__("" : "+x"(z));  // not a memset to the compiler, which would make it the `rep stos`
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(a + i), z);
+  }
 #else
   std::fill(a, a + 32, Addr{0});
 #endif
@@ -1356,6 +1359,10 @@ class TailReader {
   static LOCSIM_INLINE bool term(char c) { return is_ws(c) || (kNl && c == '\n'); }
   // Skips separators: then a token, the end of the line or (kNl) the end of the buffer.
   LOCSIM_INLINE Next sep() {
+    if (e_ - p_ >= 2 && p_[0] == ' ' && static_cast<unsigned char>(p_[1]) > ' ') {
+      ++p_;  // the usual separator: one space, then a token
+      return kToken;
+    }
     while (p_ < e_ && is_ws(*p_)) ++p_;
     if (p_ == e_) return kNl ? kFail : kEnd;
     return kNl && *p_ == '\n' ? kEnd : kToken;
@@ -1600,8 +1607,8 @@ const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info,
   const char* nl = fast_line(p, e, info, out.addr.data(), sp);
   if (!nl) return nullptr;
   set_static(*sp, out);
-  const std::string none;  // (no error is possible: the static part's width is accepted)
-  finish_inst(*sp, last, info, regions, Where(none), out, true);
+  static const std::string kNone;  // (no error is possible: the static part's width is accepted)
+  finish_inst(*sp, last, info, regions, Where(kNone), out, true);
   return nl;
 }
 
