@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -585,6 +586,37 @@ class XzTbCache {
   std::map<std::uint32_t, std::shared_ptr<const std::string>> pending_;
 };
 
+// Read buffers of ended warp streams, for the next ones: a warp starts without an allocation
+// once there are as many as warps running at once. One pool for all kernels, so the buffers kept
+// are those of the most streams alive at once, not of every kernel.
+class BufferPool {
+ public:
+  static constexpr std::size_t kSize = 8192;
+  static std::shared_ptr<BufferPool> shared() {
+    static const std::shared_ptr<BufferPool> pool = std::make_shared<BufferPool>();
+    return pool;
+  }
+  std::unique_ptr<char[]> take() {
+    {
+      std::lock_guard<std::mutex> g(m_);
+      if (!spare_.empty()) {
+        std::unique_ptr<char[]> b = std::move(spare_.back());
+        spare_.pop_back();
+        return b;
+      }
+    }
+    return std::unique_ptr<char[]>(new char[kSize]);
+  }
+  void give(std::unique_ptr<char[]> b) {
+    std::lock_guard<std::mutex> g(m_);
+    spare_.push_back(std::move(b));
+  }
+
+ private:
+  std::mutex m_;
+  std::vector<std::unique_ptr<char[]>> spare_;
+};
+
 struct KernelIndex {
   // Tells kernels apart in the streamed-line memo (never reused, unlike an address).
   const std::uint64_t serial = next_serial();
@@ -611,9 +643,8 @@ struct KernelIndex {
   }
   std::unique_ptr<XzTbCache> cache;
   std::uint32_t warps_per_cta = 1;
-  // Read buffers of ended warp streams, for the next ones: a warp starts without an allocation
-  // once there are as many as warps running at once.
-  std::vector<std::unique_ptr<char[]>> spare_buffers;
+  // Read buffers of ended warp streams (shared by all kernels: they run one after another).
+  std::shared_ptr<BufferPool> buffers = BufferPool::shared();
 };
 
 void parse_header_line(std::string_view t, TraceKernelInfo& k, const std::string& where,
@@ -946,15 +977,6 @@ class WarpSource final : public ByteSource {
   std::uint64_t pos_;
 };
 
-constexpr std::size_t kWarpBuffer = 8192;
-
-std::unique_ptr<char[]> take_buffer(KernelIndex& k) {
-  if (k.spare_buffers.empty()) return std::unique_ptr<char[]>(new char[kWarpBuffer]);
-  std::unique_ptr<char[]> b = std::move(k.spare_buffers.back());
-  k.spare_buffers.pop_back();
-  return b;
-}
-
 // Built in the SM's warp slot (Kernel::emplace_warp_stream) with a reused read buffer, so a warp
 // starts without a heap allocation.
 class TraceWarpStream final : public WarpStream {
@@ -963,10 +985,10 @@ class TraceWarpStream final : public WarpStream {
       : k_(k),
         src_(k->xz ? nullptr : k->open_fd(), k->xz ? k->cache->get(k->tb_order[cta]) : nullptr,
              loc.offset),
-        rd_(src_, take_buffer(*k), kWarpBuffer, k->xz ? 0 : loc.offset),
+        rd_(src_, k->buffers->take(), BufferPool::kSize, k->xz ? 0 : loc.offset),
         left_(loc.insts),
         line_(loc.line) {}
-  ~TraceWarpStream() override { k_->spare_buffers.push_back(rd_.release_buffer()); }
+  ~TraceWarpStream() override { k_->buffers->give(rd_.release_buffer()); }
   TraceWarpStream(const TraceWarpStream&) = delete;
   TraceWarpStream& operator=(const TraceWarpStream&) = delete;
 
