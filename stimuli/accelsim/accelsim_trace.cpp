@@ -1005,6 +1005,13 @@ class TraceWarpStream final : public WarpStream {
         return true;
       }
     }
+    return next_line(in, last);
+  }
+
+ private:
+  // A line read and parsed in full (a warp's first line, one split across reads, one whose
+  // static part is not remembered...): out of line, so next() needs a small frame.
+  __attribute__((noinline)) bool next_line(WarpInst& in, bool last) {
     for (;;) {
       ++line_;
       if (!rd_.next(buf_))
@@ -1029,7 +1036,6 @@ class TraceWarpStream final : public WarpStream {
     }
   }
 
- private:
   std::shared_ptr<KernelIndex> k_;
   WarpSource src_;
   LineReader rd_;
