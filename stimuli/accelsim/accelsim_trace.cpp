@@ -1611,6 +1611,33 @@ LOCSIM_INLINE bool same_bytes(const char* a, const char* b, std::size_t n) {
 // end with the static part.
 __attribute__((noinline)) const char* fast_tail(const char* p, const char* e, const StaticPart& s,
                                                 const TraceKernelInfo& info, Addr* addr) {
+#if defined(__SSE2__)
+  // A full warp's base + stride line with a 16-digit base, " 1 0x<base> <stride>" and its end,
+  // is the usual memory line (every SAXPY load and store): read it without the general reader
+  // (what TailReader<true> makes of it).
+  if (s.width > 0 && s.mask == 0xffffffffu && e - p >= 24 && std::memcmp(p, " 1 0x", 5) == 0) {
+    std::uint64_t cur = 0;
+    if (hex16(p + 5, cur) == 16 && p[21] == ' ') {
+      const char* q = p + 22;
+      const bool neg = *q == '-';
+      q += neg;
+      const char* digits = q;
+      std::uint64_t u = 0;
+      for (unsigned d; q < e && (d = static_cast<unsigned char>(*q) - '0') < 10; ++q)
+        u = u * 10 + d;
+      if (q > digits && q - digits <= 18 && q < e && *q == '\n') {
+        if (addr) {
+          const std::uint64_t step = neg ? ~u + 1 : u;
+          for (unsigned l = 0; l < 32; ++l) {
+            addr[l] = cur;
+            cur += step;
+          }
+        }
+        return q;
+      }
+    }
+  }
+#endif
   if (!is_ws(*p) && *p != '\n') return nullptr;  // the static part's last token goes on
   return TailReader<true>(p, e).read(s.mask, s.width, info.version, addr);
 }

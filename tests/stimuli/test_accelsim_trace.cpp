@@ -598,6 +598,48 @@ TEST_CASE("trace: lines read in place in the read buffer stream as parsed, CRLF 
   }
 }
 
+TEST_CASE("trace: full-warp base + stride lines read in place in every variant", "[trace]") {
+  // The usual memory line (" 1 0x<16 digits> <stride>" at its end) has its own reader: its
+  // variants, the same line at the end of the file, and bad strides must read or fail as parsing
+  // each line does.
+  const std::string ld = "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x00000000000a0000 ";
+  std::vector<std::string> lines;
+  for (const char* st : {"4", "-4", "+4", "0", "-0", "123456789012345678", "1234567890123456789",
+                         "-9223372036854775808", "8 0x5", "8 -7", "8\t", "8 "})
+    lines.push_back(ld + st);
+  lines.push_back("0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x0000000000a0000 4");  // 15 digits
+  lines.push_back("0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x0a0000 4");
+  lines.push_back("0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0X00000000000A0000 4");
+  lines.push_back("0000 ffffffff 1 R4 LDG.E 1 R2 4 1  0x00000000000a0000 4");
+  lines.push_back("0010 ffffffff 0 EXIT 0 0");
+  std::string tb;
+  for (int w = 0; w < 2; ++w) {  // the second warp's lines have their static part remembered
+    tb += "warp = " + std::to_string(w) + "\ninsts = " + std::to_string(lines.size()) + "\n";
+    for (const auto& l : lines) tb += l + "\n";
+  }
+  auto p = write("stride.traceg", header("(1,1,1)", "(64,1,1)") +
+                                      "#BEGIN_TB\nthread block = 0,0,0\n" + tb + "#END_TB\n");
+  auto k = open_accelsim_kernel(p);
+  for (int w = 0; w < 2; ++w) {
+    const auto v = drain(*k, 0, w);
+    REQUIRE(v.size() == lines.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      INFO(lines[i]);
+      const WarpInst x = parse(lines[i], i + 1 == v.size());
+      CHECK(v[i].op == x.op);
+      CHECK(v[i].addr == x.addr);
+    }
+  }
+  CHECK(drain(*k, 0, 1)[1].addr[1] == 0x9fffc);
+  for (const char* bad : {"-", "+", "4x", "--4", "9223372036854775808"}) {
+    const std::string t = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n" + ld + "4\n" +
+                          "0010 ffffffff 0 EXIT 0 0\nwarp = 1\ninsts = 2\n" + ld + bad +
+                          "\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n";
+    auto q = write("stride_bad.traceg", header("(1,1,1)", "(64,1,1)") + t);
+    CHECK(error_of(q) == q + ":24: bad stride '" + bad + "'");
+  }
+}
+
 TEST_CASE("trace: structural errors carry file and line", "[trace]") {
   const std::string h = header();  // 15 lines: #BEGIN_TB is line 16
   const std::string ex = "0000 ffffffff 0 EXIT 0 0";
