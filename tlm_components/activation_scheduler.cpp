@@ -65,6 +65,8 @@ void ActivationScheduler::finalize() {
             [](const Activation* x, const Activation* y) { return x->rank_ < y->rank_; });
   for (std::uint32_t i = 0; i < by_slot_.size(); ++i) by_slot_[i]->slot_ = i;
   words_ = (by_slot_.size() + 63) / 64;
+  next_pass_ = 0;  // bucket 0 collects the requests for the time being run
+  buckets_.assign(words_, 0);
   final_ = true;
   for (Activation* a : by_slot_)
     if (a->pending_ != Activation::kNever) enter(a, a->pending_);  // asked for during elaboration
@@ -76,6 +78,14 @@ void ActivationScheduler::arm(std::uint64_t t) {
 }
 
 void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t e) {
+  // A request for the time being run (a process that ran this pass, or one due later): the
+  // next pass, a bucket of its own outside due_ and the index (its time left the index when
+  // its first pass began).
+  if (t == current_) {
+    buckets_[next_pass_ * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
+    next_pass_due_ = true;
+    return;
+  }
   // A time not pending yet (e: its free entry in the index): a bucket, and its place in due_,
   // searched from the earliest end, where most new times go (the next few edges).
   std::uint32_t b;
@@ -95,6 +105,28 @@ void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t 
   index_.insert_at(e, t, b);
 }
 
+__attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::uint32_t b,
+                                                                         std::uint64_t now) {
+  // The bucket is read in place: no request reaches it meanwhile (its time has left due_ and the
+  // index, and requests for now go to next_pass_). Its address is taken afresh per word, as a
+  // request for another time may grow buckets_.
+  ++passes_;
+  const std::size_t base = b * words_;
+  for (std::size_t w = 0; w < words_; ++w) {
+    const std::uint64_t word = buckets_[base + w];
+    if (!word) continue;
+    buckets_[base + w] = 0;
+    for (std::uint64_t bits = word; bits; bits &= bits - 1) {
+      Activation* a = by_slot_[(w << 6) | static_cast<std::size_t>(__builtin_ctzll(bits))];
+      // A bit whose process was asked for another time meanwhile (pending_ differs) is stale.
+      if (a->pending_ != now) continue;
+      a->pending_ = Activation::kNever;  // from here a request for now means the next pass
+      ++activations_;
+      a->fn_(a->obj_);
+    }
+  }
+}
+
 void ActivationScheduler::run() {
   if (!final_) finalize();
   const std::uint64_t kernel_now = ctx_->time_stamp().value();
@@ -102,36 +134,36 @@ void ActivationScheduler::run() {
   armed_ = Activation::kNever;
   running_ = true;
   for (;;) {
-    // One pass per round: the activations due now, in slot order. Requests for now made during
-    // a pass enter a new bucket for now, i.e. the next pass (a delta cycle). A bit whose process
-    // was asked for an earlier time meanwhile (pending_ differs) is stale and skipped.
+    // The passes of time now, each in slot order. The first is the bucket due_ holds; requests
+    // for now made during a pass collect in next_pass_, the next pass (a delta cycle), which
+    // swaps places with the bucket just read (all zero again).
     bool stopped = false;
-    while (!due_.empty() && due_.back().t == now) {
-      const std::uint32_t b = due_.back().bucket;
+    if (!due_.empty() && due_.back().t == now) {
+      std::uint32_t b = due_.back().bucket;
       due_.pop_back();
-      // The bucket is read in place and freed after the pass: no request can reach it meanwhile
-      // (it has left due_ and the index), so one for now takes another bucket. Its
-      // address is taken afresh per word, as a request may grow buckets_.
       index_.erase(now);
-      ++passes_;
-      const std::size_t base = b * words_;
-      for (std::size_t w = 0; w < words_; ++w) {
-        const std::uint64_t word = buckets_[base + w];
-        if (!word) continue;
-        buckets_[base + w] = 0;
-        for (std::uint64_t bits = word; bits; bits &= bits - 1) {
-          Activation* a = by_slot_[(w << 6) | static_cast<std::size_t>(__builtin_ctzll(bits))];
-          if (a->pending_ != now) continue;
-          a->pending_ = Activation::kNever;  // from here a request for now means the next pass
-          ++activations_;
-          a->fn_(a->obj_);
+      current_ = now;
+      for (;;) {
+        next_pass_due_ = false;
+        run_pass(b, now);
+        // sc_stop() lets the current delta finish and starts no further one.
+        if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) {
+          stopped = true;
+          break;
         }
+        if (!next_pass_due_) break;
+        std::swap(b, next_pass_);
       }
-      free_buckets_.push_back(b);
-      // sc_stop() lets the current delta finish and starts no further one.
-      if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) {
-        stopped = true;
-        break;
+      current_ = Activation::kNever;
+      if (stopped && next_pass_due_) {
+        // Keep the next pass due, as an ordinary pending time (the earliest).
+        std::size_t e = 0;
+        index_.lookup(now, e);
+        index_.insert_at(e, now, next_pass_);
+        due_.push_back(Due{now, next_pass_});
+        next_pass_ = b;
+      } else {
+        free_buckets_.push_back(b);
       }
     }
     if (stopped || due_.empty()) break;

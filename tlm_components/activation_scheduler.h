@@ -156,10 +156,12 @@ class ActivationScheduler {
     if (b == TimeIndex::kAbsent) return enter_new(a, t, e);
     buckets_[b * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
   }
+  // A time not in the index: the time being run (its next pass) or a new pending time.
   void enter_new(Activation* a, std::uint64_t t, std::size_t e);
   void arm(std::uint64_t t);
   void finalize();
   void run();
+  void run_pass(std::uint32_t b, std::uint64_t now);
   static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
 
   std::vector<Activation*> all_;        // registration order
@@ -175,6 +177,11 @@ class ActivationScheduler {
   bool final_ = false, running_ = false;
   std::uint64_t activations_ = 0, passes_ = 0, steps_ahead_ = 0;
   std::uint64_t run_ahead_limit_ = 0;
+  // The time whose passes run() is running (kNever outside them), and the bucket that collects
+  // the requests for it, i.e. its next pass.
+  std::uint64_t current_ = Activation::kNever;
+  std::uint32_t next_pass_ = 0;
+  bool next_pass_due_ = false;
   sc_core::sc_time ahead_;  // the time sim_time() reports during a run-ahead
   sc_core::sc_simcontext* ctx_ = nullptr;
 };

@@ -290,3 +290,68 @@ TEST_CASE(
   rig.target.at10 = []() {};
   CHECK_THROWS_WITH(sc_core::sc_start(), Catch::Contains("run-ahead offset"));
 }
+
+namespace {
+// a at 10 ns asks for b and c now (c was due at 15 ns) and for itself at 20 ns; c, in the next
+// pass, asks for a (due at 20 ns) and b (run already) now: a third pass.
+void check_next_passes(bool run_ahead) {
+  Log log;
+  Block a("a", Stage::kMemory, log), b("b", Stage::kNetwork, log), c("c", Stage::kCore, log);
+  int a_runs = 0, c_runs = 0;
+  a.body = [&]() {
+    if (++a_runs > 1) return;
+    c.act.notify(sc_core::SC_ZERO_TIME);  // next pass; its 15 ns request is stale
+    b.act.notify(sc_core::SC_ZERO_TIME);  // next pass, before c by stage
+    a.act.notify(sc_time(10, SC_NS));
+  };
+  c.body = [&]() {
+    if (++c_runs > 1) return;
+    a.act.notify(sc_core::SC_ZERO_TIME);
+    b.act.notify(sc_core::SC_ZERO_TIME);
+  };
+  Driver d("driver");
+  d.at10 = [&]() {
+    a.act.notify(sc_core::SC_ZERO_TIME);
+    c.act.notify(sc_time(5, SC_NS));
+  };
+  if (run_ahead) ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  sc_core::sc_start();
+  CHECK(log.runs == std::vector<std::string>{"a", "b", "c", "a", "b"});
+  CHECK(log.times == std::vector<std::uint64_t>{10, 10, 10, 10, 10});
+  // Three passes at 10 ns, and one each at 15 and 20 ns that find only stale bits.
+  CHECK(ActivationScheduler::get().passes() == 5);
+  CHECK(ActivationScheduler::get().activations() == 5);
+  CHECK(a.act.pending() == Activation::kNever);
+  CHECK_FALSE(sc_core::sc_pending_activity());
+}
+}  // namespace
+
+TEST_CASE(
+    "scheduler: requests for the time being run make up its next pass, in slot order, whether "
+    "the process has run this pass or is due later") {
+  check_next_passes(false);
+}
+
+TEST_CASE("scheduler: the same next passes with run-ahead") {
+  check_next_passes(true);
+}
+
+TEST_CASE(
+    "scheduler: a next pass asked for in the pass that stops the simulation stays pending, and "
+    "later times are still entered") {
+  Log log;
+  Block a("a", Stage::kMemory, log), b("b", Stage::kCore, log);
+  b.body = [&]() {
+    a.act.notify(sc_core::SC_ZERO_TIME);  // the next pass, not run: sc_stop() came first
+    b.act.notify(sc_time(5, SC_NS));
+    sc_core::sc_stop();
+  };
+  Driver d("driver");
+  d.at10 = [&]() { b.act.notify(sc_core::SC_ZERO_TIME); };
+  ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  sc_core::sc_start();
+  CHECK(log.runs == std::vector<std::string>{"b"});
+  CHECK(ActivationScheduler::get().passes() == 1);
+  CHECK(a.act.pending() == sc_time(10, SC_NS).value());
+  CHECK(b.act.pending() == sc_time(15, SC_NS).value());
+}
