@@ -44,8 +44,22 @@ class TimeIndex {
     if (2 * ++size_ > table_.size()) grow();
   }
   // Removes t (present).
-  void erase(std::uint64_t t) {
-    std::size_t h = find(t);
+  void erase(std::uint64_t t) { erase_entry(find(t)); }
+  // The same, with the entry insert_at() put t at: used if t is still there (a later removal
+  // or growth may have moved it), which saves the search.
+  void erase(std::uint64_t t, std::size_t hint) {
+    hint &= mask_;
+    erase_entry(table_[hint].t == t ? hint : find(t));
+  }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return table_.size(); }
+  // The entry a time hashes to (tests build collisions with it).
+  std::size_t home(std::uint64_t t) const {
+    return static_cast<std::size_t>((t * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+
+ private:
+  void erase_entry(std::size_t h) {
     // Backward shift: move up each later entry of the run whose home the hole would cut it
     // off from (its home is not cyclically in (h, j]).
     for (std::size_t j = (h + 1) & mask_; table_[j].t != kFree; j = (j + 1) & mask_) {
@@ -57,14 +71,6 @@ class TimeIndex {
     table_[h] = Entry{};
     --size_;
   }
-  std::size_t size() const { return size_; }
-  std::size_t capacity() const { return table_.size(); }
-  // The entry a time hashes to (tests build collisions with it).
-  std::size_t home(std::uint64_t t) const {
-    return static_cast<std::size_t>((t * 0x9E3779B97F4A7C15ull) >> shift_);
-  }
-
- private:
   struct Entry {
     std::uint64_t t = kFree;
     std::uint32_t value = 0;

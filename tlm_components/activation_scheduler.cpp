@@ -99,6 +99,11 @@ void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t 
     next_pass_due_ = true;
     return;
   }
+  add_time(a, t, e);  // out of line: the path above needs no stack frame
+}
+
+__attribute__((noinline)) void ActivationScheduler::add_time(Activation* a, std::uint64_t t,
+                                                             std::size_t e) {
   // A time not pending yet (e: its free entry in the index): a bucket, and its place in due_,
   // searched from the earliest end, where most new times go (the next few edges).
   std::uint32_t b;
@@ -113,7 +118,7 @@ void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t 
   due_.emplace_back();
   Due* d = due_.data();
   for (; i > 0 && d[i - 1].t < t; --i) d[i] = d[i - 1];
-  d[i] = Due{t, b};
+  d[i] = Due{t, b, static_cast<std::uint32_t>(e)};
   buckets_[b * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
   index_.insert_at(e, t, b);
 }
@@ -153,8 +158,8 @@ void ActivationScheduler::run() {
     bool stopped = false;
     if (!due_.empty() && due_.back().t == now) {
       std::uint32_t b = due_.back().bucket;
+      index_.erase(now, due_.back().entry);
       due_.pop_back();
-      index_.erase(now);
       current_ = now;
       for (;;) {
         next_pass_due_ = false;
@@ -173,7 +178,7 @@ void ActivationScheduler::run() {
         std::size_t e = 0;
         index_.lookup(now, e);
         index_.insert_at(e, now, next_pass_);
-        due_.push_back(Due{now, next_pass_});
+        due_.push_back(Due{now, next_pass_, static_cast<std::uint32_t>(e)});
         next_pass_ = b;
       } else {
         free_buckets_.push_back(b);

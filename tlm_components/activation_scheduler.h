@@ -137,6 +137,7 @@ class ActivationScheduler {
   struct Due {
     std::uint64_t t;
     std::uint32_t bucket;
+    std::uint32_t entry;  // where t went in the index (a hint for its removal)
   };
 
   ActivationScheduler();
@@ -158,6 +159,7 @@ class ActivationScheduler {
   }
   // A time not in the index: the time being run (its next pass) or a new pending time.
   void enter_new(Activation* a, std::uint64_t t, std::size_t e);
+  void add_time(Activation* a, std::uint64_t t, std::size_t e);
   void arm(std::uint64_t t);
   void finalize();
   void run();

@@ -62,6 +62,7 @@ TEST_CASE("time index: agrees with std::map over random inserts and removals, th
   std::mt19937_64 rng(7);
   TimeIndex ix;
   std::map<std::uint64_t, std::uint32_t> ref;
+  std::map<std::uint64_t, std::size_t> hint;  // the entry each time was put at
   std::vector<std::uint64_t> live;
   std::size_t max_live = 0;
   for (int step = 0; step < 200000; ++step) {
@@ -81,14 +82,21 @@ TEST_CASE("time index: agrees with std::map over random inserts and removals, th
       const auto v = static_cast<std::uint32_t>(step);
       ix.insert_at(e, t, v);
       ref[t] = v;
+      hint[t] = e;
       live.push_back(t);
     } else {
       const std::size_t k = rng() % live.size();
       const std::uint64_t t = live[k];
       live[k] = live.back();
       live.pop_back();
-      ix.erase(t);
+      // Half of the removals with the insertion entry as a hint, often stale by now (moved by
+      // an earlier removal's backward shift or by growth).
+      if (step % 2)
+        ix.erase(t, hint[t]);
+      else
+        ix.erase(t);
       ref.erase(t);
+      hint.erase(t);
       REQUIRE(get(ix, t) == TimeIndex::kAbsent);
     }
     max_live = std::max(max_live, live.size());
@@ -97,4 +105,23 @@ TEST_CASE("time index: agrees with std::map over random inserts and removals, th
   }
   CHECK(max_live > 64);  // the table grew at least once
   for (const auto& [t, v] : ref) CHECK(get(ix, t) == v);
+}
+
+TEST_CASE("time index: a removal with a stale hint finds the time where it moved") {
+  TimeIndex ix;
+  // Two times homed at entry 5: the second goes to entry 6, and moves to 5 when the first
+  // leaves; a third time, homed at 6, then sits at 6.
+  const auto a = times_at(ix, 5, 2), c = times_at(ix, 6, 1);
+  put(ix, a[0], 0);
+  put(ix, a[1], 1);
+  CHECK(ix.find(a[1]) == 6);
+  ix.erase(a[0], 5);
+  CHECK(ix.find(a[1]) == 5);
+  put(ix, c[0], 2);
+  CHECK(ix.find(c[0]) == 6);
+  ix.erase(a[1], 6);  // stale: entry 6 holds c[0] now, which stays
+  CHECK(get(ix, a[1]) == TimeIndex::kAbsent);
+  CHECK(get(ix, c[0]) == 2);
+  ix.erase(c[0], 6);  // right
+  CHECK(ix.size() == 0);
 }
