@@ -41,7 +41,7 @@ class TimeIndex {
   // Puts t (not present; t != kFree) at the free entry e that find(t) or lookup(t) gave.
   void insert_at(std::size_t e, std::uint64_t t, std::uint32_t v) {
     table_[e] = Entry{t, v};
-    if (2 * ++size_ > table_.size()) grow();
+    if (++size_ > limit_) grow();
   }
   // Removes t (present).
   void erase(std::uint64_t t) { erase_entry(find(t)); }
@@ -79,6 +79,7 @@ class TimeIndex {
     std::vector<Entry> old(table_.size() * 2);
     old.swap(table_);
     mask_ = table_.size() - 1;
+    limit_ = table_.size() / 2;
     --shift_;
     for (const Entry& e : old)
       if (e.t != kFree) table_[find(e.t)] = e;
@@ -87,6 +88,7 @@ class TimeIndex {
   std::size_t mask_ = 63;
   unsigned shift_ = 58;  // 64 - log2(table size)
   std::size_t size_ = 0;
+  std::size_t limit_ = 32;  // half the table
 };
 
 }  // namespace locsim

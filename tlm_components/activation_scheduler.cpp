@@ -38,6 +38,7 @@ ActivationScheduler& ActivationScheduler::get() {
 }
 
 ActivationScheduler::ActivationScheduler() : wake_("locsim_activation_wake") {
+  due_.push_back(Due{Activation::kNever, 0, 0});  // the sentinel
   ctx_ = sc_core::sc_get_curr_simcontext();
   sc_core::sc_spawn_options opt;
   opt.spawn_method();
@@ -114,10 +115,11 @@ __attribute__((noinline)) void ActivationScheduler::add_time(Activation* a, std:
     b = free_buckets_.back();
     free_buckets_.pop_back();
   }
+  // The sentinel at due_'s front (kNever, never requested) ends the search.
   std::size_t i = due_.size();
   due_.emplace_back();
   Due* d = due_.data();
-  for (; i > 0 && d[i - 1].t < t; --i) d[i] = d[i - 1];
+  for (; d[i - 1].t < t; --i) d[i] = d[i - 1];
   d[i] = Due{t, b, static_cast<std::uint32_t>(e)};
   buckets_[b * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
   index_.insert_at(e, t, b);
@@ -156,7 +158,7 @@ void ActivationScheduler::run() {
     // for now made during a pass collect in next_pass_, the next pass (a delta cycle), which
     // swaps places with the bucket just read (all zero again).
     bool stopped = false;
-    if (!due_.empty() && due_.back().t == now) {
+    if (due_.back().t == now) {
       std::uint32_t b = due_.back().bucket;
       index_.erase(now, due_.back().entry);
       due_.pop_back();
@@ -184,7 +186,7 @@ void ActivationScheduler::run() {
         free_buckets_.push_back(b);
       }
     }
-    if (stopped || due_.empty()) break;
+    if (stopped || due_.back().t == Activation::kNever) break;
     // Run-ahead (header): the next due time, if nothing else in the kernel comes first.
     const std::uint64_t next = due_.back().t;
     if (next > run_ahead_limit_ || ctx_->pending_activity_at_current_time()) break;
@@ -209,7 +211,7 @@ void ActivationScheduler::run() {
   // run-ahead. The catch-up run finds nothing due and arms for the next due time (or runs ahead
   // again).
   const std::uint64_t wake =
-      now > kernel_now ? now : (due_.empty() ? Activation::kNever : due_.back().t);
+      now > kernel_now ? now : due_.back().t;  // kNever: the sentinel, nothing due
   if (wake == Activation::kNever) return;
   armed_ = wake;
   wake_.notify(sc_core::sc_time::from_value(wake - kernel_now));

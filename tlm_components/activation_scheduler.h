@@ -166,10 +166,10 @@ class ActivationScheduler {
   void run_pass(std::uint32_t b, std::uint64_t now);
   static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
 
-  std::vector<Activation*> all_;        // registration order
-  std::vector<Activation*> by_slot_;    // same-time order (after finalize())
-  std::size_t words_ = 0;               // 64-bit words per bucket
-  std::vector<Due> due_;                // distinct pending times, the earliest last
+  std::vector<Activation*> all_;      // registration order
+  std::vector<Activation*> by_slot_;  // same-time order (after finalize())
+  std::size_t words_ = 0;             // 64-bit words per bucket
+  std::vector<Due> due_;  // distinct pending times, the earliest last, after a kNever sentinel
   std::vector<std::uint64_t> buckets_;  // words_ words per bucket
   std::vector<std::uint32_t> free_buckets_;
   TimeIndex index_;  // the times of due_ -> their buckets
