@@ -27,10 +27,9 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
       port_("mem_port"),
       warps_(cfg.resources.max_warps),
-      eligible_((cfg.resources.max_warps + 63) / 64, 0),
-      global_mem_(eligible_.size(), 0),
-      shared_mem_(eligible_.size(), 0),
-      sched_warps_(cfg.schedulers, std::vector<std::uint64_t>(eligible_.size(), 0)),
+      masks_((cfg.resources.max_warps + 63) / 64),
+      sched_warps_(cfg.schedulers, std::vector<std::uint64_t>(masks_.size(), 0)),
+      one_word_(masks_.size() == 1),
       ctas_(cfg.resources.max_ctas),
       last_issued_(cfg.schedulers, -1),
       warp_insts_(ctx.stats.counter(this->name(), "sm", "warp_insts", "instructions",
@@ -61,6 +60,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
                                            "SM-observed latency of a global load line request")) {
   for (std::uint32_t i = 0; i < cfg.resources.max_warps; ++i)
     sched_warps_[i % cfg.schedulers][i >> 6] |= std::uint64_t{1} << (i & 63);
+  for (const auto& m : sched_warps_) sched_word_.push_back(m.empty() ? 0 : m[0]);
   launch.bind(*this);
   mem.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
   port_.bind([this](Payload& gp, tlm::tlm_phase& ph,
@@ -152,9 +152,10 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
     const bool ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
     const bool shared_ok = shared_free_at_ <= now;
     auto candidates = [&](std::size_t k) {
-      std::uint64_t m = eligible_[k];
-      if (!ldst_ok) m &= ~global_mem_[k];
-      if (!shared_ok) m &= ~shared_mem_[k];
+      const MaskWord& mw = masks_[k];
+      std::uint64_t m = mw.eligible;
+      if (!ldst_ok) m &= ~mw.global;
+      if (!shared_ok) m &= ~mw.shared;
       return m;
     };
     const int last = last_issued_[s];
@@ -167,7 +168,7 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
     // Otherwise the oldest issuable warp of this scheduler.
     int best = -1;
     std::uint64_t best_age = 0;
-    for (std::size_t k = 0; k < eligible_.size(); ++k) {
+    for (std::size_t k = 0; k < masks_.size(); ++k) {
       std::uint64_t m = candidates(k) & sched_warps_[s][k];
       for (; m; m &= m - 1) {
         const std::uint32_t i = static_cast<std::uint32_t>(k * 64 + __builtin_ctzll(m));
@@ -192,6 +193,76 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
   return -1;
 }
 
+// pick() and issue() for GTO with one mask word: the same choices in the same order, without
+// the loops over words. The unit tests are redone after a memory or shared-memory issue only
+// (nothing else changes them); the masks are read afresh for each scheduler, since an issue may
+// make other warps eligible (a barrier's release).
+[[gnu::always_inline]] inline bool StreamingMultiprocessor::issue_gto_one_word(Cycle now) {
+  const std::uint32_t S = cfg_.schedulers;
+  std::uint32_t s = !cfg_.rotate_issue ? 0
+                    : S == 2           ? static_cast<std::uint32_t>(now & 1u)
+                                       : static_cast<std::uint32_t>(now % S);
+  const MaskWord& mw = masks_[0];
+  bool ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
+  bool shared_ok = shared_free_at_ <= now;
+  bool issued = false;
+  for (std::uint32_t k = 0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) {
+    std::uint64_t m = mw.eligible & sched_word_[s];
+    if (!ldst_ok) m &= ~mw.global;
+    if (!shared_ok) m &= ~mw.shared;
+    if (!m) continue;
+    int wi = -1;
+    const int last = last_issued_[s];
+    if (last >= 0 && ((m >> last) & 1u)) {
+      const Warp& w = warps_[static_cast<std::uint32_t>(last)];
+      if (w.ready_at <= now && w.age <= swl_max_age_) wi = last;
+    }
+    if (wi < 0) {  // the oldest issuable warp of this scheduler
+      std::uint64_t best_age = ~std::uint64_t{0};
+      for (; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        const Warp& w = warps_[static_cast<std::uint32_t>(i)];
+        if (w.ready_at > now || w.age > swl_max_age_ || w.age >= best_age) continue;
+        wi = i;
+        best_age = w.age;
+      }
+      if (wi < 0) continue;
+    }
+    const unsigned op = static_cast<unsigned>(warps_[static_cast<std::uint32_t>(wi)].inst.op);
+    issue(static_cast<std::uint32_t>(wi), now);
+    last_issued_[s] = wi;
+    issued = true;
+    if ((kGlobalOps | kSharedOps) >> op & 1u) {
+      ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
+      shared_ok = shared_free_at_ <= now;
+    }
+  }
+  return issued;
+}
+
+// The wake-up scan of cycle_method() with one mask word.
+[[gnu::always_inline]] inline Cycle StreamingMultiprocessor::next_ready_one_word(Cycle now) const {
+  const MaskWord& mw = masks_[0];
+  const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
+  Cycle next = kNeverCycle;
+  for (std::uint64_t m = mw.eligible & (ldst_full ? ~mw.global : ~std::uint64_t{0}); m;
+       m &= m - 1) {
+    const std::uint64_t bit = m & (~m + 1);
+    const Warp& w = warps_[static_cast<unsigned>(__builtin_ctzll(m))];
+    if (w.age > swl_max_age_) continue;
+    Cycle r = std::max(w.ready_at, now + 1);
+    if (mw.global & bit)
+      r = std::max(r, ldst_free_at_);
+    else if (mw.shared & bit)
+      r = std::max(r, shared_free_at_);
+    if (r < next) {
+      next = r;
+      if (next == now + 1) break;
+    }
+  }
+  return next;
+}
+
 void StreamingMultiprocessor::cycle_method() {
   wake_at_ = kNeverCycle;
   const Cycle now = clk_.now();
@@ -204,20 +275,24 @@ void StreamingMultiprocessor::cycle_method() {
     last_cycle_ = now;
     if (cfg_.warp_limit) update_warp_limit();
     bool issued = false;
-    // The schedulers take turns at going first (the first one gets the shared LDST and shared
-    // memory ports), rotating every cycle as GPGPU-Sim's shader_core_ctx::issue() does; a fixed
-    // order (sm.issue_order=fixed) lets scheduler 0's warps issue all their loads before the
-    // others' first one.
-    const std::uint32_t S = cfg_.schedulers;
-    std::uint32_t s = !cfg_.rotate_issue ? 0
-                      : S == 2           ? static_cast<std::uint32_t>(now & 1u)
-                                         : static_cast<std::uint32_t>(now % S);
-    for (std::uint32_t k = 0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) {
-      int w = pick(s, now);
-      if (w < 0) continue;
-      issue(static_cast<std::uint32_t>(w), now);
-      last_issued_[s] = w;
-      issued = true;
+    if (one_word_ && cfg_.policy == WarpSchedulerPolicy::Gto) {
+      issued = issue_gto_one_word(now);
+    } else {
+      // The schedulers take turns at going first (the first one gets the shared LDST and shared
+      // memory ports), rotating every cycle as GPGPU-Sim's shader_core_ctx::issue() does; a
+      // fixed order (sm.issue_order=fixed) lets scheduler 0's warps issue all their loads before
+      // the others' first one.
+      const std::uint32_t S = cfg_.schedulers;
+      std::uint32_t s = !cfg_.rotate_issue ? 0
+                        : S == 2           ? static_cast<std::uint32_t>(now & 1u)
+                                           : static_cast<std::uint32_t>(now % S);
+      for (std::uint32_t k = 0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) {
+        int w = pick(s, now);
+        if (w < 0) continue;
+        issue(static_cast<std::uint32_t>(w), now);
+        last_issued_[s] = w;
+        issued = true;
+      }
     }
     if (issued) ++active_cycles_;
   }
@@ -226,21 +301,27 @@ void StreamingMultiprocessor::cycle_method() {
   Cycle next = kNeverCycle;
   // send_requests() wakes us when the LD/ST queue is full; slots it freed this cycle are usable
   // from now + 1 <= r. No warp is ready before now + 1, so the scan stops when one is.
-  const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
-  for (std::size_t k = 0; k < eligible_.size() && next > now + 1; ++k)
-    for (std::uint64_t m = eligible_[k] & (ldst_full ? ~global_mem_[k] : ~std::uint64_t{0}); m;
-         m &= m - 1) {
-      const std::uint64_t bit = m & (~m + 1);
-      const Warp& w = warps_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))];
-      if (w.age > swl_max_age_) continue;  // re-evaluated whenever an older warp waits or exits
-      Cycle r = std::max(w.ready_at, now + 1);
-      if (global_mem_[k] & bit)
-        r = std::max(r, ldst_free_at_);
-      else if (shared_mem_[k] & bit)
-        r = std::max(r, shared_free_at_);
-      next = std::min(next, r);
-      if (next == now + 1) break;
+  if (one_word_) {
+    next = next_ready_one_word(now);
+  } else {
+    const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
+    for (std::size_t k = 0; k < masks_.size() && next > now + 1; ++k) {
+      const MaskWord& mw = masks_[k];
+      for (std::uint64_t m = mw.eligible & (ldst_full ? ~mw.global : ~std::uint64_t{0}); m;
+           m &= m - 1) {
+        const std::uint64_t bit = m & (~m + 1);
+        const Warp& w = warps_[k * 64 + static_cast<unsigned>(__builtin_ctzll(m))];
+        if (w.age > swl_max_age_) continue;  // re-evaluated whenever an older warp waits or exits
+        Cycle r = std::max(w.ready_at, now + 1);
+        if (mw.global & bit)
+          r = std::max(r, ldst_free_at_);
+        else if (mw.shared & bit)
+          r = std::max(r, shared_free_at_);
+        next = std::min(next, r);
+        if (next == now + 1) break;
+      }
     }
+  }
   if (!shared_releases_.empty()) next = std::min(next, shared_releases_.top().when);
   if (next != kNeverCycle) schedule_wake(next);
 }

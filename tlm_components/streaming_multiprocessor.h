@@ -116,20 +116,20 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
 
   void cycle_method();
   bool can_issue(std::uint32_t wi, Cycle now) const;
-  // Keeps warp wi's bit in eligible_ equal to its flags; called after every change of them.
+  // Keeps warp wi's bits in masks_ equal to its flags; called after every change of them.
   // Inline and without branches: it runs after every fetch and returned load.
   void refresh(std::uint32_t wi) {
     const Warp& w = warps_[wi];
-    const std::size_t k = wi >> 6;
+    MaskWord& mw = masks_[wi >> 6];
     const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
     const bool e = w.active & !w.exited & !w.at_barrier & w.have_inst & !w.sb_stalled;
     const unsigned op = static_cast<unsigned>(w.inst.op);
-    auto put = [&](std::vector<std::uint64_t>& v, bool on) {
-      v[k] = (v[k] & ~bit) | (bit & (std::uint64_t{0} - on));
+    auto put = [bit](std::uint64_t& v, bool on) {
+      v = (v & ~bit) | (bit & (std::uint64_t{0} - on));
     };
-    put(eligible_, e);
-    put(global_mem_, (kGlobalOps >> op) & 1u);
-    put(shared_mem_, (kSharedOps >> op) & 1u);
+    put(mw.eligible, e);
+    put(mw.global, (kGlobalOps >> op) & 1u);
+    put(mw.shared, (kSharedOps >> op) & 1u);
   }
   void refresh(const Warp& w) { refresh(static_cast<std::uint32_t>(&w - warps_.data())); }
   // Bit sets over WarpOp: the global (load, store, atomic) and shared-memory instructions.
@@ -138,9 +138,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
                                          1u << static_cast<unsigned>(WarpOp::Atomic);
   static constexpr unsigned kSharedOps = 1u << static_cast<unsigned>(WarpOp::SharedLoad) |
                                          1u << static_cast<unsigned>(WarpOp::SharedStore);
-  bool eligible(std::uint32_t wi) const { return (eligible_[wi >> 6] >> (wi & 63)) & 1u; }
+  bool eligible(std::uint32_t wi) const { return (masks_[wi >> 6].eligible >> (wi & 63)) & 1u; }
   void update_warp_limit();
   int pick(std::uint32_t sched, Cycle now);
+  bool issue_gto_one_word(Cycle now);
+  Cycle next_ready_one_word(Cycle now) const;
   void issue(std::uint32_t wi, Cycle now);
   void issue_memory(std::uint32_t wi, Cycle now);
   void fetch(Warp& w);
@@ -164,15 +166,21 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   ClockDomain clk_;
   InitiatorPort port_;
   std::vector<Warp> warps_;
-  // One bit per warp: active, not exited, not at a barrier, holding an instruction that does not
-  // wait on the scoreboard. The issue scans visit only these warps (most of a memory-bound
-  // kernel's warps wait for loads).
-  std::vector<std::uint64_t> eligible_;
-  // One bit per warp whose instruction is a global (resp. shared) memory access, kept with
-  // eligible_, so the scans drop them as a block while the LD/ST unit (shared memory) is busy.
-  std::vector<std::uint64_t> global_mem_, shared_mem_;
+  // Per 64 warps: one bit per warp that is active, not exited, not at a barrier and holds an
+  // instruction that does not wait on the scoreboard (the issue scans visit only these warps: most
+  // of a memory-bound kernel's warps wait for loads), and one bit per warp whose instruction is a
+  // global (resp. shared) memory access, so the scans drop those as a block while the LD/ST unit
+  // (shared memory) is busy. The three words side by side: refresh() writes them together.
+  struct MaskWord {
+    std::uint64_t eligible = 0, global = 0, shared = 0;
+  };
+  std::vector<MaskWord> masks_;
   // Per scheduler: the warps it owns (warp i belongs to scheduler i mod schedulers).
   std::vector<std::vector<std::uint64_t>> sched_warps_;
+  // With at most 64 warps (one mask word, every built-in platform) the GTO issue and the wake-up
+  // scan take a path without the loops over words; sched_word_[s] is sched_warps_[s][0].
+  bool one_word_ = false;
+  std::vector<std::uint64_t> sched_word_;
   std::vector<CtaSlot> ctas_;
   std::uint32_t resident_ = 0;
   std::vector<int> last_issued_;  // per scheduler
