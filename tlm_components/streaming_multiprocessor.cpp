@@ -61,6 +61,8 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
   for (std::uint32_t i = 0; i < cfg.resources.max_warps; ++i)
     sched_warps_[i % cfg.schedulers][i >> 6] |= std::uint64_t{1} << (i & 63);
   for (const auto& m : sched_warps_) sched_word_.push_back(m.empty() ? 0 : m[0]);
+  const std::uint32_t S = cfg.schedulers;
+  if (S >= 4 && S <= 32 && (S & (S - 1)) == 0) sched_fold_ = __builtin_ctz(S);
   launch.bind(*this);
   mem.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
   port_.bind([this](Payload& gp, tlm::tlm_phase& ph,
@@ -195,22 +197,30 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
 
 // pick() and issue() for GTO with one mask word: the same choices in the same order, without
 // the loops over words. The unit tests are redone after a memory or shared-memory issue only
-// (nothing else changes them); the masks are read afresh for each scheduler, since an issue may
-// make other warps eligible (a barrier's release).
+// (nothing else changes them). With a power-of-two number of schedulers (up to 32) the loop
+// visits only the schedulers that own a candidate warp: a scheduler's candidates can only shrink
+// through another scheduler's issue, except after a barrier or an exit (a barrier's release makes
+// warps eligible that may issue now), which recompute the set; warps made eligible by a response
+// or a launch inside the loop are not ready before now + 1. Each visit reads the masks afresh.
 [[gnu::always_inline]] inline bool StreamingMultiprocessor::issue_gto_one_word(Cycle now) {
   const std::uint32_t S = cfg_.schedulers;
-  std::uint32_t s = !cfg_.rotate_issue ? 0
-                    : S == 2           ? static_cast<std::uint32_t>(now & 1u)
-                                       : static_cast<std::uint32_t>(now % S);
+  const std::uint32_t s0 = !cfg_.rotate_issue ? 0
+                           : S == 2           ? static_cast<std::uint32_t>(now & 1u)
+                                              : static_cast<std::uint32_t>(now % S);
   const MaskWord& mw = masks_[0];
   bool ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
   bool shared_ok = shared_free_at_ <= now;
   bool issued = false;
-  for (std::uint32_t k = 0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) {
-    std::uint64_t m = mw.eligible & sched_word_[s];
+  auto candidates = [&]() {
+    std::uint64_t m = mw.eligible;
     if (!ldst_ok) m &= ~mw.global;
     if (!shared_ok) m &= ~mw.shared;
-    if (!m) continue;
+    return m;
+  };
+  // Scheduler s's turn. Returns the op it issued, or -1.
+  auto visit = [&](std::uint32_t s) __attribute__((always_inline))->int {
+    std::uint64_t m = candidates() & sched_word_[s];
+    if (!m) return -1;
     int wi = -1;
     const int last = last_issued_[s];
     if (last >= 0 && ((m >> last) & 1u)) {
@@ -226,9 +236,9 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
         wi = i;
         best_age = w.age;
       }
-      if (wi < 0) continue;
+      if (wi < 0) return -1;
     }
-    const unsigned op = static_cast<unsigned>(warps_[static_cast<std::uint32_t>(wi)].inst.op);
+    const int op = static_cast<int>(warps_[static_cast<std::uint32_t>(wi)].inst.op);
     issue(static_cast<std::uint32_t>(wi), now);
     last_issued_[s] = wi;
     issued = true;
@@ -236,6 +246,44 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
       ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
       shared_ok = shared_free_at_ <= now;
     }
+    return op;
+  };
+  if (sched_fold_ < 0) {
+    for (std::uint32_t k = 0, s = s0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) visit(s);
+    return issued;
+  }
+  // Bit j of `turns`: scheduler s0 + j (mod S) owns a candidate.
+  auto turns_from = [&](std::uint64_t m) {
+    switch (sched_fold_) {  // OR the bits of each residue mod S into bits 0 .. S - 1
+      case 0:
+        m |= m >> 1;
+        [[fallthrough]];
+      case 1:
+        m |= m >> 2;
+        [[fallthrough]];
+      case 2:
+        m |= m >> 4;
+        [[fallthrough]];
+      case 3:
+        m |= m >> 8;
+        [[fallthrough]];
+      case 4:
+        m |= m >> 16;
+        [[fallthrough]];
+      default:
+        m |= m >> 32;
+    }
+    const std::uint64_t all = (std::uint64_t{1} << S) - 1;
+    m &= all;
+    return ((m >> s0) | (m << (S - s0))) & all;
+  };
+  for (std::uint64_t turns = turns_from(candidates()); turns;) {
+    const std::uint32_t j = static_cast<std::uint32_t>(__builtin_ctzll(turns));
+    turns &= turns - 1;
+    const std::uint32_t s = s0 + j < S ? s0 + j : s0 + j - S;
+    const int op = visit(s);
+    if (op == static_cast<int>(WarpOp::Barrier) || op == static_cast<int>(WarpOp::Exit))
+      turns = turns_from(candidates()) & ~((std::uint64_t{2} << j) - 1);
   }
   return issued;
 }

@@ -181,6 +181,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   // scan take a path without the loops over words; sched_word_[s] is sched_warps_[s][0].
   bool one_word_ = false;
   std::vector<std::uint64_t> sched_word_;
+  int sched_fold_ = -1;  // log2(schedulers) if a power of two up to 32, else -1
   std::vector<CtaSlot> ctas_;
   std::uint32_t resident_ = 0;
   std::vector<int> last_issued_;  // per scheduler
