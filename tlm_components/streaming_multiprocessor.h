@@ -118,7 +118,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   bool can_issue(std::uint32_t wi, Cycle now) const;
   // Keeps warp wi's bits in masks_ equal to its flags; called after every change of them.
   // Inline and without branches: it runs after every fetch and returned load.
-  void refresh(std::uint32_t wi) {
+  [[gnu::always_inline]] void refresh(std::uint32_t wi) {
     const Warp& w = warps_[wi];
     MaskWord& mw = masks_[wi >> 6];
     const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
