@@ -305,6 +305,30 @@ TEST_CASE("SM: with sm.issue_order=fixed scheduler 0 always goes first", "[modul
   b.quiescent();
 }
 
+// Four schedulers (one warp each), scheduler 0 first. The barrier that warp 0 completes at
+// cycle 11 releases warps 1-3 (waiting since cycle 1) in time for schedulers 1-3's turns in the
+// same cycle: warp 1 stores at 11; the LD/ST unit is then busy until 12, where scheduler 0's
+// warp 0 goes first, then warp 2 (13) and warp 3 (14).
+TEST_CASE("SM: a barrier released by one scheduler lets the later schedulers issue that cycle",
+          "[module][sm]") {
+  SmConfig c = sm_config(WarpSchedulerPolicy::Gto, 4);
+  c.rotate_issue = false;
+  SmBench b(c);
+  ScriptKernel k = make_kernel(1, 128, [](std::uint32_t, std::uint32_t w) {
+    const Addr a = 0x10000 * (w + 1);
+    if (w == 0) return std::vector<WarpInst>{compute(1, 10), barrier(), store(a), exit_inst()};
+    return std::vector<WarpInst>{barrier(), store(a), exit_inst()};
+  });
+  b.sm->launch_cta(k, 0, 0);
+  sc_core::sc_start(sc_time(1000, SC_NS));
+  const std::vector<Addr> expect{0x20000, 0x10000, 0x30000, 0x40000};
+  CHECK(b.memory.addresses == expect);
+  REQUIRE(b.memory.request_times.size() == 4);
+  for (int i = 0; i < 4; ++i) CHECK(b.memory.request_times[i] == sc_time(11 + i, SC_NS));
+  CHECK(b.stat("warp_insts") == 13);
+  b.quiescent();
+}
+
 TEST_CASE("SM: a compute block issues its instructions then waits its latency", "[module][sm]") {
   SmBench b(sm_config());
   ScriptKernel k = make_kernel(1, 32, [](std::uint32_t, std::uint32_t) {
