@@ -66,7 +66,7 @@ class L2CachePolicy {
     const Addr line = d.line;
     const std::uint32_t need = bytes.sector_mask(g.sector_bytes);
     const bool is_store = kind == AccessKind::Store;
-    const std::uint32_t covered = is_store ? fully_covered_sectors(bytes, g) : 0;
+    const std::uint32_t covered = is_store ? covered_sectors(bytes) : 0;
     const Probe p = tags_.probe(line, need);
     auto fail = [&](L2Fail f) {
       d.fail = f;
@@ -171,7 +171,7 @@ class L2CachePolicy {
   // A store released by a fill may fully cover sectors that were not fetched: they are valid
   // now, or a later load would refetch them over the stored bytes.
   void store_covers(Addr line, const ByteMask& bytes) {
-    tags_.fill(line, fully_covered_sectors(bytes, tags_.geometry()));
+    tags_.fill(line, covered_sectors(bytes));
     if (mshr_.pending(line) != 0) tags_.reserve_sectors(line);
   }
 
@@ -179,6 +179,13 @@ class L2CachePolicy {
   TagArray& tags() { return tags_; }
 
  private:
+  // fully_covered_sectors(): a store of the whole line (a line is at most 128 bytes, so every
+  // byte of the mask) covers every sector, without the per-sector tests.
+  std::uint32_t covered_sectors(const ByteMask& bytes) const {
+    if ((bytes.w[0] & bytes.w[1]) == ~std::uint64_t{0}) return tags_.full_sector_mask();
+    return bytes.full_sector_mask(tags_.geometry().sector_bytes) & tags_.full_sector_mask();
+  }
+
   TagArray tags_;
   SectorMshrTable<Req> mshr_;
   std::unordered_map<Addr, std::uint32_t> claims_;  // per line in flight: see access()

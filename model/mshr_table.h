@@ -123,6 +123,7 @@ class SectorMshrTable {
   // probing over slots that keep their waiter vectors, so a miss allocates nothing once the
   // table has warmed up (a node-based map allocated per missing line). Nothing iterates it.
   static constexpr std::size_t kNone = ~std::size_t{0};
+  static constexpr std::size_t kReservedWaiters = 2;
   static constexpr Addr kEmpty = ~Addr{0};
   std::size_t home(Addr line) const {
     return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ull) >> shift_);
@@ -163,6 +164,9 @@ class SectorMshrTable {
   void resize(std::size_t n) {
     std::vector<Addr> keys(n, kEmpty);
     std::vector<Line> lines(n);
+    // Room for a line's usual waiters in every slot now: a slot's first line would allocate
+    // otherwise, which a long run keeps doing until its lines have hit every slot.
+    for (Line& l : lines) l.waiters.reserve(kReservedWaiters);
     keys.swap(keys_);
     lines.swap(lines_);
     mask_ = n - 1;

@@ -29,6 +29,7 @@ TagArray::TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr)
   line_shift_ = log2_floor(g.line_bytes);
   set_bits_ = log2_floor(g.sets);
   set_mask_ = g.sets - 1;
+  full_mask_ = g.full_sector_mask();
   // XOR folding with a single set is linear too (nothing to fold into).
   linear_pow2_ = is_pow2(g.sets) && (g.indexing == SetIndexing::Linear ||
                                      (g.indexing == SetIndexing::Xor && set_bits_ == 0));

@@ -88,6 +88,8 @@ class TagArray {
   explicit TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr = nullptr);
 
   const CacheGeometry& geometry() const { return geo_; }
+  // geometry().full_sector_mask(), kept (a division otherwise).
+  std::uint32_t full_sector_mask() const { return full_mask_; }
   Addr line_addr(Addr a) const { return a & ~Addr{geo_.line_bytes - 1}; }
   std::uint32_t set_index(Addr a) const {
     // Inline for the common power-of-two linear index (every built-in L1D and L2 uses it).
@@ -201,6 +203,7 @@ class TagArray {
   unsigned set_bits_;
   Addr set_mask_;
   bool linear_pow2_;
+  std::uint32_t full_mask_;
   // Way `way` of `set` becomes the most recently used.
   void to_front(std::uint32_t set, std::uint32_t way);
 

@@ -224,7 +224,11 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
   fe.data_structure = e.data_structure;
   fe.kind = AccessKind::Load;
   fe.sector_mask = d.missing;
-  fe.bytes = ByteMask::of_sectors(d.missing, g.sector_bytes);
+  if (d.missing != fill_missing_) {  // mostly the same sectors as the previous fill
+    fill_missing_ = d.missing;
+    fill_bytes_ = ByteMask::of_sectors(d.missing, g.sector_bytes);
+  }
+  fe.bytes = fill_bytes_;
   fe.owner = this;
   fe.owner_tag = kFillTag;
   fe.parent = e.id;

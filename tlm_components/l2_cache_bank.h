@@ -99,6 +99,9 @@ class L2CacheBank : public CacheShell {
   std::unique_ptr<L2BankIndex> index_;  // bank-local set indexing (before policy_: it uses it)
   L2CachePolicy<Payload*> policy_;      // the decisions (model/l2_cache_policy.h)
   std::vector<Payload*> filled_;        // requests a fill completed (reused: no allocation)
+  // The last fill's sectors and their bytes (no sector: no byte).
+  std::uint32_t fill_missing_ = 0;
+  ByteMask fill_bytes_;
   // Requests in the ROP stage and the input queue behind it, in acceptance (hence `ready`)
   // order; those with `ready` <= now have passed the ROP stage.
   RingBuffer<Queued> rop_;
