@@ -85,9 +85,12 @@ class L1CachePolicy {
   // Decides what to do with a request (`bytes` of the line at `addr`) and applies it unless it
   // fails. `miss_queue_full` / `bypass_queue_full` are the shell's queues towards the NoC.
   // `data_structure` selects the Locality Descriptor treatment (set_ds_treatment), if any.
-  L1Decision access(AccessKind kind, Addr addr, const ByteMask& bytes, std::uint32_t bypass_rank,
-                    Req req, bool miss_queue_full, bool bypass_queue_full,
-                    std::uint16_t data_structure = kNoDataStructure) {
+  // Always inline: one call per attempt of the L1 shell, whose decision then stays in
+  // registers instead of a 48-byte struct returned through memory.
+  [[gnu::always_inline]] L1Decision access(AccessKind kind, Addr addr, const ByteMask& bytes,
+                                           std::uint32_t bypass_rank, Req req, bool miss_queue_full,
+                                           bool bypass_queue_full,
+                                           std::uint16_t data_structure = kNoDataStructure) {
     L1Decision d;
     d.line = tags_.line_addr(addr);
     const Addr line = d.line;
@@ -99,10 +102,11 @@ class L1CachePolicy {
       // Stores and atomics: write-through / performed at L2; evict a present copy (write-evict).
       if (miss_queue_full) return fail(ReservationFail::MissQueue);
       if (cfg_.enabled) {
-        const int way = tags_.find(line);
-        if (way >= 0 && !tags_.line(tags_.set_index(line), way).reserved) {
+        std::uint32_t set;
+        const int way = tags_.find(line, set);
+        if (way >= 0 && !tags_.line(set, way).reserved) {
           if (kind == AccessKind::Store && cfg_.store_hit_update) {
-            tags_.touch(tags_.set_index(line), way);
+            tags_.touch(set, way);
             d.updated = true;
           } else {
             tags_.invalidate(line);
@@ -160,7 +164,7 @@ class L1CachePolicy {
     const bool tag_miss = p.result == ProbeResult::Miss;
     // Sectored caches fetch only the sectors asked for; others fetch the whole line.
     const std::uint32_t fetch =
-        tag_miss ? (g.sector_bytes < g.line_bytes ? want : g.full_sector_mask())
+        tag_miss ? (g.sector_bytes < g.line_bytes ? want : tags_.full_sector_mask())
                  : want & ~tags_.line(p.set, p.way).valid_sectors & ~mshr_.pending(line);
     if (!mshr_.can_fetch(fetch)) return fail(ReservationFail::MshrEntry);
     if (miss_queue_full) return fail(ReservationFail::MissQueue);

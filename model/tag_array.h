@@ -156,6 +156,12 @@ class TagArray {
   TagLine& line(std::uint32_t set, int way) { return lines_[set * geo_.ways + way]; }
   // Way of addr in its set or -1.
   int find(Addr addr) const;
+  // The same inline, and the set in `set`.
+  int find(Addr addr, std::uint32_t& set) const {
+    const Addr la = line_addr(addr);
+    set = set_index(la);
+    return find_in(set, la);
+  }
   std::uint64_t valid_lines() const;
 
  private:
@@ -169,8 +175,8 @@ class TagArray {
   // Way holding line address `la` in set `s`, or -1. A set's keys are compared eight at a time
   // in a 64-bit word (a 16-way L2 set in two steps instead of 16 address tests); every way whose
   // key byte equals `la`'s is flagged (bytes above a match may be flagged too), and only flagged
-  // ways are checked against the line.
-  int find_in(std::uint32_t s, Addr la) const {
+  // ways are checked against the line. Always inline: the caches' decisions call it once each.
+  [[gnu::always_inline]] int find_in(std::uint32_t s, Addr la) const {
     const TagLine* l = &lines_[std::size_t(s) * geo_.ways];
     const std::uint8_t* k = &keys_[std::size_t(s) * key_stride_];
     constexpr std::uint64_t lo = 0x0101010101010101ull, hi = 0x8080808080808080ull;

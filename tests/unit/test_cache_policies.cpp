@@ -241,6 +241,26 @@ TEST_CASE("L2 policy: load miss, fetch-on-write, full-cover store allocation, wr
   CHECK(d.victim.dirty_sectors == 0x6u);
 }
 
+TEST_CASE("L2 policy: a whole-line store allocates every sector without a fetch",
+          "[cache_policy][l2]") {
+  // Lines of 128 bytes (the whole mask: the shortcut), 64 and 32 bytes, and a store one byte
+  // short of the line.
+  for (std::uint32_t line : {128u, 64u, 32u}) {
+    const CacheGeometry g{4, 2, line, 32, SetIndexing::Linear};
+    L2CachePolicy<int> p(g, 8, 4);
+    ByteMask all;
+    all.set_range(0, line);
+    L2Decision d = p.access(AccessKind::Store, 0x0, all, 1, 8);
+    CHECK(d.outcome == L2Outcome::StoreAllocate);
+    CHECK(d.missing == g.full_sector_mask());
+    ByteMask short_one;
+    short_one.set_range(0, line - 1);
+    d = p.access(AccessKind::Store, 0x1000, short_one, 2, 8);
+    CHECK(d.outcome == L2Outcome::Miss);  // the last sector is fetched first
+    CHECK(d.missing == g.full_sector_mask());
+  }
+}
+
 TEST_CASE("L2 policy: merging behind a fill and failures by cause", "[cache_policy][l2]") {
   const CacheGeometry g{1, 2, 128, 32, SetIndexing::Linear};
   L2CachePolicy<int> p(g, 1, 2);  // one sector in flight, two requests per sector

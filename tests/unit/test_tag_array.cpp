@@ -109,6 +109,12 @@ TEST_CASE("CacheGeometry: derived quantities", "[tag_array]") {
   CHECK(geo(32, 4).full_sector_mask() == 1u);
 }
 
+TEST_CASE("TagArray: full_sector_mask is the geometry's", "[tag_array]") {
+  for (const CacheGeometry& g :
+       {geo(64, 4, 128, 32), geo(32, 4), geo(32, 4, 128, 4), geo(16, 2, 64, 32), geo(8, 2, 32)})
+    CHECK(TagArray(g).full_sector_mask() == g.full_sector_mask());
+}
+
 TEST_CASE("CacheGeometry: full_sector_mask with 32 sectors per line", "[tag_array]") {
   // validate() accepts up to 32 sectors per line (128 B lines of 4 B sectors), but
   // full_sector_mask() computes (1u << 32) - 1: undefined behaviour, 0 on x86.
@@ -539,6 +545,9 @@ TEST_CASE("TagArray: find and probe agree with a scan of the set under random tr
         if (l.valid && l.line_addr == a) scan = static_cast<int>(w);
       }
       REQUIRE(t.find(a) == scan);
+      std::uint32_t found_set = ~0u;
+      REQUIRE(t.find(a + 5, found_set) == scan);  // any byte of the line, and its set
+      REQUIRE(found_set == set);
       const Probe p = t.probe(a, 0x1u);
       if (scan >= 0) {
         REQUIRE(p.way == scan);
