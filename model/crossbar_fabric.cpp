@@ -92,7 +92,11 @@ Cycle CrossbarFabric::next_event(Cycle now) const {
     if (r >= now) best = std::min(best, r);
     return best == now;
   });
-  if (best == now) return best;
+  return best == now ? best : std::min(best, next_arbitration(now));
+}
+
+Cycle CrossbarFabric::next_arbitration(Cycle now) const {
+  Cycle best = kNever;
   busy_in_.for_each_until([&](std::uint32_t i) {
     const InHead& head = in_head_[i];
     const std::uint32_t o = head.out;

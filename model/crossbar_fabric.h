@@ -53,6 +53,8 @@ class CrossbarFabric {
   // Grants and starts transfers for cycle `now`.
   void arbitrate(Cycle now);
   bool ready(std::uint32_t out, Cycle now) const { return head_ready_[out] <= now; }
+  // The cycle output `out`'s head is ready, kNever when the output is empty.
+  Cycle head_ready(std::uint32_t out) const { return head_ready_[out]; }
   Handle front(std::uint32_t out) const { return outq_[out].front().h; }
   Cycle front_injected(std::uint32_t out) const { return outq_[out].front().injected; }
   Handle pop(std::uint32_t out) {
@@ -76,6 +78,10 @@ class CrossbarFabric {
   // ready; kNever when nothing can happen until an inject() or pop(). Heads that were already
   // ready before `now` are the consumer's business (it is blocked and will pop later).
   Cycle next_event(Cycle now) const;
+  // The input side of next_event(): the earliest cycle >= now at which arbitrate() could start
+  // a transfer. A consumer that visits every non-empty output anyway takes the minimum of the
+  // future head_ready() itself and asks only this.
+  Cycle next_arbitration(Cycle now) const;
   bool idle() const { return busy_in_.none() && busy_out_.none(); }
 
   std::uint64_t transfers() const { return transfers_; }

@@ -260,9 +260,13 @@ void Crossbar::step_method() {
     rep_.arbitrate(now);
   }
   // Deliveries: requests to L2 ports, replies through each port's response FIFO (1 per cycle) to
-  // the binding their request entered by. Only outputs holding packets are visited (in order).
+  // the binding their request entered by. Only outputs holding packets are visited (in order);
+  // the visits also find the next cycle an output head becomes ready (the output side of the
+  // fabrics' next_event(), heads ready by now wait for their consumer).
+  Cycle next_head = CrossbarFabric::kNever;
   req_.for_each_nonempty_output([&](std::uint32_t t) {
-    while (req_.ready(t, now)) {
+    Cycle r;
+    while ((r = req_.head_ready(t)) <= now) {
       if (!fwd_.empty()) {
         auto f = fwd_.find(static_cast<Payload*>(req_.front(t)));
         if (f != fwd_.end() &&
@@ -276,17 +280,24 @@ void Crossbar::step_method() {
       req_latency_.sample(now - req_.front_injected(t));
       out_ports_[t]->send(*static_cast<Payload*>(req_.pop(t)));
     }
+    if (r > now) next_head = std::min(next_head, r);
   });
   // A port that delivered this cycle and has the next reply ready next cycle needs a step then
   // (nothing below pops or fills the reply network's outputs, so it is decided here).
   bool port_next_cycle = false;
   rep_.for_each_nonempty_output([&](std::uint32_t p) {
     if (port_delivered_[p] != now) {
-      if (!rep_.ready(p, now)) return;
+      if (!rep_.ready(p, now)) {
+        next_head = std::min(next_head, rep_.head_ready(p));
+        return;
+      }
       deliver_reply(p, now);
       if (port_delivered_[p] != now) return;
     }
-    if (rep_.ready(p, now + 1)) port_next_cycle = true;
+    if (rep_.ready(p, now + 1))
+      port_next_cycle = true;
+    else
+      next_head = std::min(next_head, rep_.head_ready(p));
   });
   for (std::uint32_t h = 0; h < home_fwd_.size(); ++h) {
     std::deque<Payload*>& q = home_fwd_[h];
@@ -303,11 +314,11 @@ void Crossbar::step_method() {
   for (const auto& q : slice_fwd_)
     if (!q.empty()) soon = true;
   // (Nothing is earlier than now + 1: the reply network is not asked when the request network
-  // has an event then.)
+  // can arbitrate then.)
   Cycle next = now + 1;
-  if (!soon) {
-    next = req_.next_event(now + 1);
-    if (next != now + 1) next = std::min(next, rep_.next_event(now + 1));
+  if (!soon && next_head != now + 1) {
+    next = std::min(next_head, req_.next_arbitration(now + 1));
+    if (next != now + 1) next = std::min(next, rep_.next_arbitration(now + 1));
   }
   if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify_at(clk_.ps_at(next));
 }
