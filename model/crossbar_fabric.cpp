@@ -7,8 +7,8 @@ namespace locsim {
 
 CrossbarFabric::CrossbarFabric(const Config& c)
     : cfg_(c),
-      inq_(c.inputs),
-      outq_(c.outputs),
+      inq_(c.inputs, Ring<InPkt>(c.input_buffer)),
+      outq_(c.outputs, Ring<OutPkt>(c.output_buffer)),
       busy_in_(c.inputs),
       busy_out_(c.outputs),
       contested_(c.outputs),
@@ -18,7 +18,7 @@ CrossbarFabric::CrossbarFabric(const Config& c)
       rr_(c.outputs, 0),
       in_busy_total_(c.inputs, 0),
       out_busy_total_(c.outputs, 0),
-      best_dist_(c.outputs, c.inputs),
+      winner_(c.outputs, kNone),
       in_width_(c.input_width.empty() ? std::vector<std::uint32_t>(c.inputs, 1) : c.input_width),
       out_width_(c.output_width.empty() ? std::vector<std::uint32_t>(c.outputs, 1)
                                         : c.output_width),
@@ -32,6 +32,8 @@ CrossbarFabric::CrossbarFabric(const Config& c)
     if (!w) throw std::invalid_argument("crossbar link width must be >= 1 flit per cycle");
   for (auto w : out_width_)
     if (!w) throw std::invalid_argument("crossbar link width must be >= 1 flit per cycle");
+  for (auto w : in_width_) unit_width_ = unit_width_ && w == 1;
+  for (auto w : out_width_) unit_width_ = unit_width_ && w == 1;
 }
 
 void CrossbarFabric::inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h,
@@ -42,34 +44,36 @@ void CrossbarFabric::inject(std::uint32_t in, std::uint32_t out, std::uint32_t f
 }
 
 void CrossbarFabric::arbitrate(Cycle now) {
-  const std::uint32_t n = cfg_.inputs;
-  // One pass over the non-empty inputs: each input's head competes for one output, so the
-  // winner of an output is the competing input closest after the output's round-robin pointer.
-  // A granted input is busy for the packet's flits and so cannot win a second output in the
-  // same cycle.
+  // One pass over the non-empty inputs, in increasing order: each input's head competes for one
+  // output, whose winner is the first competing input at or after its round-robin pointer, else
+  // the first competing input. A granted input is busy for the packet's flits and so cannot win
+  // a second output in the same cycle.
   busy_in_.for_each([&](std::uint32_t i) {
     if (in_free_[i] > now) return;
     const InHead& head = in_head_[i];
     if (cfg_.registered_inputs && head.injected >= now) return;
     const std::uint32_t o = head.out;
     if (out_free_[o] > now || outq_[o].size() >= cfg_.output_buffer) return;
-    const std::uint32_t dist = (i + n - rr_[o]) % n;
-    if (dist < best_dist_[o]) best_dist_[o] = dist;
+    const std::uint32_t c = winner_[o];
+    if (c == kNone || (c < rr_[o] && i >= rr_[o])) winner_[o] = i;
     contested_.set(o);
   });
   contested_.drain([&](std::uint32_t o) {
-    const std::uint32_t i = (rr_[o] + best_dist_[o]) % n;
-    best_dist_[o] = n;  // reset for the next cycle
+    const std::uint32_t i = winner_[o];
+    winner_[o] = kNone;  // reset for the next cycle
     Ring<InPkt>& q = inq_[i];
-    InPkt p = q.front();
+    const InPkt p = q.front();
     q.pop_front();
     last_pop_[i] = now;
     if (q.empty())
       busy_in_.reset(i);
     else
       in_head_[i] = InHead{q.front().injected, q.front().out};
-    const std::uint32_t width = std::min(in_width_[i], out_width_[o]);
-    const Cycle cycles = (p.flits + width - 1) / width;
+    Cycle cycles = p.flits;
+    if (!unit_width_) {
+      const std::uint32_t width = std::min(in_width_[i], out_width_[o]);
+      cycles = (p.flits + width - 1) / width;
+    }
     in_free_[i] = out_free_[o] = now + cycles;
     in_busy_total_[i] += cycles;
     out_busy_total_[o] += cycles;
@@ -79,7 +83,7 @@ void CrossbarFabric::arbitrate(Cycle now) {
     busy_out_.set(o);
     ++transfers_;
     flits_ += p.flits;
-    rr_[o] = (i + 1) % n;
+    rr_[o] = i + 1;  // n: from input 0 next time
   });
 }
 

@@ -9,7 +9,6 @@
 #include <limits>
 #include <vector>
 
-#include "model/ring_buffer.h"
 #include "model/types.h"
 
 namespace locsim {
@@ -90,8 +89,40 @@ class CrossbarFabric {
   std::uint64_t input_busy_cycles(std::uint32_t in) const { return in_busy_total_[in]; }
 
  private:
+  // A FIFO on a power-of-two ring sized for its buffer at construction; growing (only if a
+  // caller injects past can_inject()) stays out of line, so that inject() and arbitrate() need
+  // not save the registers an inlined allocation would use.
   template <class T>
-  using Ring = RingBuffer<T>;  // no allocation once warmed up
+  class Ring {
+   public:
+    explicit Ring(std::uint32_t capacity = 1) {
+      std::uint32_t n = 1;
+      while (n < capacity) n *= 2;
+      buf_.resize(n);
+      mask_ = n - 1;
+    }
+    bool empty() const { return head_ == tail_; }
+    std::uint32_t size() const { return tail_ - head_; }
+    T& front() { return buf_[head_ & mask_]; }
+    const T& front() const { return buf_[head_ & mask_]; }
+    void push_back(const T& v) {
+      if (size() > mask_) grow();
+      buf_[tail_++ & mask_] = v;
+    }
+    void pop_front() { ++head_; }
+
+   private:
+    [[gnu::noinline]] void grow() {
+      std::vector<T> b(buf_.size() * 2);
+      for (std::uint32_t i = 0; i < size(); ++i) b[i] = buf_[(head_ + i) & mask_];
+      tail_ = size();
+      head_ = 0;
+      buf_.swap(b);
+      mask_ = static_cast<std::uint32_t>(buf_.size() - 1);
+    }
+    std::vector<T> buf_;
+    std::uint32_t head_ = 0, tail_ = 0, mask_ = 0;
+  };
   // Set of small integers visited in increasing order: the inputs / outputs with queued
   // packets, so that arbitration and next_event skip the empty ones.
   class Bits {
@@ -150,11 +181,13 @@ class CrossbarFabric {
   Bits busy_in_, busy_out_;  // non-empty input / output FIFOs
   Bits contested_;           // scratch of arbitrate(): outputs some input head competes for
   std::vector<Cycle> in_free_, out_free_;
-  std::vector<Cycle> last_pop_;  // cycle of each input's last grant (at most one per cycle)
-  std::vector<std::uint32_t> rr_;
+  std::vector<Cycle> last_pop_;    // cycle of each input's last grant (at most one per cycle)
+  std::vector<std::uint32_t> rr_;  // per output: the input with the first turn (n: input 0)
   std::vector<std::uint64_t> in_busy_total_, out_busy_total_;
   std::uint64_t transfers_ = 0, flits_ = 0;
-  std::vector<std::uint32_t> best_dist_;  // scratch of arbitrate(): per output
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  std::vector<std::uint32_t> winner_;  // scratch of arbitrate(): per output, kNone between calls
+  bool unit_width_ = true;             // every link 1 flit per cycle
   std::vector<std::uint32_t> in_width_, out_width_;
   // The head of each queue, kept flat beside the rings (what arbitrate, ready and next_event
   // read every cycle): an output head's ready cycle (kNever when empty), an input head's output
