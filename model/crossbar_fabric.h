@@ -135,28 +135,35 @@ class CrossbarFabric {
         if (w) return false;
       return true;
     }
-    // f may change the set; each word is read once, before its members are visited.
+    // f may change the set; each word is read once, before its members are visited. (The word
+    // range is read once too: f may change the words, never their number.)
     template <class F>
     void for_each(F&& f) const {
-      for (std::size_t k = 0; k < w_.size(); ++k)
-        for (std::uint64_t m = w_[k]; m; m &= m - 1)
+      const std::uint64_t* const w = w_.data();
+      const std::size_t n = w_.size();
+      for (std::size_t k = 0; k < n; ++k)
+        for (std::uint64_t m = w[k]; m; m &= m - 1)
           f(static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m))));
     }
     // As for_each, stopping after the first member for which f returns true.
     template <class F>
     void for_each_until(F&& f) const {
-      for (std::size_t k = 0; k < w_.size(); ++k)
-        for (std::uint64_t m = w_[k]; m; m &= m - 1)
+      const std::uint64_t* const w = w_.data();
+      const std::size_t n = w_.size();
+      for (std::size_t k = 0; k < n; ++k)
+        for (std::uint64_t m = w[k]; m; m &= m - 1)
           if (f(static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m)))))
             return;
     }
     // As for_each, emptying the set: each word is cleared when read (no pass to clear it).
     template <class F>
     void drain(F&& f) {
-      for (std::size_t k = 0; k < w_.size(); ++k) {
-        std::uint64_t m = w_[k];
+      std::uint64_t* const w = w_.data();
+      const std::size_t n = w_.size();
+      for (std::size_t k = 0; k < n; ++k) {
+        std::uint64_t m = w[k];
         if (!m) continue;
-        w_[k] = 0;
+        w[k] = 0;
         for (; m; m &= m - 1)
           f(static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m))));
       }

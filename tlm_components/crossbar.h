@@ -146,12 +146,15 @@ class Crossbar : public Interconnect {
   // set are seen if they lie ahead); `end` if none.
   static std::uint32_t next_marked(const std::vector<std::uint64_t>& bits, std::uint32_t i,
                                    std::uint32_t end) {
-    for (std::uint32_t k = i >> 6; k < bits.size(); ++k) {
-      std::uint64_t w = bits[k];
-      if (k == (i >> 6)) w &= ~std::uint64_t{0} << (i & 63);
-      if (w) return std::min(end, k * 64 + static_cast<std::uint32_t>(__builtin_ctzll(w)));
+    std::size_t k = i >> 6;
+    const std::size_t n = bits.size();
+    if (k >= n) return end;
+    std::uint64_t w = bits[k] & (~std::uint64_t{0} << (i & 63));
+    while (!w) {
+      if (++k == n) return end;
+      w = bits[k];
     }
-    return end;
+    return std::min(end, static_cast<std::uint32_t>(k * 64 + __builtin_ctzll(w)));
   }
   Activation step_ev_{Activation::Stage::kNetwork};
   // Via-L2 forwarding (core_bindings > 0): the leg each forwarded packet is on, the slice
