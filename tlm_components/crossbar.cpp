@@ -46,6 +46,8 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
                                           "NoC cycles from injection to delivery at the L2")),
       rep_latency_(ctx.stats.distribution(this->name(), "noc", "reply_latency", "cycles",
                                           "NoC cycles from injection to delivery at the SM")) {
+  for (std::uint32_t b = 0; b < cfg.bindings + cfg.core_bindings; ++b)
+    port_of_.push_back((b < cfg.bindings ? b : b - cfg.bindings) / cfg.bindings_per_port);
   if (cfg.route && cfg.targets == 0)
     throw std::invalid_argument(std::string(this->name()) + ": a routed crossbar needs targets");
   for (std::uint32_t i = 0; i < cfg.bindings + cfg.core_bindings; ++i) {
@@ -157,7 +159,7 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     step_ev_.notify_at(clk_.ps_at(now + 1));
     return true;
   }
-  if (target_blocked(tgt, now) || !clk_.on_edge(now)) {
+  if (!clk_.on_edge(now) || target_blocked(tgt, now)) {  // (an L2 off the NoC edge, usually)
     step_ev_.notify_at(clk_.ps_at(retry_cycle(reply_accept_[tgt] == now, now)));
     mark(held_targets_, tgt);
     return false;

@@ -95,9 +95,7 @@ class Crossbar : public Interconnect {
     return cfg_.route ? cfg_.route(a) : map_.subpartition(a);
   }
   // Injection port of `in` binding b (a core's remote binding shares its core's port).
-  std::uint32_t port_of(std::uint32_t b) const {
-    return (b < cfg_.bindings ? b : b - cfg_.bindings) / cfg_.bindings_per_port;
-  }
+  std::uint32_t port_of(std::uint32_t b) const { return port_of_[b]; }
   void forward(Cycle now);
   // Whether injection port p cannot take a request at cycle now (at its edge): it took one
   // this cycle or its FIFO is full; on_request refuses then.
@@ -127,6 +125,7 @@ class Crossbar : public Interconnect {
   const AddressMap& map_;
   std::uint32_t ports_, targets_;
   CrossbarFabric req_, rep_;
+  std::vector<std::uint32_t> port_of_;  // port_of(b), by binding (no division per packet)
   std::vector<Cycle> port_accept_;      // last cycle each injection port accepted a request
   std::vector<Cycle> reply_accept_;     // last cycle each L2-side port accepted a reply
   std::vector<Cycle> port_delivered_;   // last cycle each response FIFO delivered
