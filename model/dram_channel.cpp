@@ -23,6 +23,7 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
       slots_(queue_capacity),
       capacity_(queue_capacity) {
   t_.validate();
+  nbanks_ = banks;
   rd_done_ = t_.tCL + t_.burst_cycles;
   wr_done_ = t_.tWL + t_.burst_cycles;
   rd_pre_ = t_.burst_cycles;
@@ -35,7 +36,10 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
   wr_to_rd_ = std::max<Cycle>(t_.tCCD, wr_done_ + t_.tWTR);
   if (!banks || !queue_capacity)
     throw std::invalid_argument("DRAM channel needs banks and a queue");
-  for (std::uint32_t i = queue_capacity; i-- > 0;) free_.push_back(i);
+  // The free slots, first to be used first: 0, 1, ...
+  for (std::uint32_t i = 0; i < queue_capacity; ++i)
+    slots_[i].next = i + 1 < queue_capacity ? i + 1 : kNil;
+  free_head_ = 0;
 }
 
 inline void DramChannelModel::unlink(std::uint32_t i) {
@@ -43,7 +47,8 @@ inline void DramChannelModel::unlink(std::uint32_t i) {
   Bank& b = banks_[s.r.bank];
   (s.prev == kNil ? b.head : slots_[s.prev].next) = s.next;
   (s.next == kNil ? b.tail : slots_[s.next].prev) = s.prev;
-  free_.push_back(i);
+  s.next = free_head_;
+  free_head_ = i;
   --count_;
 }
 
@@ -54,15 +59,34 @@ void DramChannelModel::bad_enqueue(const DramRequest& r) const {
   throw std::logic_error("DRAM request enqueued into a full queue");
 }
 
+Cycle DramChannelModel::bank_ready(const Bank& b) const {
+  if (!b.open) return std::max(b.next_act, next_act_any_);
+  if (!b.hit_pending()) return b.next_pre;
+  // FR-FCFS does not close a row that queued requests still hit.
+  Cycle c = kNever;
+  if (b.hit_rd) c = std::max(b.next_rd, next_rd_any_);
+  if (b.hit_wr) c = std::min(c, std::max(b.next_wr, next_wr_any_));
+  return c;
+}
+
+void DramChannelModel::hit_insert(std::uint32_t i, std::uint32_t before) {
+  Slot& s = slots_[i];
+  const unsigned k = s.r.is_write ? 1 : 0;
+  s.hnext = before;
+  s.hprev = before == kNil ? hit_tail_[k] : slots_[before].hprev;
+  (s.hprev == kNil ? hit_head_[k] : slots_[s.hprev].hnext) = i;
+  (before == kNil ? hit_tail_[k] : slots_[before].hprev) = i;
+}
+
 void DramChannelModel::enqueue(const DramRequest& r) {
-  if (r.bank >= banks_.size() || count_ == capacity_) bad_enqueue(r);
-  const std::uint32_t i = free_.back();
-  free_.pop_back();
+  if (r.bank >= nbanks_ || count_ == capacity_) bad_enqueue(r);
+  const std::uint32_t i = free_head_;
+  Slot& s = slots_[i];  // hprev/hnext are set when it joins a hit list
+  free_head_ = s.next;
   Bank& b = banks_[r.bank];
   const bool was_busy = b.queued != 0;
   const bool had_hit = b.hit_pending();
   const bool hit = b.open && b.row == r.row;
-  Slot& s = slots_[i];  // hprev/hnext are set when it joins a hit list
   s.r = r;
   s.seq = seq_++;
   s.prev = b.tail;
@@ -89,16 +113,6 @@ void DramChannelModel::enqueue(const DramRequest& r) {
   }
 }
 
-Cycle DramChannelModel::bank_ready(const Bank& b) const {
-  if (!b.open) return std::max(b.next_act, next_act_any_);
-  if (!b.hit_pending()) return b.next_pre;
-  // FR-FCFS does not close a row that queued requests still hit.
-  Cycle c = kNever;
-  if (b.hit_rd) c = std::max(b.next_rd, next_rd_any_);
-  if (b.hit_wr) c = std::min(c, std::max(b.next_wr, next_wr_any_));
-  return c;
-}
-
 void DramChannelModel::refresh() const {
   Cycle col = kNever, row = kNever;
   for_each_busy_bank([&](const Bank& b) {
@@ -109,15 +123,6 @@ void DramChannelModel::refresh() const {
   next_col_ = col;
   next_row_ = row;
   stale_ = false;
-}
-
-void DramChannelModel::hit_insert(std::uint32_t i, std::uint32_t before) {
-  Slot& s = slots_[i];
-  const unsigned k = s.r.is_write ? 1 : 0;
-  s.hnext = before;
-  s.hprev = before == kNil ? hit_tail_[k] : slots_[before].hprev;
-  (s.hprev == kNil ? hit_head_[k] : slots_[s.hprev].hnext) = i;
-  (before == kNil ? hit_tail_[k] : slots_[before].hprev) = i;
 }
 
 inline void DramChannelModel::hit_unlink(std::uint32_t i) {

@@ -159,7 +159,8 @@ class DramChannelModel {
   std::vector<std::uint64_t> busy_;  // bit per bank: queued > 0
   std::vector<std::uint64_t> hits_;  // bit per bank: column_bank() (open, queued hits)
   std::vector<Slot> slots_;
-  std::vector<std::uint32_t> free_;  // unused slots
+  std::uint32_t free_head_ = kNil;  // unused slots, linked by their `next`
+  std::uint32_t nbanks_ = 0;
   std::uint32_t count_ = 0;
   std::uint64_t seq_ = 0;  // arrival numbers
   std::uint32_t capacity_;

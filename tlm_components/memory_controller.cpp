@@ -13,6 +13,7 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
       ctx_(ctx),
       backing_(backing),
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
+      ps_(clk_.period().value()),
       map_(map),
       dram_(cfg.timing, map.config().banks, cfg.queue),
       ready_(cfg.sources),
@@ -76,7 +77,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     return false;
   }
 
-  const Cycle now = clk_.next_edge_cycle();
+  const Cycle now = (sim_time().value() + ps_ - 1) / ps_;  // the next edge (now's, on one)
   // A free slot of pending_ names the request (ids only link DRAM commands and completions
   // back to it; nothing is ordered by them).
   std::uint32_t id;
@@ -90,7 +91,8 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   const bool wr = gp.is_write();
   const bool front_was_empty = front_.empty();
   // A run this cycle moves the front end's ready head into a slot a column command freed.
-  const bool head_can_move = !front_was_empty && front_.front().first <= now && dram_.can_accept();
+  const bool head_can_move =
+      !front_was_empty && front_.front().arrival <= now && dram_.can_accept();
   pending_[id] = Pending{&gp, src, n, now};
   last_source_ = src;
   const Cycle ready = now + cfg_.controller_latency;
@@ -115,7 +117,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     if (direct)
       dram_.enqueue(r);
     else
-      front_.push_back({ready, r});
+      front_.push_back(r);
   }
   if (wr) {
     ++writes_;
@@ -132,25 +134,28 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     // The scheduler may issue for the new atoms this cycle, or (with a front end) a run this
     // cycle moves the head into the slot a column command of this cycle freed: the same run
     // an acceptance always asked for until here, whose timing the results depend on.
-    ev_.notify_at(clk_.ps_at(now));
+    ev_.notify_at(now * ps_);
   } else if (front_was_empty && dram_.can_accept()) {
     // The new atoms enter the scheduler queue when they leave the front end. Any other run
     // before then would find nothing to do: the front head's exit, and a full queue's next
     // column command, are already asked for by schedule_method.
-    ev_.notify_at(clk_.ps_at(now + cfg_.controller_latency));
+    ev_.notify_at((now + cfg_.controller_latency) * ps_);
   }
   return true;
 }
 
 void MemoryController::schedule_method() {
-  const Cycle now = clk_.now();
-  if (!clk_.on_edge(now)) {
-    ev_.notify_at(clk_.ps_at(now + 1));
+  // The time read once, in ps: every wake-up asked for below lies after now, so its edge needs
+  // no comparison with now (ClockDomain::ps_at()).
+  const std::uint64_t t = sim_time().value();
+  const Cycle now = t / ps_;
+  if (now * ps_ != t) {
+    ev_.notify_at((now + 1) * ps_);
     return;
   }
   bool freed = false;  // front-end space freed: held requests may enter
-  while (!front_.empty() && front_.front().first <= now && dram_.can_accept()) {
-    dram_.enqueue(front_.front().second);
+  while (!front_.empty() && front_.front().arrival <= now && dram_.can_accept()) {
+    dram_.enqueue(front_.front());
     front_.pop_front();
     freed = true;
   }
@@ -186,10 +191,10 @@ void MemoryController::schedule_method() {
   Cycle next = dram_.next_command_cycle(now + 1);
   // A front-end head blocked by a full scheduler queue moves when a column command frees a slot.
   if (!front_.empty() && dram_.can_accept())
-    next = std::min(next, std::max(front_.front().first, now + 1));
+    next = std::min(next, std::max(front_.front().arrival, now + 1));
   if (!done_.empty()) next = std::min(next, std::max(done_.next_cycle(), now + 1));
   if (waiting_) next = std::min(next, now + 1);
-  if (next != DramChannelModel::kNever) ev_.notify_at(clk_.ps_at(next));
+  if (next != DramChannelModel::kNever) ev_.notify_at(next * ps_);
 }
 
 inline bool MemoryController::issued(const DramCommand& cmd) {

@@ -94,14 +94,16 @@ class MemoryController : public sc_core::sc_module {
   SimContext& ctx_;
   FunctionalMemory* backing_;
   ClockDomain clk_;
+  std::uint64_t ps_;  // clk_'s period in ps
   const AddressMap& map_;
   DramChannelModel dram_;
   std::vector<std::unique_ptr<TargetPort>> ports_;
   std::vector<Pending> pending_;     // accepted requests, indexed by id (a reused slot)
   std::vector<std::uint32_t> free_;  // ids of free slots of pending_
   TimedQueue<std::uint32_t> done_;   // request ids whose data is complete
-  // Atoms in the controller's front end, in acceptance (hence ready) order.
-  RingBuffer<std::pair<Cycle, DramRequest>> front_;
+  // Atoms in the controller's front end, in acceptance (hence ready) order; an atom's arrival is
+  // the cycle it leaves the front end.
+  RingBuffer<DramRequest> front_;
   // Per source, the ids of complete requests waiting for its response channel (oldest at head).
   struct Waiting {
     std::vector<std::uint32_t> ids;
