@@ -44,10 +44,6 @@ AddressMap::AddressMap(const AddressMapConfig& c) : cfg_(c) {
   for (std::uint8_t b : c.bank_bits) bank_mask_ |= Addr{1} << b;
 }
 
-Addr AddressMap::baseline_local(Addr a) const {
-  return (((a >> il_shift_) / cfg_.channels) << il_shift_) | (a & (cfg_.interleave_bytes - 1));
-}
-
 DramCoord AddressMap::baseline(Addr a) const {
   const Addr chunk = a >> il_shift_;
   const Addr upper = chunk / cfg_.channels;
@@ -77,27 +73,25 @@ DramCoord AddressMap::place(std::uint32_t channel, Addr local) const {
   d.local = local;
   const std::uint32_t subs = cfg_.subpartitions_per_channel;
   d.subpartition = channel * subs + static_cast<std::uint32_t>((local >> il_shift_) % subs);
-  const std::uint32_t bank_field = cfg_.banks - 1;
-  d.row = static_cast<std::uint32_t>(local >> (row_shift_ + bank_bits_));
-  if (bank_mask_) {
-    // Gather the bank bits; the remaining bits below the row, packed, are the column.
-    std::uint32_t bank = 0, column = 0;
-    unsigned nb = 0, nc = 0;
-    for (unsigned b = 0; b < row_shift_ + bank_bits_; ++b) {
-      const std::uint32_t bit = static_cast<std::uint32_t>((local >> b) & 1u);
-      if ((bank_mask_ >> b) & 1u)
-        bank |= bit << nb++;
-      else
-        column |= bit << nc++;
-    }
-    d.bank = bank;
-    d.column = column;
-  } else {
-    d.column = static_cast<std::uint32_t>(local & (cfg_.row_bytes - 1));
-    d.bank = static_cast<std::uint32_t>(local >> row_shift_) & bank_field;
-  }
-  if (cfg_.bank_xor) d.bank ^= d.row & bank_field;
+  const DramCell c = cell(local);
+  d.bank = c.bank;
+  d.row = c.row;
+  d.column = c.column;
   return d;
+}
+
+void AddressMap::gather_bank_bits(Addr local, DramCell& d) const {
+  std::uint32_t bank = 0, column = 0;
+  unsigned nb = 0, nc = 0;
+  for (unsigned b = 0; b < row_shift_ + bank_bits_; ++b) {
+    const std::uint32_t bit = static_cast<std::uint32_t>((local >> b) & 1u);
+    if ((bank_mask_ >> b) & 1u)
+      bank |= bit << nb++;
+    else
+      column |= bit << nc++;
+  }
+  d.bank = bank;
+  d.column = column;
 }
 
 namespace {

@@ -51,6 +51,13 @@ struct DramCoord {
   Addr local = 0;            // address local to the channel
 };
 
+// The DRAM fields of a channel-local address: DramCoord's bank, row and column.
+struct DramCell {
+  std::uint32_t bank = 0;
+  std::uint32_t row = 0;
+  std::uint32_t column = 0;
+};
+
 class AddressMap;
 
 // Decides the coordinate of the addresses of the ranges it is registered for.
@@ -85,6 +92,25 @@ class AddressMap {
 
   // The linear / XOR mapping, ignoring registered ranges.
   DramCoord baseline(Addr a) const;
+  // The channel-local address of the baseline mapping (the channel hash does not change it):
+  // decode(a).local when no range holds a.
+  Addr baseline_local(Addr a) const {
+    return (((a >> il_shift_) / cfg_.channels) << il_shift_) | (a & (cfg_.interleave_bytes - 1));
+  }
+  // Bank, row and column of channel-local address `local`, as place() gives them: what a memory
+  // controller, which knows its channel, needs of each request (no channel and sub-partition).
+  DramCell cell(Addr local) const {
+    DramCell d;
+    d.row = static_cast<std::uint32_t>(local >> (row_shift_ + bank_bits_));
+    if (bank_mask_) {
+      gather_bank_bits(local, d);
+    } else {
+      d.column = static_cast<std::uint32_t>(local & (cfg_.row_bytes - 1));
+      d.bank = static_cast<std::uint32_t>(local >> row_shift_) & (cfg_.banks - 1);
+    }
+    if (cfg_.bank_xor) d.bank ^= d.row & (cfg_.banks - 1);
+    return d;
+  }
   // The full coordinate of channel-local address `local` in `channel`: the L2 sub-partition
   // alternates over the channel's sub-partitions every interleave chunk; bank, row and column are
   // fields of `local`.
@@ -107,8 +133,9 @@ class AddressMap {
     std::string name;
   };
   DramCoord decode_ranged(Addr a) const;
-  // The channel-local address of the baseline mapping (the channel hash does not change it).
-  Addr baseline_local(Addr a) const;
+  // cell() with mem.bank_bits: the bank bits gathered, the other bits below the row packed into
+  // the column.
+  void gather_bank_bits(Addr local, DramCell& d) const;
 
   AddressMapConfig cfg_;
   unsigned il_shift_;

@@ -102,8 +102,15 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
              hi = base + (31u - static_cast<unsigned>(__builtin_clz(atom_mask))) * cfg_.atom_bytes;
   // Without range mappers, the atoms of one interleave chunk share the bank and row (their bits
   // lie above the chunk offset, which forms the column's low bits): one decode serves them all.
-  const bool one_chunk = map_.num_ranges() == 0 && (lo ^ hi) < map_.config().interleave_bytes;
-  DramCoord c = map_.decode(lo);
+  // Without them the channel is this controller's: only the bank, row and column are needed.
+  const bool baseline = map_.num_ranges() == 0;
+  auto decode = [this, baseline](Addr a) {
+    if (baseline) return map_.cell(map_.baseline_local(a));
+    const DramCoord d = map_.decode(a);
+    return DramCell{d.bank, d.row, d.column};
+  };
+  const bool one_chunk = baseline && (lo ^ hi) < map_.config().interleave_bytes;
+  DramCell c = decode(lo);
   const std::uint32_t column0 = c.column;
   for (std::uint32_t m = atom_mask; m; m &= m - 1) {  // the atoms, lowest first
     const auto a = static_cast<unsigned>(__builtin_ctz(m));
@@ -111,7 +118,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
       if (one_chunk)
         c.column = column0 + (a - first) * cfg_.atom_bytes;
       else
-        c = map_.decode(base + a * cfg_.atom_bytes);
+        c = decode(base + a * cfg_.atom_bytes);
     }
     const DramRequest r{id, c.bank, c.row, c.column, wr, ready};
     if (direct)

@@ -480,6 +480,18 @@ TEST_CASE("AddressMap: baseline agrees with the reference formula over many conf
                       CHECK(got.row == want.row);
                       REQUIRE(got.column == want.column);
                     }
+                    // The memory controllers' decode: the channel-local address, then its
+                    // bank, row and column alone.
+                    const DramCell cell = m.cell(m.baseline_local(a));
+                    if (m.baseline_local(a) != got.local || cell.bank != got.bank ||
+                        cell.row != got.row || cell.column != got.column) {
+                      INFO("address " << a << " channels " << channels << " subs " << subs
+                                      << " interleave " << il << " banks " << banks);
+                      CHECK(m.baseline_local(a) == got.local);
+                      CHECK(cell.bank == got.bank);
+                      CHECK(cell.row == got.row);
+                      REQUIRE(cell.column == got.column);
+                    }
                     // What the memory controller relies on to decode a request's atoms once:
                     // within an interleave chunk only the column moves, by the offset.
                     const Addr b = (a | (il - 1)) - (next() % il);
