@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/address_map.h"
+#include "model/completion_queue.h"
 #include "model/dram_channel.h"
 #include "model/functional_memory.h"
 #include "model/ring_buffer.h"
@@ -22,7 +23,6 @@
 #include "tlm_components/at_ports.h"
 #include "tlm_components/clock_domain.h"
 #include "tlm_components/sim_context.h"
-#include "tlm_components/timed_queue.h"
 
 namespace locsim {
 
@@ -100,7 +100,9 @@ class MemoryController : public sc_core::sc_module {
   std::vector<std::unique_ptr<TargetPort>> ports_;
   std::vector<Pending> pending_;     // accepted requests, indexed by id (a reused slot)
   std::vector<std::uint32_t> free_;  // ids of free slots of pending_
-  TimedQueue<std::uint32_t> done_;   // request ids whose data is complete
+  // Request ids whose data is complete, by completion cycle (commands issue in cycle order, so
+  // the completions arrive almost sorted).
+  CompletionQueue<std::uint32_t> done_;
   // Atoms in the controller's front end, in acceptance (hence ready) order; an atom's arrival is
   // the cycle it leaves the front end.
   RingBuffer<DramRequest> front_;
