@@ -253,8 +253,10 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
     for (std::uint32_t k = 0, s = s0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) visit(s);
     return issued;
   }
-  // Bit j of `turns`: scheduler s0 + j (mod S) owns a candidate.
+  // Bit j of `turns`: scheduler s0 + j (mod S) owns a candidate. The word is rotated first (64 is
+  // a multiple of S, so bit j then holds a warp of scheduler s0 + j mod S) and folded after.
   auto turns_from = [&](std::uint64_t m) {
+    m = (m >> s0) | (m << ((64 - s0) & 63));
     switch (sched_fold_) {  // OR the bits of each residue mod S into bits 0 .. S - 1
       case 0:
         m |= m >> 1;
@@ -274,14 +276,12 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
       default:
         m |= m >> 32;
     }
-    const std::uint64_t all = (std::uint64_t{1} << S) - 1;
-    m &= all;
-    return ((m >> s0) | (m << (S - s0))) & all;
+    return m & ((std::uint64_t{1} << S) - 1);
   };
   for (std::uint64_t turns = turns_from(candidates()); turns;) {
     const std::uint32_t j = static_cast<std::uint32_t>(__builtin_ctzll(turns));
     turns &= turns - 1;
-    const std::uint32_t s = s0 + j < S ? s0 + j : s0 + j - S;
+    const std::uint32_t s = (s0 + j) & (S - 1);
     const int op = visit(s);
     if (op == static_cast<int>(WarpOp::Barrier) || op == static_cast<int>(WarpOp::Exit))
       turns = turns_from(candidates()) & ~((std::uint64_t{2} << j) - 1);

@@ -12,7 +12,9 @@
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <queue>
@@ -85,18 +87,23 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     bool exited = false;
     bool at_barrier = false;
     bool have_inst = false;
+    bool sb_stalled = false;  // `inst` waits on the scoreboard (next to the flags above: refresh)
     std::uint32_t cta_slot = 0;
     std::uint32_t warp_in_cta = 0;
     std::uint64_t age = 0;
     std::uint32_t compute_left = 0;
     Cycle ready_at = 0;
-    bool sb_stalled = false;  // `inst` waits on the scoreboard
-    Cycle sb_since = 0;       // since when (statistics)
+    Cycle sb_since = 0;  // since when (statistics)
   };
   // A warp slot: the state of the warp in it, its current instruction (not reset at launch:
   // fetch() fills it, every stream writes every field; 300 bytes, a third of a warp launch's
   // cost), and a scoreboard and stream storage that keep their buffers from warp to warp (no
   // allocation per warp).
+  static_assert(offsetof(WarpState, exited) == offsetof(WarpState, active) + 1 &&
+                    offsetof(WarpState, at_barrier) == offsetof(WarpState, active) + 2 &&
+                    offsetof(WarpState, have_inst) == offsetof(WarpState, active) + 3 &&
+                    offsetof(WarpState, sb_stalled) == offsetof(WarpState, active) + 4,
+                "refresh() compares the five flags as bytes");
   struct Warp : WarpState {
     WarpInst inst;
     Scoreboard sb;
@@ -122,7 +129,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     const Warp& w = warps_[wi];
     MaskWord& mw = masks_[wi >> 6];
     const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
-    const bool e = w.active & !w.exited & !w.at_barrier & w.have_inst & !w.sb_stalled;
+    // active, not exited, not at a barrier, holds an instruction, not waiting on the scoreboard:
+    // the five flags compared at once (an inlined five-byte compare).
+    static constexpr bool kEligible[5] = {true, false, false, true, false};
+    const bool e = std::memcmp(&w.active, kEligible, sizeof kEligible) == 0;
     const unsigned op = static_cast<unsigned>(w.inst.op);
     auto put = [bit](std::uint64_t& v, bool on) {
       v = (v & ~bit) | (bit & (std::uint64_t{0} - on));
