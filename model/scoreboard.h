@@ -20,11 +20,15 @@ namespace locsim {
 
 class Scoreboard {
  public:
-  // Whether `in` may issue now (register hazards and the two waits above).
-  bool ready(const WarpInst& in) const {
+  // Whether `in` may issue now (register hazards and the two waits above). The tests without
+  // registers inline at the caller (once per fetched instruction), the register scan not.
+  [[gnu::always_inline]] bool ready(const WarpInst& in) const {
     if (blocking_) return false;
     if (outstanding_ && (in.wait_all_loads || in.op == WarpOp::Exit)) return false;
-    if (!any_pending_) return true;
+    return !any_pending_ || registers_free(in);
+  }
+  // No source or destination register of `in` is pending.
+  bool registers_free(const WarpInst& in) const {
     for (unsigned i = 0; i < in.n_src; ++i)
       if (pending(in.src[i])) return false;
     for (unsigned i = 0; i < in.n_dst; ++i)

@@ -63,6 +63,11 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
   for (const auto& m : sched_warps_) sched_word_.push_back(m.empty() ? 0 : m[0]);
   const std::uint32_t S = cfg.schedulers;
   if (S >= 4 && S <= 32 && (S & (S - 1)) == 0) sched_fold_ = __builtin_ctz(S);
+  gto_one_word_ = one_word_ && cfg.policy == WarpSchedulerPolicy::Gto;
+  if (!cfg.rotate_issue)
+    first_mask_ = 0;
+  else if ((S & (S - 1)) == 0)
+    first_mask_ = S - 1;
   launch.bind(*this);
   mem.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
   port_.bind([this](Payload& gp, tlm::tlm_phase& ph,
@@ -205,9 +210,9 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
 // or a launch inside the loop are not ready before now + 1. Each visit reads the masks afresh.
 [[gnu::always_inline]] inline bool StreamingMultiprocessor::issue_gto_one_word(Cycle now) {
   const std::uint32_t S = cfg_.schedulers;
-  const std::uint32_t s0 = !cfg_.rotate_issue ? 0
-                           : S == 2           ? static_cast<std::uint32_t>(now & 1u)
-                                              : static_cast<std::uint32_t>(now % S);
+  const std::uint32_t s0 = first_mask_ != ~std::uint32_t{0}
+                               ? static_cast<std::uint32_t>(now) & first_mask_
+                               : static_cast<std::uint32_t>(now % S);
   const MaskWord& mw = masks_[0];
   bool ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
   bool shared_ok = shared_free_at_ <= now;
@@ -324,7 +329,7 @@ void StreamingMultiprocessor::cycle_method() {
     last_cycle_ = now;
     if (cfg_.warp_limit) update_warp_limit();
     bool issued = false;
-    if (one_word_ && cfg_.policy == WarpSchedulerPolicy::Gto) {
+    if (gto_one_word_) {
       issued = issue_gto_one_word(now);
     } else {
       // The schedulers take turns at going first (the first one gets the shared LDST and shared

@@ -191,7 +191,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   // scan take a path without the loops over words; sched_word_[s] is sched_warps_[s][0].
   bool one_word_ = false;
   std::vector<std::uint64_t> sched_word_;
-  int sched_fold_ = -1;  // log2(schedulers) if a power of two up to 32, else -1
+  int sched_fold_ = -1;        // log2(schedulers) if a power of two up to 32, else -1
+  bool gto_one_word_ = false;  // one_word_ and GTO: issue_gto_one_word() issues
+  // The first scheduler of a cycle is now & first_mask_ (0 without rotation, schedulers - 1 for
+  // a power of two), or now % schedulers if first_mask_ is all ones.
+  std::uint32_t first_mask_ = ~std::uint32_t{0};
   std::vector<CtaSlot> ctas_;
   std::uint32_t resident_ = 0;
   std::vector<int> last_issued_;  // per scheduler
