@@ -168,7 +168,7 @@ void MemoryController::schedule_method() {
   }
   if (now != last_cmd_) {
     last_cmd_ = now;
-    DramCommand cmd;
+    DramCommand& cmd = cmd_;
     // One command per cycle, or with two command buses a column and a row command (the column
     // command is chosen first, as GPGPU-Sim's dual-bus scheduler does).
     if (!cfg_.dual_command_bus) {

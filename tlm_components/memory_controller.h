@@ -128,6 +128,7 @@ class MemoryController : public sc_core::sc_module {
   // The atom mask of each sector mask below 256 (lines of up to 8 sectors: every platform's).
   std::array<std::uint8_t, 256> atoms_of_;
   Cycle last_cmd_ = ~Cycle{0};
+  DramCommand cmd_;  // issue()'s answer (a member: no default-initialised local per run)
   std::uint32_t last_source_ = 0;  // the source of the request accepted last (round robin)
   Activation ev_{Activation::Stage::kMemory};
 
