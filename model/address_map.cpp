@@ -42,6 +42,18 @@ AddressMap::AddressMap(const AddressMapConfig& c) : cfg_(c) {
   row_shift_ = log2_floor(c.row_bytes);
   bank_bits_ = log2_floor(c.banks);
   for (std::uint8_t b : c.bank_bits) bank_mask_ |= Addr{1} << b;
+  if (!bank_mask_) return;
+  unsigned to[2] = {0, 0};  // next bit of the column (0) and of the bank (1)
+  for (unsigned b = 0; b < row_shift_ + bank_bits_;) {
+    const unsigned kind = (bank_mask_ >> b) & 1u;
+    unsigned e = b + 1;
+    while (e < row_shift_ + bank_bits_ && ((bank_mask_ >> e) & 1u) == kind) ++e;
+    const unsigned w = e - b;  // at most 32: the bank and the column are 32-bit fields
+    (kind ? bank_runs_ : column_runs_)
+        .push_back(BitRun{b, to[kind], w >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << w) - 1});
+    to[kind] += w;
+    b = e;
+  }
 }
 
 DramCoord AddressMap::baseline(Addr a) const {
@@ -49,19 +61,19 @@ DramCoord AddressMap::baseline(Addr a) const {
   const Addr upper = chunk / cfg_.channels;
   // The channel-local address: the chunk index among the channel's chunks, and the offset.
   const Addr local = (upper << il_shift_) | (a & (cfg_.interleave_bytes - 1));
-  if (cfg_.channel_hash == ChannelHash::Xor) {
-    // Fold the chunk index above the channel bits in 5-bit groups and add it: consecutive
-    // chunks still rotate over all channels, power-of-two strides stop hitting one channel.
-    Addr f = 0;
-    for (Addr u = upper; u; u >>= 5) f ^= u & 31;
-    return place(static_cast<std::uint32_t>((chunk + f) % cfg_.channels), local);
-  }
+  if (cfg_.channel_hash == ChannelHash::Xor) return place(hashed_channel(chunk, upper), local);
   return place(static_cast<std::uint32_t>(chunk - upper * cfg_.channels), local);  // chunk % n
 }
 
-Addr AddressMap::bank_local(Addr a) const {
-  // Only the channel-local address is needed: no bank, row and column (place()) without ranges.
-  const Addr local = ranges_.empty() ? baseline_local(a) : decode_ranged(a).local;
+std::uint32_t AddressMap::hashed_channel(Addr chunk, Addr upper) const {
+  // Fold the chunk index above the channel bits in 5-bit groups and add it: consecutive
+  // chunks still rotate over all channels, power-of-two strides stop hitting one channel.
+  Addr f = 0;
+  for (Addr u = upper; u; u >>= 5) f ^= u & 31;
+  return static_cast<std::uint32_t>((chunk + f) % cfg_.channels);
+}
+
+Addr AddressMap::bank_local_of(Addr local) const {
   const Addr chunk = local >> il_shift_;
   return ((chunk / cfg_.subpartitions_per_channel) << il_shift_) |
          (local & (cfg_.interleave_bytes - 1));
@@ -81,15 +93,12 @@ DramCoord AddressMap::place(std::uint32_t channel, Addr local) const {
 }
 
 void AddressMap::gather_bank_bits(Addr local, DramCell& d) const {
+  // A shift and a mask per run of bank or column bits (a bit at a time before: issue 10).
   std::uint32_t bank = 0, column = 0;
-  unsigned nb = 0, nc = 0;
-  for (unsigned b = 0; b < row_shift_ + bank_bits_; ++b) {
-    const std::uint32_t bit = static_cast<std::uint32_t>((local >> b) & 1u);
-    if ((bank_mask_ >> b) & 1u)
-      bank |= bit << nb++;
-    else
-      column |= bit << nc++;
-  }
+  for (const BitRun& r : bank_runs_)
+    bank |= (static_cast<std::uint32_t>(local >> r.from) & r.mask) << r.to;
+  for (const BitRun& r : column_runs_)
+    column |= (static_cast<std::uint32_t>(local >> r.from) & r.mask) << r.to;
   d.bank = bank;
   d.column = column;
 }

@@ -82,13 +82,27 @@ class AddressMap {
   std::uint32_t num_subpartitions() const { return cfg_.channels * cfg_.subpartitions_per_channel; }
 
   DramCoord decode(Addr a) const { return ranges_.empty() ? baseline(a) : decode_ranged(a); }
-  std::uint32_t channel(Addr a) const { return decode(a).channel; }
-  std::uint32_t subpartition(Addr a) const { return decode(a).subpartition; }
+  // decode(a)'s channel and sub-partition; without ranges without the bank, row and column.
+  std::uint32_t channel(Addr a) const {
+    return ranges_.empty() ? baseline_channel(a >> il_shift_) : decode_ranged(a).channel;
+  }
+  std::uint32_t subpartition(Addr a) const {
+    if (!ranges_.empty()) return decode_ranged(a).subpartition;
+    const Addr chunk = a >> il_shift_;  // the local address's chunk index is chunk / channels
+    return baseline_channel(chunk) * cfg_.subpartitions_per_channel +
+           static_cast<std::uint32_t>((chunk / cfg_.channels) % cfg_.subpartitions_per_channel);
+  }
 
   // The address local to a's L2 sub-partition: the channel-local address with the
   // sub-partition-selection chunk bits removed (dense: consecutive chunks of one sub-partition
   // are consecutive here). What an L2 bank indexes its sets with.
-  Addr bank_local(Addr a) const;
+  Addr bank_local(Addr a) const {
+    if (!ranges_.empty()) return bank_local_of(decode_ranged(a).local);
+    // Without ranges the channel-local chunk index is the chunk index / channels.
+    const Addr chunk = (a >> il_shift_) / cfg_.channels;
+    return ((chunk / cfg_.subpartitions_per_channel) << il_shift_) |
+           (a & (cfg_.interleave_bytes - 1));
+  }
 
   // The linear / XOR mapping, ignoring registered ranges.
   DramCoord baseline(Addr a) const;
@@ -133,6 +147,14 @@ class AddressMap {
     std::string name;
   };
   DramCoord decode_ranged(Addr a) const;
+  Addr bank_local_of(Addr local) const;
+  // The baseline mapping's channel of interleave chunk `chunk` (with the channel hash).
+  std::uint32_t baseline_channel(Addr chunk) const {
+    const Addr upper = chunk / cfg_.channels;
+    if (cfg_.channel_hash == ChannelHash::Xor) return hashed_channel(chunk, upper);
+    return static_cast<std::uint32_t>(chunk - upper * cfg_.channels);  // chunk % channels
+  }
+  std::uint32_t hashed_channel(Addr chunk, Addr upper) const;
   // cell() with mem.bank_bits: the bank bits gathered, the other bits below the row packed into
   // the column.
   void gather_bank_bits(Addr local, DramCell& d) const;
@@ -142,6 +164,13 @@ class AddressMap {
   unsigned row_shift_;
   unsigned bank_bits_;
   Addr bank_mask_ = 0;  // mem.bank_bits as a mask of local-address bits (0: the default layout)
+  // With mem.bank_bits: the runs of consecutive local-address bits below the row that go to the
+  // bank, and to the column; each run's bits [from, from + width) land at bit `to`.
+  struct BitRun {
+    unsigned from, to;
+    std::uint32_t mask;  // width ones
+  };
+  std::vector<BitRun> bank_runs_, column_runs_;
   std::vector<Range> ranges_;  // sorted by base, disjoint
   std::uint64_t version_ = 0;
   std::vector<std::shared_ptr<const AddressRangeMapper>> mappers_;

@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "model/address_map.h"
 
@@ -448,7 +450,7 @@ TEST_CASE("AddressMap: baseline agrees with the reference formula over many conf
           for (std::uint32_t row : {2048u, 4096u})
             for (ChannelHash h : {ChannelHash::None, ChannelHash::Xor})
               for (bool bx : {false, true})
-                for (bool bits : {false, true}) {
+                for (int bits : {0, 1, 2}) {
                   if (row < il) continue;
                   AddressMapConfig c;
                   c.channels = channels;
@@ -458,10 +460,21 @@ TEST_CASE("AddressMap: baseline agrees with the reference formula over many conf
                   c.row_bytes = row;
                   c.channel_hash = h;
                   c.bank_xor = bx;
-                  if (bits) {  // the log2(banks) bits just above the interleave
+                  if (bits == 1) {  // the log2(banks) bits just above the interleave
                     if (banks == 1) continue;
                     for (unsigned b = 0; b < log2_floor(banks); ++b)
                       c.bank_bits.push_back(static_cast<std::uint8_t>(log2_floor(il) + b));
+                  } else if (bits == 2) {  // log2(banks) bits scattered over the allowed span
+                    if (banks == 1) continue;
+                    const unsigned lo = log2_floor(il), top = log2_floor(row) + log2_floor(banks);
+                    std::vector<std::uint8_t> span;
+                    for (unsigned b = lo; b < top; ++b)
+                      span.push_back(static_cast<std::uint8_t>(b));
+                    for (std::size_t i = span.size(); i > 1; --i)  // shuffle, keep the first few
+                      std::swap(span[i - 1], span[next() % i]);
+                    span.resize(log2_floor(banks));
+                    std::sort(span.begin(), span.end());
+                    c.bank_bits = span;
                   }
                   AddressMap m(c);
                   ++configs;
@@ -491,6 +504,18 @@ TEST_CASE("AddressMap: baseline agrees with the reference formula over many conf
                       CHECK(cell.bank == got.bank);
                       CHECK(cell.row == got.row);
                       REQUIRE(cell.column == got.column);
+                    }
+                    // The crossbar's and the L2's questions, answered without the full decode.
+                    const Addr want_bank_local =
+                        ((got.local >> log2_floor(il)) / subs << log2_floor(il)) | (a & (il - 1));
+                    if (m.subpartition(a) != got.subpartition || m.channel(a) != got.channel ||
+                        m.bank_local(a) != want_bank_local) {
+                      INFO("address " << a << " channels " << channels << " subs " << subs
+                                      << " interleave " << il << " hash "
+                                      << (h == ChannelHash::Xor));
+                      CHECK(m.subpartition(a) == got.subpartition);
+                      CHECK(m.channel(a) == got.channel);
+                      REQUIRE(m.bank_local(a) == want_bank_local);
                     }
                     // What the memory controller relies on to decode a request's atoms once:
                     // within an interleave chunk only the column moves, by the offset.
