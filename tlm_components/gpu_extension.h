@@ -10,6 +10,7 @@
 
 #include "model/types.h"
 #include "tlm_components/clock_domain.h"
+#include "tlm_components/requester_list.h"
 #include "tlm_components/timeline.h"
 
 namespace locsim {
@@ -36,12 +37,12 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   // CTA per SM) or among its CTA slots (several CTAs per SM), and how many there are (N).
   std::uint16_t bypass_rank = 0;
   std::uint16_t bypass_population = 1;
-  std::vector<std::uint16_t> requesters;  // SMs served by this (possibly merged) request
-  std::uint8_t word_count[32] = {};       // atomics: lanes adding 1 to each 4-byte word of the line
-  std::uint64_t issue_ps = 0;             // when the SM issued the request (latency statistics)
-  const void* owner = nullptr;            // module that created the payload (routes its replies)
-  std::uintptr_t owner_tag = 0;           // owner's private handle
-  std::uint64_t parent = 0;  // the payload whose miss created this one (timelines), 0: none
+  RequesterList requesters;          // SMs served by this (possibly merged) request
+  std::uint8_t word_count[32] = {};  // atomics: lanes adding 1 to each 4-byte word of the line
+  std::uint64_t issue_ps = 0;        // when the SM issued the request (latency statistics)
+  const void* owner = nullptr;       // module that created the payload (routes its replies)
+  std::uintptr_t owner_tag = 0;      // owner's private handle
+  std::uint64_t parent = 0;          // the payload whose miss created this one (timelines), 0: none
   // Routing chosen by the sender instead of the address: the `out` binding of the interconnect
   // the request enters next (a shared L1's home core, seed 002 §3.2); -1: the address decides.
   // The interconnect clears it when it accepts the request.
@@ -98,7 +99,8 @@ struct PooledPayload final : tlm::tlm_generic_payload {
   explicit PooledPayload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
   std::uint8_t data[kMaxBytes];
   std::uint8_t byte_enable[kMaxBytes];
-  // Attached with set_extension for the payload's whole life (PayloadPool).
+  // Attached with set_extension for the payload's whole life; they live next to the payload in
+  // the pool's chunk (PayloadPool).
   GpuExtension* ext = nullptr;
   RouteExtension* route = nullptr;
   bool busy = false;

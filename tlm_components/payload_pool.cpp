@@ -1,28 +1,43 @@
 #include "tlm_components/payload_pool.h"
 
 #include <cstring>
+#include <new>
 
 namespace locsim {
 
-PayloadPool::~PayloadPool() {
-  for (auto& s : all_) {
-    // Extensions were attached with set_extension: detach and delete them ourselves.
-    s->clear_extension(s->ext);
-    delete s->ext;
-    s->clear_extension(s->route);
-    delete s->route;
+struct PayloadPool::Entry {
+  explicit Entry(PayloadPool* pool) : payload(pool) {
+    payload.ext = &ext;
+    payload.set_extension(&ext);
+    payload.route = &route;
+    payload.set_extension(&route);
   }
+  // The generic payload's destructor free()s (deletes) every attached extension: detach the
+  // member ones first.
+  ~Entry() {
+    payload.clear_extension(&ext);
+    payload.clear_extension(&route);
+  }
+  PooledPayload payload;
+  GpuExtension ext;
+  RouteExtension route;
+};
+
+PayloadPool::~PayloadPool() {
+  for (std::size_t i = 0; i < all_.size(); ++i) chunks_[i / kChunk][i % kChunk].~Entry();
+  for (Entry* c : chunks_) ::operator delete(c);
 }
 
 PayloadPool::Slot* PayloadPool::grow() {
-  all_.push_back(std::make_unique<Slot>(this));
-  Slot* s = all_.back().get();
-  s->ext = new GpuExtension();
-  s->set_extension(s->ext);
-  s->route = new RouteExtension();
-  s->set_extension(s->route);
-  free_.push_back(s);
-  return s;
+  static_assert(alignof(Entry) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
+                "chunks come from the default operator new");
+  const std::size_t i = all_.size();
+  if (i % kChunk == 0)
+    chunks_.push_back(static_cast<Entry*>(::operator new(kChunk * sizeof(Entry))));
+  Entry* e = new (&chunks_.back()[i % kChunk]) Entry(this);
+  all_.push_back(&e->payload);
+  free_.push_back(&e->payload);
+  return &e->payload;
 }
 
 void PayloadPool::free(tlm::tlm_generic_payload* gp) {
@@ -37,8 +52,8 @@ void PayloadPool::free(tlm::tlm_generic_payload* gp) {
 
 std::vector<tlm::tlm_generic_payload*> PayloadPool::live() const {
   std::vector<tlm::tlm_generic_payload*> out;
-  for (auto& s : all_)
-    if (s->busy) out.push_back(s.get());
+  for (Slot* s : all_)
+    if (s->busy) out.push_back(s);
   return out;
 }
 

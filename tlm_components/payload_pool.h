@@ -69,9 +69,16 @@ class PayloadPool : public tlm::tlm_mm_interface {
 
  private:
   using Slot = PooledPayload;
+  // A payload with its two extensions as members (payload_pool.cpp).
+  struct Entry;
+  // Entries are carved from chunks of kChunk, constructed one by one as the pool grows: growing
+  // and tearing down the pool costs one allocation per payload (the generic payload's own
+  // extension array) instead of five.
+  static constexpr unsigned kChunk = 64;
   // A new payload with its extensions attached, pushed on the free list (returns it).
   Slot* grow();
-  std::vector<std::unique_ptr<Slot>> all_;
+  std::vector<Slot*> all_;      // every payload, in creation order
+  std::vector<Entry*> chunks_;  // raw storage for kChunk entries each
   std::vector<Slot*> free_;
   std::uint64_t in_use_ = 0;
   std::uint64_t next_id_ = 0;
