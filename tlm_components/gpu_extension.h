@@ -89,20 +89,58 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   }
 };
 
-struct RouteExtension;
+// The return path of a request through nested networks (route_extension.h): each interconnect
+// pushes the ingress binding a request entered by, and pops it when the reply leaves.
+struct RouteExtension : tlm::tlm_extension<RouteExtension> {
+  static constexpr unsigned kMaxHops = 4;  // nesting depth of interconnects on one path
+
+  void push(std::uint32_t ingress) {
+    sc_assert(depth_ < kMaxHops && ingress <= 0xffff);
+    hops_[depth_++] = static_cast<std::uint16_t>(ingress);
+  }
+  // The ingress binding of the innermost interconnect the request is in. Precondition: depth().
+  std::uint32_t top() const {
+    sc_assert(depth_ > 0);
+    return hops_[depth_ - 1];
+  }
+  std::uint32_t pop() {
+    const std::uint32_t p = top();
+    --depth_;
+    return p;
+  }
+  unsigned depth() const { return depth_; }
+  void clear() { depth_ = 0; }
+
+  tlm::tlm_extension_base* clone() const override { return new RouteExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const RouteExtension&>(other);
+  }
+
+ private:
+  std::uint16_t hops_[kMaxHops] = {};
+  std::uint8_t depth_ = 0;
+};
 
 // The payload PayloadPool hands out (tlm_components/payload_pool.h): data and byte-enable buffers
 // and extensions allocated once with it. Declared here so that gpu_ext() and route_ext() can
 // recognise one by its type and read its extensions directly.
 struct PooledPayload final : tlm::tlm_generic_payload {
   static constexpr unsigned kMaxBytes = 128;
-  explicit PooledPayload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
+  explicit PooledPayload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {
+    set_extension(&ext);
+    set_extension(&route);
+  }
+  // The generic payload's destructor free()s (deletes) every attached extension: detach the
+  // member ones first.
+  ~PooledPayload() override {
+    clear_extension(&ext);
+    clear_extension(&route);
+  }
   std::uint8_t data[kMaxBytes];
   std::uint8_t byte_enable[kMaxBytes];
-  // Attached with set_extension for the payload's whole life; they live next to the payload in
-  // the pool's chunk (PayloadPool).
-  GpuExtension* ext = nullptr;
-  RouteExtension* route = nullptr;
+  // Attached with set_extension for the payload's whole life.
+  GpuExtension ext;
+  RouteExtension route;
   bool busy = false;
 };
 
@@ -114,7 +152,7 @@ inline PooledPayload* as_pooled(tlm::tlm_generic_payload& gp) {
 }
 
 inline GpuExtension& gpu_ext(tlm::tlm_generic_payload& gp) {
-  if (PooledPayload* p = as_pooled(gp)) return *p->ext;
+  if (PooledPayload* p = as_pooled(gp)) return p->ext;
   GpuExtension* e = nullptr;
   gp.get_extension(e);
   sc_assert(e != nullptr);

@@ -5,45 +5,26 @@
 
 namespace locsim {
 
-struct PayloadPool::Entry {
-  explicit Entry(PayloadPool* pool) : payload(pool) {
-    payload.ext = &ext;
-    payload.set_extension(&ext);
-    payload.route = &route;
-    payload.set_extension(&route);
-  }
-  // The generic payload's destructor free()s (deletes) every attached extension: detach the
-  // member ones first.
-  ~Entry() {
-    payload.clear_extension(&ext);
-    payload.clear_extension(&route);
-  }
-  PooledPayload payload;
-  GpuExtension ext;
-  RouteExtension route;
-};
-
 PayloadPool::~PayloadPool() {
-  for (std::size_t i = 0; i < all_.size(); ++i) chunks_[i / kChunk][i % kChunk].~Entry();
-  for (Entry* c : chunks_) ::operator delete(c);
+  for (std::size_t i = 0; i < all_.size(); ++i) chunks_[i / kChunk][i % kChunk].~Slot();
+  for (Slot* c : chunks_) ::operator delete(c);
 }
 
 PayloadPool::Slot* PayloadPool::grow() {
-  static_assert(alignof(Entry) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
+  static_assert(alignof(Slot) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
                 "chunks come from the default operator new");
   const std::size_t i = all_.size();
-  if (i % kChunk == 0)
-    chunks_.push_back(static_cast<Entry*>(::operator new(kChunk * sizeof(Entry))));
-  Entry* e = new (&chunks_.back()[i % kChunk]) Entry(this);
-  all_.push_back(&e->payload);
-  free_.push_back(&e->payload);
-  return &e->payload;
+  if (i % kChunk == 0) chunks_.push_back(static_cast<Slot*>(::operator new(kChunk * sizeof(Slot))));
+  Slot* s = new (&chunks_.back()[i % kChunk]) Slot(this);
+  all_.push_back(s);
+  free_.push_back(s);
+  return s;
 }
 
 void PayloadPool::free(tlm::tlm_generic_payload* gp) {
   Slot* s = static_cast<Slot*>(gp);
   sc_assert(s->busy);
-  if (Timeline* t = Timeline::active()) t->retired(*s->ext);
+  if (Timeline* t = Timeline::active()) t->retired(s->ext);
   s->busy = false;
   --in_use_;
   s->reset();  // drops auto extensions only; ours stays attached

@@ -31,8 +31,8 @@ class PayloadPool : public tlm::tlm_mm_interface {
     free_.pop_back();
     s->busy = true;
     ++in_use_;
-    s->ext->reset_fields(++next_id_);
-    s->route->clear();
+    s->ext.reset_fields(++next_id_);
+    s->route.clear();
     s->set_command(tlm::TLM_READ_COMMAND);
     s->set_address(0);
     s->set_data_ptr(s->data);
@@ -69,16 +69,14 @@ class PayloadPool : public tlm::tlm_mm_interface {
 
  private:
   using Slot = PooledPayload;
-  // A payload with its two extensions as members (payload_pool.cpp).
-  struct Entry;
-  // Entries are carved from chunks of kChunk, constructed one by one as the pool grows: growing
+  // Payloads are carved from chunks of kChunk, constructed one by one as the pool grows: growing
   // and tearing down the pool costs one allocation per payload (the generic payload's own
   // extension array) instead of five.
   static constexpr unsigned kChunk = 64;
   // A new payload with its extensions attached, pushed on the free list (returns it).
   Slot* grow();
-  std::vector<Slot*> all_;      // every payload, in creation order
-  std::vector<Entry*> chunks_;  // raw storage for kChunk entries each
+  std::vector<Slot*> all_;     // every payload, in creation order
+  std::vector<Slot*> chunks_;  // raw storage for kChunk payloads each
   std::vector<Slot*> free_;
   std::uint64_t in_use_ = 0;
   std::uint64_t next_id_ = 0;
