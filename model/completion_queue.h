@@ -1,12 +1,13 @@
 // Items released at a given cycle, in (cycle, insertion) order, like TimedQueue, for pushes that
 // arrive almost sorted: a DRAM channel's completions, each a fixed time after its command by kind
 // (read or write). A push goes in after the last item whose cycle is not later than its own,
-// found from the back of a power-of-two ring (usually at once), so the order among equal cycles
-// is the order of the pushes; pop takes the front.
+// found from the back of the ring (usually at once), so the order among equal cycles is the
+// order of the pushes; pop takes the front.
 #pragma once
 #include <cstdint>
-#include <vector>
+#include <utility>
 
+#include "model/ring_buffer.h"
 #include "model/types.h"
 
 namespace locsim {
@@ -14,18 +15,21 @@ namespace locsim {
 template <class T>
 class CompletionQueue {
  public:
-  bool empty() const { return head_ == tail_; }
-  std::uint32_t size() const { return tail_ - head_; }
+  bool empty() const { return q_.empty(); }
+  std::uint32_t size() const { return q_.size(); }
   // Precondition for next_cycle() and pop(): !empty().
-  Cycle next_cycle() const { return buf_[head_ & mask_].when; }
+  Cycle next_cycle() const { return q_.front().when; }
   bool ready(Cycle now) const { return !empty() && next_cycle() <= now; }
-  T pop() { return buf_[head_++ & mask_].v; }
+  T pop() {
+    T v = std::move(q_.front().v);
+    q_.pop_front();
+    return v;
+  }
   void push(Cycle when, T v) {
-    if (size() == buf_.size()) grow();
-    std::uint32_t i = tail_++;
-    for (; i != head_ && buf_[(i - 1) & mask_].when > when; --i)
-      buf_[i & mask_] = buf_[(i - 1) & mask_];
-    buf_[i & mask_] = Item{when, std::move(v)};
+    q_.push_back(Item{when, v});
+    std::uint32_t i = q_.size() - 1;
+    for (; i != 0 && q_[i - 1].when > when; --i) q_[i] = q_[i - 1];
+    q_[i] = Item{when, std::move(v)};
   }
 
  private:
@@ -33,16 +37,7 @@ class CompletionQueue {
     Cycle when;
     T v;
   };
-  void grow() {
-    std::vector<Item> b(buf_.empty() ? 8 : buf_.size() * 2);
-    for (std::uint32_t i = 0; i < size(); ++i) b[i] = buf_[(head_ + i) & mask_];
-    tail_ = size();
-    head_ = 0;
-    buf_.swap(b);
-    mask_ = static_cast<std::uint32_t>(buf_.size() - 1);
-  }
-  std::vector<Item> buf_;
-  std::uint32_t head_ = 0, tail_ = 0, mask_ = 0;
+  RingBuffer<Item> q_{8};
 };
 
 }  // namespace locsim

@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "model/ring_buffer.h"
 #include "model/types.h"
 
 namespace locsim {
@@ -89,40 +90,10 @@ class CrossbarFabric {
   std::uint64_t input_busy_cycles(std::uint32_t in) const { return in_busy_total_[in]; }
 
  private:
-  // A FIFO on a power-of-two ring sized for its buffer at construction; growing (only if a
-  // caller injects past can_inject()) stays out of line, so that inject() and arbitrate() need
-  // not save the registers an inlined allocation would use.
+  // Per-port FIFOs sized for their buffers at construction (growing only if a caller injects
+  // past can_inject()).
   template <class T>
-  class Ring {
-   public:
-    explicit Ring(std::uint32_t capacity = 1) {
-      std::uint32_t n = 1;
-      while (n < capacity) n *= 2;
-      buf_.resize(n);
-      mask_ = n - 1;
-    }
-    bool empty() const { return head_ == tail_; }
-    std::uint32_t size() const { return tail_ - head_; }
-    T& front() { return buf_[head_ & mask_]; }
-    const T& front() const { return buf_[head_ & mask_]; }
-    void push_back(const T& v) {
-      if (size() > mask_) grow();
-      buf_[tail_++ & mask_] = v;
-    }
-    void pop_front() { ++head_; }
-
-   private:
-    [[gnu::noinline]] void grow() {
-      std::vector<T> b(buf_.size() * 2);
-      for (std::uint32_t i = 0; i < size(); ++i) b[i] = buf_[(head_ + i) & mask_];
-      tail_ = size();
-      head_ = 0;
-      buf_.swap(b);
-      mask_ = static_cast<std::uint32_t>(buf_.size() - 1);
-    }
-    std::vector<T> buf_;
-    std::uint32_t head_ = 0, tail_ = 0, mask_ = 0;
-  };
+  using Ring = RingBuffer<T>;
   // Set of small integers visited in increasing order: the inputs / outputs with queued
   // packets, so that arbitration and next_event skip the empty ones.
   class Bits {

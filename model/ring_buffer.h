@@ -9,20 +9,30 @@ namespace locsim {
 template <class T>
 class RingBuffer {
  public:
+  // Room for `capacity` items (rounded up to a power of two) before the first growth.
+  explicit RingBuffer(std::uint32_t capacity = 4) {
+    std::uint32_t n = 1;
+    while (n < capacity) n *= 2;
+    buf_.resize(n);
+    mask_ = n - 1;
+  }
   bool empty() const { return head_ == tail_; }
   std::uint32_t size() const { return tail_ - head_; }
   T& front() { return buf_[head_ & mask_]; }
   const T& front() const { return buf_[head_ & mask_]; }
+  T& operator[](std::uint32_t i) { return buf_[(head_ + i) & mask_]; }
   const T& operator[](std::uint32_t i) const { return buf_[(head_ + i) & mask_]; }
   void push_back(const T& v) {
-    if (size() == buf_.size()) grow();
+    if (size() > mask_) grow();
     buf_[tail_++ & mask_] = v;
   }
   void pop_front() { ++head_; }
 
  private:
-  void grow() {
-    std::vector<T> b(buf_.empty() ? 4 : buf_.size() * 2);
+  // Out of line: growing is rare, and an inlined allocation would make every caller of
+  // push_back() save the registers it uses.
+  [[gnu::noinline]] void grow() {
+    std::vector<T> b(buf_.size() * 2);
     for (std::uint32_t i = 0; i < size(); ++i) b[i] = (*this)[i];
     tail_ = size();
     head_ = 0;
