@@ -16,13 +16,14 @@ class TimeIndex {
   static constexpr std::uint64_t kFree = std::numeric_limits<std::uint64_t>::max();
   static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
 
-  TimeIndex() : table_(64) {}
+  TimeIndex() : keys_(64, kFree), values_(64, 0) {}
 
   // The value of t, or kAbsent with `e` set to the free entry where t would go.
   std::uint32_t lookup(std::uint64_t t, std::size_t& e) const {
     for (std::size_t h = home(t);; h = (h + 1) & mask_) {
-      if (table_[h].t == t) return table_[h].value;
-      if (table_[h].t == kFree) {
+      const std::uint64_t k = keys_[h];
+      if (k == t) return values_[h];
+      if (k == kFree) {
         e = h;
         return kAbsent;
       }
@@ -31,16 +32,15 @@ class TimeIndex {
   // The entry where t is, or the free entry where it would go.
   std::size_t find(std::uint64_t t) const {
     std::size_t h = home(t);
-    while (table_[h].t != t && table_[h].t != kFree) h = (h + 1) & mask_;
+    while (keys_[h] != t && keys_[h] != kFree) h = (h + 1) & mask_;
     return h;
   }
   // The value at an entry find() returned; kAbsent if the entry is free.
-  std::uint32_t value(std::size_t e) const {
-    return table_[e].t == kFree ? kAbsent : table_[e].value;
-  }
+  std::uint32_t value(std::size_t e) const { return keys_[e] == kFree ? kAbsent : values_[e]; }
   // Puts t (not present; t != kFree) at the free entry e that find(t) or lookup(t) gave.
   void insert_at(std::size_t e, std::uint64_t t, std::uint32_t v) {
-    table_[e] = Entry{t, v};
+    keys_[e] = t;
+    values_[e] = v;
     if (++size_ > limit_) grow();
   }
   // Removes t (present).
@@ -49,10 +49,10 @@ class TimeIndex {
   // or growth may have moved it), which saves the search.
   void erase(std::uint64_t t, std::size_t hint) {
     hint &= mask_;
-    erase_entry(table_[hint].t == t ? hint : find(t));
+    erase_entry(keys_[hint] == t ? hint : find(t));
   }
   std::size_t size() const { return size_; }
-  std::size_t capacity() const { return table_.size(); }
+  std::size_t capacity() const { return keys_.size(); }
   // The entry a time hashes to (tests build collisions with it).
   std::size_t home(std::uint64_t t) const {
     return static_cast<std::size_t>((t * 0x9E3779B97F4A7C15ull) >> shift_);
@@ -62,29 +62,35 @@ class TimeIndex {
   void erase_entry(std::size_t h) {
     // Backward shift: move up each later entry of the run whose home the hole would cut it
     // off from (its home is not cyclically in (h, j]).
-    for (std::size_t j = (h + 1) & mask_; table_[j].t != kFree; j = (j + 1) & mask_) {
-      if (((j - home(table_[j].t)) & mask_) >= ((j - h) & mask_)) {
-        table_[h] = table_[j];
+    for (std::size_t j = (h + 1) & mask_; keys_[j] != kFree; j = (j + 1) & mask_) {
+      if (((j - home(keys_[j])) & mask_) >= ((j - h) & mask_)) {
+        keys_[h] = keys_[j];
+        values_[h] = values_[j];
         h = j;
       }
     }
-    table_[h] = Entry{};
+    keys_[h] = kFree;
     --size_;
   }
-  struct Entry {
-    std::uint64_t t = kFree;
-    std::uint32_t value = 0;
-  };
-  void grow() {
-    std::vector<Entry> old(table_.size() * 2);
-    old.swap(table_);
-    mask_ = table_.size() - 1;
-    limit_ = table_.size() / 2;
+  // Out of line: rare, and inlined it costs the callers' hot paths registers.
+  __attribute__((noinline)) void grow() {
+    std::vector<std::uint64_t> old_keys(keys_.size() * 2, kFree);
+    std::vector<std::uint32_t> old_values(values_.size() * 2, 0);
+    old_keys.swap(keys_);
+    old_values.swap(values_);
+    mask_ = keys_.size() - 1;
+    limit_ = keys_.size() / 2;
     --shift_;
-    for (const Entry& e : old)
-      if (e.t != kFree) table_[find(e.t)] = e;
+    for (std::size_t i = 0; i < old_keys.size(); ++i) {
+      if (old_keys[i] == kFree) continue;
+      const std::size_t e = find(old_keys[i]);
+      keys_[e] = old_keys[i];
+      values_[e] = old_values[i];
+    }
   }
-  std::vector<Entry> table_;
+  // Keys and values apart: a probe reads 8-byte keys, indexed without scaling arithmetic.
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint32_t> values_;
   std::size_t mask_ = 63;
   unsigned shift_ = 58;  // 64 - log2(table size)
   std::size_t size_ = 0;

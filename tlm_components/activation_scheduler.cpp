@@ -77,7 +77,11 @@ void ActivationScheduler::finalize() {
   by_slot_ = all_;
   std::sort(by_slot_.begin(), by_slot_.end(),
             [](const Activation* x, const Activation* y) { return x->rank_ < y->rank_; });
-  for (std::uint32_t i = 0; i < by_slot_.size(); ++i) by_slot_[i]->slot_ = i;
+  for (std::uint32_t i = 0; i < by_slot_.size(); ++i) {
+    by_slot_[i]->slot_ = i;
+    by_slot_[i]->word_ = i >> 6;
+    by_slot_[i]->bit_ = std::uint64_t{1} << (i & 63);
+  }
   words_ = (by_slot_.size() + 63) / 64;
   next_pass_ = 0;  // bucket 0 collects the requests for the time being run
   buckets_.assign(words_, 0);
@@ -96,48 +100,49 @@ void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t 
   // next pass, a bucket of its own outside due_ and the index (its time left the index when
   // its first pass began).
   if (t == current_) {
-    buckets_[next_pass_ * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
+    buckets_[next_pass_ + a->word_] |= a->bit_;
     next_pass_due_ = true;
     return;
   }
-  add_time(a, t, e);  // out of line: the path above needs no stack frame
+  if (!final_) return;  // during elaboration: finalize() enters the pending runs
+  add_time(a, t, e);    // out of line: the path above needs no stack frame
+}
+
+__attribute__((noinline)) std::uint32_t ActivationScheduler::new_bucket() {
+  const auto b = static_cast<std::uint32_t>(buckets_.size());
+  buckets_.resize(buckets_.size() + words_, 0);
+  free_buckets_.push_back(0);  // room for this bucket when it is freed
+  return b;
 }
 
 __attribute__((noinline)) void ActivationScheduler::add_time(Activation* a, std::uint64_t t,
                                                              std::size_t e) {
   // A time not pending yet (e: its free entry in the index): a bucket, and its place in due_,
   // searched from the earliest end, where most new times go (the next few edges).
-  std::uint32_t b;
-  if (free_buckets_.empty()) {
-    b = static_cast<std::uint32_t>(buckets_.size() / words_);
-    buckets_.resize(buckets_.size() + words_, 0);
-  } else {
-    b = free_buckets_.back();
-    free_buckets_.pop_back();
-  }
+  const std::uint32_t b = free_count_ != 0 ? free_buckets_[--free_count_] : new_bucket();
   // The sentinel at due_'s front (kNever, never requested) ends the search.
-  std::size_t i = due_.size();
   due_.emplace_back();
-  Due* d = due_.data();
-  for (; d[i - 1].t < t; --i) d[i] = d[i - 1];
-  d[i] = Due{t, b, static_cast<std::uint32_t>(e)};
-  buckets_[b * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
+  Due* p = &due_.back();
+  for (; p[-1].t < t; --p) *p = p[-1];
+  *p = Due{t, b, static_cast<std::uint32_t>(e)};
+  buckets_[b + a->word_] |= a->bit_;
   index_.insert_at(e, t, b);
 }
 
-__attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::uint32_t b,
+__attribute__((always_inline)) inline void ActivationScheduler::run_pass(Activation* const* by_slot,
+                                                                         std::uint32_t b,
                                                                          std::uint64_t now) {
   // The bucket is read in place: no request reaches it meanwhile (its time has left due_ and the
   // index, and requests for now go to next_pass_). Its address is taken afresh per word, as a
   // request for another time may grow buckets_.
   ++passes_;
-  const std::size_t base = b * words_;
+  const std::size_t base = b;
   for (std::size_t w = 0; w < words_; ++w) {
     const std::uint64_t word = buckets_[base + w];
     if (!word) continue;
     buckets_[base + w] = 0;
     for (std::uint64_t bits = word; bits; bits &= bits - 1) {
-      Activation* a = by_slot_[(w << 6) | static_cast<std::size_t>(__builtin_ctzll(bits))];
+      Activation* a = by_slot[(w << 6) | static_cast<unsigned>(__builtin_ctzll(bits))];
       // A bit whose process was asked for another time meanwhile (pending_ differs) is stale.
       if (a->pending_ != now) continue;
       a->pending_ = Activation::kNever;  // from here a request for now means the next pass
@@ -149,10 +154,15 @@ __attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::ui
 
 void ActivationScheduler::run() {
   if (!final_) finalize();
+  // Fixed after finalize(); a local survives the activations' calls in a register.
+  Activation* const* const by_slot = by_slot_.data();
   const std::uint64_t kernel_now = ctx_->time_stamp().value();
   std::uint64_t now = kernel_now;
-  armed_ = Activation::kNever;
-  running_ = true;
+  armed_ = 0;
+  // sim_time() reads ahead_ from the first time on (the kernel's time until a step ahead): the
+  // pointer is stored once per run(), a step only sets the value.
+  set_value(ahead_, now);
+  detail::sim_time_ahead = &ahead_;
   for (;;) {
     // The passes of time now, each in slot order. The first is the bucket due_ holds; requests
     // for now made during a pass collect in next_pass_, the next pass (a delta cycle), which
@@ -165,7 +175,7 @@ void ActivationScheduler::run() {
       current_ = now;
       for (;;) {
         next_pass_due_ = false;
-        run_pass(b, now);
+        run_pass(by_slot, b, now);
         // sc_stop() lets the current delta finish and starts no further one.
         if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) {
           stopped = true;
@@ -183,7 +193,7 @@ void ActivationScheduler::run() {
         due_.push_back(Due{now, next_pass_, static_cast<std::uint32_t>(e)});
         next_pass_ = b;
       } else {
-        free_buckets_.push_back(b);
+        free_buckets_[free_count_++] = b;
       }
     }
     if (stopped || due_.back().t == Activation::kNever) break;
@@ -200,11 +210,10 @@ void ActivationScheduler::run() {
     }
     now = next;
     set_value(ahead_, now);
-    detail::sim_time_ahead = &ahead_;
     ++steps_ahead_;
   }
   detail::sim_time_ahead = nullptr;
-  running_ = false;
+  armed_ = Activation::kNever;
   // Wake at the next due time or, after a run-ahead, at the time reached, so that the kernel's
   // time catches up before anything else runs: what sc_time_stamp() says after an sc_start
   // slice (the time of its last event) and at the end of the run is what it was without

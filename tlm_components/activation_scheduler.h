@@ -100,7 +100,9 @@ class Activation {
   void (*fn_)(void*) = nullptr;
   ActivationScheduler* sched_ = nullptr;
   std::uint64_t rank_ = 0;
-  std::uint32_t slot_ = 0;          // position in the same-time order
+  std::uint32_t slot_ = 0;  // position in the same-time order
+  std::uint32_t word_ = 0;  // its bit in a bucket: the word (slot_ / 64) and the mask
+  std::uint64_t bit_ = 0;
   std::uint64_t pending_ = kNever;  // earliest requested run
   std::string name_;
 };
@@ -134,6 +136,7 @@ class ActivationScheduler {
   // The activations due at one time: a bit per process, at its position in the same-time
   // order, so a pass visits them in rank order without sorting and a repeated request costs
   // nothing.
+  // A bucket is named by the offset of its first word in buckets_.
   struct Due {
     std::uint64_t t;
     std::uint32_t bucket;
@@ -144,9 +147,10 @@ class ActivationScheduler {
   void add(Activation* a);
   void request(Activation* a, std::uint64_t t) {
     a->pending_ = t;
-    if (final_) enter(a, t);
-    // Inside run() the loop picks up requests for now and re-arms for the earliest time.
-    if (running_ || t >= armed_) return;
+    enter(a, t);  // before finalize() the index is empty: enter_new() then only returns
+    // Inside run() armed_ is 0: the loop picks up requests for now and re-arms for the earliest
+    // time.
+    if (t >= armed_) return;
     arm(t);
   }
   void enter(Activation* a, std::uint64_t t) {
@@ -155,15 +159,16 @@ class ActivationScheduler {
     std::size_t e = 0;
     const std::uint32_t b = index_.lookup(t, e);
     if (b == TimeIndex::kAbsent) return enter_new(a, t, e);
-    buckets_[b * words_ + (a->slot_ >> 6)] |= std::uint64_t{1} << (a->slot_ & 63);
+    buckets_[b + a->word_] |= a->bit_;
   }
   // A time not in the index: the time being run (its next pass) or a new pending time.
   void enter_new(Activation* a, std::uint64_t t, std::size_t e);
   void add_time(Activation* a, std::uint64_t t, std::size_t e);
+  std::uint32_t new_bucket();
   void arm(std::uint64_t t);
   void finalize();
   void run();
-  void run_pass(std::uint32_t b, std::uint64_t now);
+  void run_pass(Activation* const* by_slot, std::uint32_t b, std::uint64_t now);
   static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
 
   std::vector<Activation*> all_;      // registration order
@@ -171,12 +176,17 @@ class ActivationScheduler {
   std::size_t words_ = 0;             // 64-bit words per bucket
   std::vector<Due> due_;  // distinct pending times, the earliest last, after a kNever sentinel
   std::vector<std::uint64_t> buckets_;  // words_ words per bucket
+  // Buckets not in use: a stack in free_buckets_[0, free_count_), sized to the number of buckets
+  // so that a push needs no capacity check.
   std::vector<std::uint32_t> free_buckets_;
+  std::size_t free_count_ = 0;
   TimeIndex index_;  // the times of due_ -> their buckets
   sc_core::sc_event wake_;
-  std::uint64_t armed_ = Activation::kNever;  // time wake_ is notified for
+  // Time wake_ is notified for (kNever: not notified); 0 inside run(), so that a request does
+  // not arm it.
+  std::uint64_t armed_ = Activation::kNever;
   std::uint64_t seed_ = 0;
-  bool final_ = false, running_ = false;
+  bool final_ = false;
   std::uint64_t activations_ = 0, passes_ = 0, steps_ahead_ = 0;
   std::uint64_t run_ahead_limit_ = 0;
   // The time whose passes run() is running (kNever outside them), and the bucket that collects

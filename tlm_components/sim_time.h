@@ -5,9 +5,9 @@
 namespace locsim {
 
 namespace detail {
-// While the activation scheduler runs the activations of a time SystemC's kernel has not
-// reached yet (it steps through its own due times itself while no other SystemC process has
-// anything to do before them: ActivationScheduler::run()), that time; null otherwise.
+// While the activation scheduler runs, the time of its activations: SystemC's kernel time, or a
+// time the kernel has not reached yet (it steps through its own due times itself while no other
+// SystemC process has anything to do before them: ActivationScheduler::run()); null otherwise.
 inline const sc_core::sc_time* sim_time_ahead = nullptr;
 }  // namespace detail
 

@@ -355,3 +355,81 @@ TEST_CASE(
   CHECK(a.act.pending() == sc_time(10, SC_NS).value());
   CHECK(b.act.pending() == sc_time(15, SC_NS).value());
 }
+
+namespace {
+// 150 processes (three words per bucket), each running four times at its own mix of times, some
+// asking for a next pass: many pending times created and run, so buckets are freed and reused.
+// The log must match a plain reference of the rules: by time, then pass, then rank.
+void check_many_processes(bool run_ahead) {
+  constexpr int kN = 150, kRuns = 4;
+  const Stage stages[] = {Stage::kCore, Stage::kMemory, Stage::kNetwork};
+  Log log;
+  std::vector<std::unique_ptr<Block>> blocks;
+  std::vector<int> runs(kN, 0);
+  auto next_delay_ns = [](int i, int k) { return std::uint64_t(1 + (i * 13 + k) % 5); };
+  auto wants_next_pass = [](int i, int k) { return i % 10 == 0 && k == 1; };
+  for (int i = 0; i < kN; ++i) {
+    blocks.push_back(
+        std::make_unique<Block>(("b" + std::to_string(i)).c_str(), stages[(i * 7) % 3], log));
+    Block* b = blocks.back().get();
+    b->body = [&, i, b]() {
+      const int k = ++runs[i];
+      if (k >= kRuns) return;
+      if (wants_next_pass(i, k))
+        b->act.notify(sc_core::SC_ZERO_TIME);
+      else
+        b->act.notify(sc_time(static_cast<double>(next_delay_ns(i, k)), SC_NS));
+    };
+  }
+  Driver d("driver");
+  d.at10 = [&]() {
+    for (int i = 0; i < kN; ++i) blocks[i]->act.notify(sc_time(i % 7, SC_NS));
+  };
+  if (run_ahead) ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  sc_core::sc_start();
+
+  // Reference: rank = (stage, elaboration index).
+  auto rank = [&](int i) { return std::make_pair(static_cast<int>(stages[(i * 7) % 3]), i); };
+  std::vector<std::uint64_t> pending(kN);
+  for (int i = 0; i < kN; ++i) pending[i] = 10 + i % 7;
+  std::vector<int> ref_runs(kN, 0);
+  std::vector<std::string> expect;
+  std::vector<std::uint64_t> expect_times;
+  const std::uint64_t never = Activation::kNever;
+  for (;;) {
+    const std::uint64_t t = *std::min_element(pending.begin(), pending.end());
+    if (t == never) break;
+    std::vector<int> pass;
+    for (int i = 0; i < kN; ++i)
+      if (pending[i] == t) pass.push_back(i);
+    while (!pass.empty()) {
+      std::sort(pass.begin(), pass.end(), [&](int x, int y) { return rank(x) < rank(y); });
+      std::vector<int> next;
+      for (int i : pass) {
+        pending[i] = never;
+        expect.push_back("b" + std::to_string(i));
+        expect_times.push_back(t);
+        const int k = ++ref_runs[i];
+        if (k >= kRuns) continue;
+        if (wants_next_pass(i, k))
+          next.push_back(i);
+        else
+          pending[i] = t + next_delay_ns(i, k);
+      }
+      for (int i : next) pending[i] = t;
+      pass = next;
+    }
+  }
+  CHECK(log.runs == expect);
+  CHECK(log.times == expect_times);
+  CHECK(ActivationScheduler::get().activations() == expect.size());
+}
+}  // namespace
+
+TEST_CASE("scheduler: more processes than a bucket word holds, with buckets reused") {
+  check_many_processes(false);
+}
+
+TEST_CASE("scheduler: more processes than a bucket word holds, with run-ahead") {
+  check_many_processes(true);
+}
