@@ -129,20 +129,20 @@ __attribute__((noinline)) void ActivationScheduler::add_time(Activation* a, std:
   index_.insert_at(e, t, b);
 }
 
-__attribute__((always_inline)) inline void ActivationScheduler::run_pass(Activation* const* by_slot,
-                                                                         std::uint32_t b,
+__attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::uint32_t b,
                                                                          std::uint64_t now) {
   // The bucket is read in place: no request reaches it meanwhile (its time has left due_ and the
   // index, and requests for now go to next_pass_). Its address is taken afresh per word, as a
-  // request for another time may grow buckets_.
+  // request for another time may grow buckets_. Six values live across the activations' calls
+  // (this, now, the word, the end, the word's processes, the bits), none on the stack.
   ++passes_;
-  const std::size_t base = b;
-  for (std::size_t w = 0; w < words_; ++w) {
-    const std::uint64_t word = buckets_[base + w];
+  Activation* const* row = by_slot_.data();  // fixed after finalize()
+  for (std::size_t i = b, end = b + words_; i != end; ++i, row += 64) {
+    const std::uint64_t word = buckets_[i];
     if (!word) continue;
-    buckets_[base + w] = 0;
+    buckets_[i] = 0;
     for (std::uint64_t bits = word; bits; bits &= bits - 1) {
-      Activation* a = by_slot[(w << 6) | static_cast<unsigned>(__builtin_ctzll(bits))];
+      Activation* a = row[__builtin_ctzll(bits)];
       // A bit whose process was asked for another time meanwhile (pending_ differs) is stale.
       if (a->pending_ != now) continue;
       a->pending_ = Activation::kNever;  // from here a request for now means the next pass
@@ -154,8 +154,6 @@ __attribute__((always_inline)) inline void ActivationScheduler::run_pass(Activat
 
 void ActivationScheduler::run() {
   if (!final_) finalize();
-  // Fixed after finalize(); a local survives the activations' calls in a register.
-  Activation* const* const by_slot = by_slot_.data();
   const std::uint64_t kernel_now = ctx_->time_stamp().value();
   std::uint64_t now = kernel_now;
   armed_ = 0;
@@ -175,7 +173,7 @@ void ActivationScheduler::run() {
       current_ = now;
       for (;;) {
         next_pass_due_ = false;
-        run_pass(by_slot, b, now);
+        run_pass(b, now);
         // sc_stop() lets the current delta finish and starts no further one.
         if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) {
           stopped = true;

@@ -168,7 +168,7 @@ class ActivationScheduler {
   void arm(std::uint64_t t);
   void finalize();
   void run();
-  void run_pass(Activation* const* by_slot, std::uint32_t b, std::uint64_t now);
+  void run_pass(std::uint32_t b, std::uint64_t now);
   static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
 
   std::vector<Activation*> all_;      // registration order
