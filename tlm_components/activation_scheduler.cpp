@@ -39,6 +39,8 @@ ActivationScheduler& ActivationScheduler::get() {
 
 ActivationScheduler::ActivationScheduler() : wake_("locsim_activation_wake") {
   due_.push_back(Due{Activation::kNever, 0, 0});  // the sentinel
+  due_top_ = due_.data();
+  due_end_ = due_top_ + due_.size();
   ctx_ = sc_core::sc_get_curr_simcontext();
   sc_core::sc_spawn_options opt;
   opt.spawn_method();
@@ -115,14 +117,29 @@ __attribute__((noinline)) std::uint32_t ActivationScheduler::new_bucket() {
   return b;
 }
 
+void ActivationScheduler::grow_due() {
+  const std::size_t n = static_cast<std::size_t>(due_top_ - due_.data());
+  due_.resize(std::max<std::size_t>(64, due_.size() * 2));
+  due_top_ = due_.data() + n;
+  due_end_ = due_.data() + due_.size();
+}
+
+__attribute__((noinline)) void ActivationScheduler::add_time_slow(Activation* a, std::uint64_t t,
+                                                                  std::size_t e) {
+  if (free_count_ == 0) free_buckets_[free_count_++] = new_bucket();
+  if (due_top_ + 1 == due_end_) grow_due();
+  add_time(a, t, e);
+}
+
 __attribute__((noinline)) void ActivationScheduler::add_time(Activation* a, std::uint64_t t,
                                                              std::size_t e) {
   // A time not pending yet (e: its free entry in the index): a bucket, and its place in due_,
-  // searched from the earliest end, where most new times go (the next few edges).
-  const std::uint32_t b = free_count_ != 0 ? free_buckets_[--free_count_] : new_bucket();
+  // searched from the earliest end, where most new times go (the next few edges). Room for both
+  // is made out of line, so that this path calls nothing but the index's rare growth at its end.
+  if (free_count_ == 0 || due_top_ + 1 == due_end_) return add_time_slow(a, t, e);
+  const std::uint32_t b = free_buckets_[--free_count_];
   // The sentinel at due_'s front (kNever, never requested) ends the search.
-  due_.emplace_back();
-  Due* p = &due_.back();
+  Due* p = ++due_top_;
   for (; p[-1].t < t; --p) *p = p[-1];
   *p = Due{t, b, static_cast<std::uint32_t>(e)};
   buckets_[b + a->word_] |= a->bit_;
@@ -166,10 +183,10 @@ void ActivationScheduler::run() {
     // for now made during a pass collect in next_pass_, the next pass (a delta cycle), which
     // swaps places with the bucket just read (all zero again).
     bool stopped = false;
-    if (due_.back().t == now) {
-      std::uint32_t b = due_.back().bucket;
-      index_.erase(now, due_.back().entry);
-      due_.pop_back();
+    if (due_top_->t == now) {
+      std::uint32_t b = due_top_->bucket;
+      index_.erase(now, due_top_->entry);
+      --due_top_;
       current_ = now;
       for (;;) {
         next_pass_due_ = false;
@@ -188,15 +205,16 @@ void ActivationScheduler::run() {
         std::size_t e = 0;
         index_.lookup(now, e);
         index_.insert_at(e, now, next_pass_);
-        due_.push_back(Due{now, next_pass_, static_cast<std::uint32_t>(e)});
+        if (due_top_ + 1 == due_end_) grow_due();
+        *++due_top_ = Due{now, next_pass_, static_cast<std::uint32_t>(e)};
         next_pass_ = b;
       } else {
         free_buckets_[free_count_++] = b;
       }
     }
-    if (stopped || due_.back().t == Activation::kNever) break;
+    if (stopped || due_top_->t == Activation::kNever) break;
     // Run-ahead (header): the next due time, if nothing else in the kernel comes first.
-    const std::uint64_t next = due_.back().t;
+    const std::uint64_t next = due_top_->t;
     if (next > run_ahead_limit_ || ctx_->pending_activity_at_current_time()) break;
     sc_core::sc_time kernel_next;
     if (ctx_->next_time(kernel_next)) {
@@ -218,7 +236,7 @@ void ActivationScheduler::run() {
   // run-ahead. The catch-up run finds nothing due and arms for the next due time (or runs ahead
   // again).
   const std::uint64_t wake =
-      now > kernel_now ? now : due_.back().t;  // kNever: the sentinel, nothing due
+      now > kernel_now ? now : due_top_->t;  // kNever: the sentinel, nothing due
   if (wake == Activation::kNever) return;
   armed_ = wake;
   wake_.notify(sc_core::sc_time::from_value(wake - kernel_now));

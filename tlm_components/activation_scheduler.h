@@ -164,6 +164,8 @@ class ActivationScheduler {
   // A time not in the index: the time being run (its next pass) or a new pending time.
   void enter_new(Activation* a, std::uint64_t t, std::size_t e);
   void add_time(Activation* a, std::uint64_t t, std::size_t e);
+  void add_time_slow(Activation* a, std::uint64_t t, std::size_t e);
+  void grow_due();
   std::uint32_t new_bucket();
   void arm(std::uint64_t t);
   void finalize();
@@ -174,7 +176,12 @@ class ActivationScheduler {
   std::vector<Activation*> all_;      // registration order
   std::vector<Activation*> by_slot_;  // same-time order (after finalize())
   std::size_t words_ = 0;             // 64-bit words per bucket
-  std::vector<Due> due_;  // distinct pending times, the earliest last, after a kNever sentinel
+  // Distinct pending times, the earliest last (at due_top_), after a kNever sentinel at the
+  // front. The vector is the storage, [data(), due_top_] the times: add_time()'s fast path then
+  // needs no capacity check of its own and calls nothing (no saved registers).
+  std::vector<Due> due_;
+  Due* due_top_ = nullptr;
+  Due* due_end_ = nullptr;              // due_.data() + due_.size()
   std::vector<std::uint64_t> buckets_;  // words_ words per bucket
   // Buckets not in use: a stack in free_buckets_[0, free_count_), sized to the number of buckets
   // so that a push needs no capacity check.
