@@ -125,6 +125,13 @@ bool coalesce_aligned(const std::array<Addr, kWarpSize>& addrs, std::uint32_t ac
 void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
               std::uint32_t access_bytes, std::uint32_t line_bytes, std::uint32_t sector_bytes,
               std::vector<LineRequest>& out) {
+  coalesce(addrs, active_mask, access_bytes, line_bytes, sector_bytes, out,
+           line_bytes / sector_bytes);
+}
+
+void detail::coalesce_other(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
+                            std::uint32_t access_bytes, std::uint32_t line_bytes,
+                            std::uint32_t sector_bytes, std::vector<LineRequest>& out) {
   out.clear();
   if (coalesce_contiguous(addrs, active_mask, access_bytes, line_bytes, sector_bytes, out)) return;
   if (coalesce_aligned(addrs, active_mask, access_bytes, line_bytes, sector_bytes, out)) return;

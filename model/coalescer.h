@@ -27,6 +27,48 @@ void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mas
               std::uint32_t access_bytes, std::uint32_t line_bytes, std::uint32_t sector_bytes,
               std::vector<LineRequest>& out);
 
+namespace detail {
+// coalesce() without its first case (out is cleared first here too).
+void coalesce_other(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
+                    std::uint32_t access_bytes, std::uint32_t line_bytes,
+                    std::uint32_t sector_bytes, std::vector<LineRequest>& out);
+}  // namespace detail
+
+// The commonest case, inline: a fully active warp whose lanes read consecutive elements that fill
+// exactly one line from its start (a[i] with 4-byte elements and 128-byte lines), giving one
+// request for every byte, sector and lane of the line. Same result as the general path.
+inline void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
+                     std::uint32_t access_bytes, std::uint32_t line_bytes,
+                     std::uint32_t sector_bytes, std::vector<LineRequest>& out,
+                     std::uint32_t line_sectors) {
+  const Addr base = addrs[0];
+  if (active_mask == ~std::uint32_t{0} && access_bytes * kWarpSize == line_bytes &&
+      (base & (line_bytes - 1)) == 0 && line_sectors <= 32) {
+    // Every lane at its place (two lanes at a time in a 16-byte vector, SSE2 on x86-64).
+    using V2 = std::uint64_t __attribute__((vector_size(16)));
+    V2 stray = {0, 0}, expect = {base, base + access_bytes};
+    const V2 step = {2 * Addr{access_bytes}, 2 * Addr{access_bytes}};
+#pragma GCC unroll 16
+    for (unsigned l = 0; l < kWarpSize; l += 2) {
+      V2 a;
+      __builtin_memcpy(&a, &addrs[l], sizeof a);
+      stray |= a ^ expect;
+      expect += step;
+    }
+    if ((stray[0] | stray[1]) == 0) {
+      out.resize(1);
+      LineRequest& r = out[0];
+      r.line_addr = base;
+      r.sector_mask = static_cast<std::uint32_t>((std::uint64_t{1} << line_sectors) - 1);
+      r.bytes.w[0] = line_bytes >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << line_bytes) - 1;
+      r.bytes.w[1] = line_bytes == 128 ? ~std::uint64_t{0} : 0;
+      r.lane_mask = ~std::uint32_t{0};
+      return;
+    }
+  }
+  detail::coalesce_other(addrs, active_mask, access_bytes, line_bytes, sector_bytes, out);
+}
+
 // Shared-memory bank conflicts: the number of serialized passes needed by 32 banks of bank_bytes
 // (1 = conflict free). Lanes reading the same word are a broadcast, not a conflict.
 std::uint32_t shared_bank_conflict_degree(const std::array<Addr, kWarpSize>& addrs,

@@ -58,6 +58,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
                                           "instructions that had to wait for an outstanding load")),
       load_latency_(ctx.stats.distribution(this->name(), "sm", "load_latency", "ps",
                                            "SM-observed latency of a global load line request")) {
+  line_sectors_ = cfg.line_bytes / cfg.sector_bytes;
   for (std::uint32_t i = 0; i < cfg.resources.max_warps; ++i)
     sched_warps_[i % cfg.schedulers][i >> 6] |= std::uint64_t{1} << (i & 63);
   for (const auto& m : sched_warps_) sched_word_.push_back(m.empty() ? 0 : m[0]);
@@ -111,25 +112,26 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
     wp.age = age_counter_++;
     k.emplace_warp_stream(cta, w, wp.stream);
     wp.ready_at = now + 1;
-    fetch(wp);
+    fetch(wp, wi);
   }
   c.live_warps = nw;
   ++resident_;
   schedule_wake(now + 1);
 }
 
-[[gnu::always_inline]] inline void StreamingMultiprocessor::note_scoreboard(Warp& w) {
+[[gnu::always_inline]] inline void StreamingMultiprocessor::note_scoreboard(Warp& w,
+                                                                            std::uint32_t wi) {
   // Called with ready_at already set: the stall counts from there (a warp only adds to its own
   // scoreboard by issuing, so an instruction that is free now stays free).
   w.sb_stalled = !w.sb.ready(w.inst);
-  refresh(static_cast<std::uint32_t>(&w - warps_.data()));  // have_inst, sb_stalled final
+  refresh(w, wi);  // have_inst, sb_stalled final
   if (!w.sb_stalled) return;
   w.sb_since = w.ready_at;
   ++sb_stalled_insts_;
 }
 
 // Inline at its callers (once per issued instruction: the call cost about 15 instructions).
-[[gnu::always_inline]] inline void StreamingMultiprocessor::fetch(Warp& w) {
+[[gnu::always_inline]] inline void StreamingMultiprocessor::fetch(Warp& w, std::uint32_t wi) {
   w.have_inst = w.stream->next(w.inst);
   if (!w.have_inst) {
     // A stream that ends without Exit is treated as an implicit Exit.
@@ -138,7 +140,7 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
     w.have_inst = true;
   }
   if (w.inst.op == WarpOp::Compute) w.compute_left = std::max<std::uint32_t>(1, w.inst.count);
-  note_scoreboard(w);
+  note_scoreboard(w, wi);
 }
 
 bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
@@ -319,8 +321,10 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
 
 void StreamingMultiprocessor::cycle_method() {
   wake_at_ = kNeverCycle;
-  const Cycle now = clk_.now();
-  if (!clk_.on_edge(now)) {  // not on our edge: run at the next one
+  // clk_.now() and clk_.on_edge(now) from one read of the time.
+  const std::uint64_t t_ps = sim_time().value(), period_ps = clk_.period().value();
+  const Cycle now = t_ps / period_ps;
+  if (now * period_ps != t_ps) {  // not on our edge: run at the next one
     schedule_wake(now + 1);
     return;
   }
@@ -394,7 +398,7 @@ bool StreamingMultiprocessor::release_load(std::uint32_t wi, std::uint32_t slot,
   Warp& w = warps_[wi];
   if (!w.sb.line_returned(slot) || !w.sb_stalled || !w.sb.ready(w.inst)) return false;
   w.sb_stalled = false;
-  refresh(wi);
+  refresh(w, wi, false);
   if (!w.at_barrier && at > w.sb_since) sb_stall_cycles_ += at - w.sb_since;
   w.ready_at = std::max(w.ready_at, at);
   return true;
@@ -426,7 +430,7 @@ void StreamingMultiprocessor::update_warp_limit() {
     case WarpOp::Compute:
       if (--w.compute_left == 0) {
         w.ready_at = now + std::max<Cycle>(1, in.latency);
-        fetch(w);
+        fetch(w, wi);
       } else {
         w.ready_at = now + 1;
       }
@@ -451,20 +455,20 @@ void StreamingMultiprocessor::update_warp_limit() {
         schedule_wake(done);
       }
       w.ready_at = now + 1;
-      fetch(w);
+      fetch(w, wi);
       return;
     }
     case WarpOp::Barrier:
       w.at_barrier = true;
       ++c.at_barrier;
       w.ready_at = now + 1;
-      fetch(w);
+      fetch(w, wi);
       if (c.at_barrier == c.live_warps) release_barrier(w.cta_slot);
       return;
     case WarpOp::Exit:
       w.exited = true;
       w.active = false;
-      refresh(wi);
+      refresh(w, wi, false);
       w.stream.reset();
       --c.live_warps;
       if (c.live_warps && c.at_barrier == c.live_warps) release_barrier(w.cta_slot);
@@ -479,7 +483,7 @@ void StreamingMultiprocessor::release_barrier(std::uint32_t slot) {
     if (w.active && w.cta_slot == slot && w.at_barrier) {
       w.at_barrier = false;
       w.sb_since = std::max(w.sb_since, now);  // the wait at the barrier is not a stall
-      refresh(w);
+      refresh(w, false);
     }
   ctas_[slot].at_barrier = 0;
 }
@@ -489,7 +493,8 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   CtaSlot& c = ctas_[w.cta_slot];
   const WarpInst& in = w.inst;
   ++mem_insts_;
-  coalesce(in.addr, in.active_mask, in.size, cfg_.line_bytes, cfg_.sector_bytes, coalesced_);
+  coalesce(in.addr, in.active_mask, in.size, cfg_.line_bytes, cfg_.sector_bytes, coalesced_,
+           line_sectors_);
   const AccessKind kind = in.op == WarpOp::Load    ? AccessKind::Load
                           : in.op == WarpOp::Store ? AccessKind::Store
                                                    : AccessKind::Atomic;
@@ -501,7 +506,7 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
                            cfg_.scoreboard == ScoreboardMode::BlockAll);
   for (const LineRequest& lr : coalesced_) {
     Payload* gp = ctx_.pool.allocate();
-    GpuExtension& e = gpu_ext(*gp);
+    GpuExtension& e = static_cast<PooledPayload*>(gp)->ext;  // the pool's own payload
     gp->set_command(kind == AccessKind::Load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
     gp->set_address(lr.line_addr);
     gp->set_data_length(cfg_.line_bytes);
@@ -529,18 +534,7 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
     e.owner_tag = w.cta_slot | sb_slot << 32;
     e.issue_ps = now_ps;
     e.at(name());
-    if (kind == AccessKind::Atomic) {
-      // Per-word add counts: several lanes may hit the same word (performed at the L2).
-      for (unsigned l = 0; l < kWarpSize; ++l) {
-        if (!((in.active_mask >> l) & 1u)) continue;
-        Addr a = in.addr[l] & ~Addr{3};
-        if (a < lr.line_addr || a >= lr.line_addr + cfg_.line_bytes) continue;
-        ++e.word_count[(a - lr.line_addr) / 4];
-      }
-      if (ctx_.check_data)
-        for (unsigned i = 0; i < cfg_.line_bytes / 4; ++i)
-          if (e.word_count[i]) ctx_.golden.atomic_add(lr.line_addr + 4 * i, e.word_count[i]);
-    }
+    if (kind == AccessKind::Atomic) count_atomic_words(in, lr, e);
     if (kind != AccessKind::Load) {
       // Stores and atomics carry TLM byte enables for the bytes they touch.
       std::uint8_t* be = PayloadPool::byte_enables(gp);
@@ -557,10 +551,7 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
       }
       gp->set_byte_enable_ptr(be);
       gp->set_byte_enable_length(cfg_.line_bytes);
-      if (kind == AccessKind::Store) {
-        if (ctx_.check_data)
-          ctx_.golden.store(lr.line_addr, lr.bytes, cfg_.line_bytes, gp->get_data_ptr());
-      }
+      if (kind == AccessKind::Store && ctx_.check_data) golden_store(lr, *gp);
     }
     ldst_queue_.push_back(gp);
     ++c.pending_mem;
@@ -569,11 +560,11 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   ldst_free_at_ = now + 1;
   if (ldst_queue_.size() >= cfg_.ldst_queue) ++ldst_stall_;
   w.ready_at = now + 1;
-  fetch(w);
+  fetch(w, wi);
   send_requests();
 }
 
-void StreamingMultiprocessor::send_requests() {
+void StreamingMultiprocessor::send_queued() {
   const bool was_full = ldst_queue_.size() >= cfg_.ldst_queue;
   const Cycle c = clk_.now();
   while (!port_.busy() && !ldst_queue_.empty()) {
@@ -594,6 +585,38 @@ bool StreamingMultiprocessor::on_response(Payload& gp) {
   const std::uint32_t slot = static_cast<std::uint32_t>(e.owner_tag & 0xffffffffu);
   CtaSlot& c = ctas_[slot];
   ++ctx_.progress;
+  if (gp.get_response_status() != tlm::TLM_OK_RESPONSE || ctx_.check_data) check_response(gp, e);
+  if (e.kind != AccessKind::Store) {
+    load_latency_.sample(sim_time().value() - e.issue_ps);
+    if (release_load(e.warp, static_cast<std::uint32_t>(e.owner_tag >> 32),
+                     clk_.next_edge_cycle() + 1))
+      schedule_wake(warps_[e.warp].ready_at);
+  }
+  --c.pending_mem;
+  gp.release();
+  check_cta_done(slot);
+  return true;
+}
+
+void StreamingMultiprocessor::count_atomic_words(const WarpInst& in, const LineRequest& lr,
+                                                 GpuExtension& e) {
+  // Per-word add counts: several lanes may hit the same word (performed at the L2).
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!((in.active_mask >> l) & 1u)) continue;
+    Addr a = in.addr[l] & ~Addr{3};
+    if (a < lr.line_addr || a >= lr.line_addr + cfg_.line_bytes) continue;
+    ++e.word_count[(a - lr.line_addr) / 4];
+  }
+  if (ctx_.check_data)
+    for (unsigned i = 0; i < cfg_.line_bytes / 4; ++i)
+      if (e.word_count[i]) ctx_.golden.atomic_add(lr.line_addr + 4 * i, e.word_count[i]);
+}
+
+void StreamingMultiprocessor::golden_store(const LineRequest& lr, Payload& gp) {
+  ctx_.golden.store(lr.line_addr, lr.bytes, cfg_.line_bytes, gp.get_data_ptr());
+}
+
+void StreamingMultiprocessor::check_response(Payload& gp, const GpuExtension& e) {
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
     std::ostringstream os;
     os << name() << ": memory error response for address 0x" << std::hex << gp.get_address();
@@ -612,16 +635,6 @@ bool StreamingMultiprocessor::on_response(Payload& gp) {
       if (!err.empty()) ctx_.fail(std::string(this->name()) + ": data integrity: " + err);
     }
   }
-  if (e.kind != AccessKind::Store) {
-    load_latency_.sample(sim_time().value() - e.issue_ps);
-    if (release_load(e.warp, static_cast<std::uint32_t>(e.owner_tag >> 32),
-                     clk_.next_edge_cycle() + 1))
-      schedule_wake(warps_[e.warp].ready_at);
-  }
-  --c.pending_mem;
-  gp.release();
-  check_cta_done(slot);
-  return true;
 }
 
 void StreamingMultiprocessor::check_cta_done(std::uint32_t slot) {

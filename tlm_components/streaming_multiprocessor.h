@@ -125,8 +125,10 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   bool can_issue(std::uint32_t wi, Cycle now) const;
   // Keeps warp wi's bits in masks_ equal to its flags; called after every change of them.
   // Inline and without branches: it runs after every fetch and returned load.
-  [[gnu::always_inline]] void refresh(std::uint32_t wi) {
-    const Warp& w = warps_[wi];
+  [[gnu::always_inline]] void refresh(std::uint32_t wi) { refresh(warps_[wi], wi); }
+  // The same with the warp at hand (w is warps_[wi]): no index from a pointer difference.
+  // new_op: the instruction changed (a fetch); otherwise its global/shared bits stand.
+  [[gnu::always_inline]] void refresh(const Warp& w, std::uint32_t wi, bool new_op = true) {
     MaskWord& mw = masks_[wi >> 6];
     const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
     // active, not exited, not at a barrier, holds an instruction, not waiting on the scoreboard:
@@ -138,10 +140,13 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
       v = (v & ~bit) | (bit & (std::uint64_t{0} - on));
     };
     put(mw.eligible, e);
+    if (!new_op) return;
     put(mw.global, (kGlobalOps >> op) & 1u);
     put(mw.shared, (kSharedOps >> op) & 1u);
   }
-  void refresh(const Warp& w) { refresh(static_cast<std::uint32_t>(&w - warps_.data())); }
+  void refresh(const Warp& w, bool new_op) {
+    refresh(w, static_cast<std::uint32_t>(&w - warps_.data()), new_op);
+  }
   // Bit sets over WarpOp: the global (load, store, atomic) and shared-memory instructions.
   static constexpr unsigned kGlobalOps = 1u << static_cast<unsigned>(WarpOp::Load) |
                                          1u << static_cast<unsigned>(WarpOp::Store) |
@@ -155,13 +160,24 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   Cycle next_ready_one_word(Cycle now) const;
   void issue(std::uint32_t wi, Cycle now);
   void issue_memory(std::uint32_t wi, Cycle now);
-  void fetch(Warp& w);
+  void fetch(Warp& w, std::uint32_t wi);
   void check_cta_done(std::uint32_t slot);
   void release_barrier(std::uint32_t slot);
-  void send_requests();
+  // Sends queued line requests while the port is free; inline, as about half of the calls (the
+  // port's ready callback with an empty queue, an issue while the port is busy) have none to send.
+  void send_requests() {
+    if (!port_.busy() && !ldst_queue_.empty()) send_queued();
+  }
+  void send_queued();
   bool on_response(Payload& gp);
+  // The rare paths of issue_memory() and on_response(), out of line: atomics' word counts, the
+  // data checks and error responses.
+  [[gnu::noinline]] void count_atomic_words(const WarpInst& in, const LineRequest& lr,
+                                            GpuExtension& e);
+  [[gnu::noinline]] void golden_store(const LineRequest& lr, Payload& gp);
+  [[gnu::noinline]] void check_response(Payload& gp, const GpuExtension& e);
   void schedule_wake(Cycle c);
-  void note_scoreboard(Warp& w);
+  void note_scoreboard(Warp& w, std::uint32_t wi);
   void release_shared_loads(Cycle now);
   // A load line of warp `wi` returned (scoreboard slot `slot`); if that readies the instruction
   // the warp stalls at, it may issue from cycle `at`. Returns whether it was released.
@@ -226,6 +242,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   Cycle wake_at_ = ~Cycle{0};
   Activation wake_{Activation::Stage::kCore};
   std::vector<LineRequest> coalesced_;
+  std::uint32_t line_sectors_ = 1;                 // sectors per line (coalesce()'s inline case)
   std::uint64_t swl_max_age_ = ~std::uint64_t{0};  // SWL: youngest age allowed to issue
   std::vector<std::uint64_t> swl_ages_;
 

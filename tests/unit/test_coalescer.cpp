@@ -405,6 +405,49 @@ TEST_CASE("coalesce: contiguous fast path against the definition, one lane off t
   }
 }
 
+TEST_CASE("coalesce: the inline whole-line case matches the general path", "[coalescer]") {
+  // Whole lines (4 B x 32 = 128, 2 x 32 = 64, 1 x 32 = 32) at line starts, and near misses: one
+  // lane off, a partial warp, an unaligned base, sectors finer than 32 per line.
+  struct Shape {
+    std::uint32_t size, line, sector;
+  };
+  const Shape shapes[] = {{4, 128, 32}, {4, 128, 128}, {4, 128, 4}, {4, 128, 2}, {2, 64, 32},
+                          {2, 64, 16},  {1, 32, 32},   {1, 32, 8},  {4, 64, 32}, {8, 128, 32}};
+  std::vector<LineRequest> got, want;
+  int checked = 0;
+  for (const Shape& sh : shapes) {
+    for (Addr base : {Addr{0}, Addr{0x1000}, Addr{0x1000} + sh.size, Addr{0x1000} + sh.line / 2,
+                      ~Addr{0} - 127}) {
+      for (int variant = 0; variant < 3; ++variant) {
+        Addrs a = strided(base, sh.size);
+        std::uint32_t mask = kAll;
+        if (variant == 1) a[17] += sh.size;
+        if (variant == 2) mask = 0x7fffffffu;
+        coalesce(a, mask, sh.size, sh.line, sh.sector, got, sh.line / sh.sector);
+        detail::coalesce_other(a, mask, sh.size, sh.line, sh.sector, want);
+        REQUIRE(got.size() == want.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          CHECK(got[i].line_addr == want[i].line_addr);
+          CHECK(got[i].sector_mask == want[i].sector_mask);
+          CHECK(got[i].bytes == want[i].bytes);
+          CHECK(got[i].lane_mask == want[i].lane_mask);
+        }
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 150);
+  // A reused output vector: the inline case leaves exactly one request.
+  coalesce(strided(0x2000, 128), kAll, 4, 128, 32, got);
+  REQUIRE(got.size() == 32);
+  coalesce(strided(0x4000, 4), kAll, 4, 128, 32, got, 4);
+  REQUIRE(got.size() == 1);
+  CHECK(got[0].line_addr == 0x4000);
+  CHECK(got[0].sector_mask == 0xfu);
+  CHECK(got[0].bytes == range(0, 128));
+  CHECK(got[0].lane_mask == kAll);
+}
+
 TEST_CASE("shared_bank_conflict_degree equals the all-pairs count on random warps",
           "[coalescer][shared]") {
   // The definition, counted naively: distinct words, then per word the distinct words of its bank.
