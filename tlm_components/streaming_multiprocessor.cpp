@@ -100,9 +100,10 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
   const std::uint32_t nw = k.warps_per_cta();
   Cycle now = clk_.next_edge_cycle();
   std::uint32_t wi = 0;
+  const std::size_t n_warps = warps_.size();  // a division by sizeof(Warp): once
   for (std::uint32_t w = 0; w < nw; ++w) {
-    while (wi < warps_.size() && warps_[wi].active) ++wi;
-    sc_assert(wi < warps_.size());
+    while (wi < n_warps && warps_[wi].active) ++wi;
+    sc_assert(wi < n_warps);
     Warp& wp = warps_[wi];
     static_cast<WarpState&>(wp) = WarpState();
     wp.sb.reset();
@@ -219,6 +220,7 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
   bool ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
   bool shared_ok = shared_free_at_ <= now;
   bool issued = false;
+  const std::uint64_t age_bound = swl_max_age_ + (swl_max_age_ != ~std::uint64_t{0});
   auto candidates = [&]() {
     std::uint64_t m = mw.eligible;
     if (!ldst_ok) m &= ~mw.global;
@@ -236,11 +238,12 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
       if (w.ready_at <= now && w.age <= swl_max_age_) wi = last;
     }
     if (wi < 0) {  // the oldest issuable warp of this scheduler
-      std::uint64_t best_age = ~std::uint64_t{0};
+      // Ages at or above best_age lose; it starts just past the SWL limit (ages never reach ~0).
+      std::uint64_t best_age = age_bound;
       for (; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
         const Warp& w = warps_[static_cast<std::uint32_t>(i)];
-        if (w.ready_at > now || w.age > swl_max_age_ || w.age >= best_age) continue;
+        if (w.ready_at > now || w.age >= best_age) continue;
         wi = i;
         best_age = w.age;
       }
@@ -297,6 +300,7 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
 }
 
 // The wake-up scan of cycle_method() with one mask word.
+template <bool kSwl>
 [[gnu::always_inline]] inline Cycle StreamingMultiprocessor::next_ready_one_word(Cycle now) const {
   const MaskWord& mw = masks_[0];
   const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
@@ -305,7 +309,7 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
        m &= m - 1) {
     const std::uint64_t bit = m & (~m + 1);
     const Warp& w = warps_[static_cast<unsigned>(__builtin_ctzll(m))];
-    if (w.age > swl_max_age_) continue;
+    if (kSwl && w.age > swl_max_age_) continue;
     Cycle r = std::max(w.ready_at, now + 1);
     if (mw.global & bit)
       r = std::max(r, ldst_free_at_);
@@ -360,7 +364,7 @@ void StreamingMultiprocessor::cycle_method() {
   // send_requests() wakes us when the LD/ST queue is full; slots it freed this cycle are usable
   // from now + 1 <= r. No warp is ready before now + 1, so the scan stops when one is.
   if (one_word_) {
-    next = next_ready_one_word(now);
+    next = cfg_.warp_limit ? next_ready_one_word<true>(now) : next_ready_one_word<false>(now);
   } else {
     const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
     for (std::size_t k = 0; k < masks_.size() && next > now + 1; ++k) {
@@ -381,7 +385,24 @@ void StreamingMultiprocessor::cycle_method() {
     }
   }
   if (!shared_releases_.empty()) next = std::min(next, shared_releases_.top().when);
-  if (next != kNeverCycle) schedule_wake(next);
+  // schedule_wake(next) without ps_at()'s time read: next > now, so its edge is in the future.
+  if (next != kNeverCycle && next < wake_at_) {
+    wake_at_ = next;
+    wake_.notify_at(next * period_ps);
+  }
+}
+
+// Inline in on_response() (once per returned load line) and release_shared_loads().
+[[gnu::always_inline]] inline bool StreamingMultiprocessor::release_load(std::uint32_t wi,
+                                                                         std::uint32_t slot,
+                                                                         Cycle at) {
+  Warp& w = warps_[wi];
+  if (!w.sb.line_returned(slot) || !w.sb_stalled || !w.sb.ready(w.inst)) return false;
+  w.sb_stalled = false;
+  refresh(w, wi, false);
+  if (!w.at_barrier && at > w.sb_since) sb_stall_cycles_ += at - w.sb_since;
+  w.ready_at = std::max(w.ready_at, at);
+  return true;
 }
 
 void StreamingMultiprocessor::release_shared_loads(Cycle now) {
@@ -392,16 +413,6 @@ void StreamingMultiprocessor::release_shared_loads(Cycle now) {
     // load.
     release_load(r.warp, r.slot, r.when);
   }
-}
-
-bool StreamingMultiprocessor::release_load(std::uint32_t wi, std::uint32_t slot, Cycle at) {
-  Warp& w = warps_[wi];
-  if (!w.sb.line_returned(slot) || !w.sb_stalled || !w.sb.ready(w.inst)) return false;
-  w.sb_stalled = false;
-  refresh(w, wi, false);
-  if (!w.at_barrier && at > w.sb_since) sb_stall_cycles_ += at - w.sb_since;
-  w.ready_at = std::max(w.ready_at, at);
-  return true;
 }
 
 void StreamingMultiprocessor::update_warp_limit() {
@@ -637,9 +648,8 @@ void StreamingMultiprocessor::check_response(Payload& gp, const GpuExtension& e)
   }
 }
 
-void StreamingMultiprocessor::check_cta_done(std::uint32_t slot) {
+void StreamingMultiprocessor::cta_done(std::uint32_t slot) {
   CtaSlot& c = ctas_[slot];
-  if (!c.active || c.live_warps || c.pending_mem) return;
   c.active = false;
   --resident_;
   for (CtaSlot& o : ctas_) o.older -= o.active && o.launch_seq > c.launch_seq;

@@ -157,11 +157,17 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   void update_warp_limit();
   int pick(std::uint32_t sched, Cycle now);
   bool issue_gto_one_word(Cycle now);
+  template <bool kSwl>  // whether static warp limiting is on (the age test)
   Cycle next_ready_one_word(Cycle now) const;
   void issue(std::uint32_t wi, Cycle now);
   void issue_memory(std::uint32_t wi, Cycle now);
   void fetch(Warp& w, std::uint32_t wi);
-  void check_cta_done(std::uint32_t slot);
+  // The test inline (once per response), the completion out of line.
+  void check_cta_done(std::uint32_t slot) {
+    const CtaSlot& c = ctas_[slot];
+    if (c.active && !c.live_warps && !c.pending_mem) cta_done(slot);
+  }
+  void cta_done(std::uint32_t slot);
   void release_barrier(std::uint32_t slot);
   // Sends queued line requests while the port is free; inline, as about half of the calls (the
   // port's ready callback with an empty queue, an issue while the port is busy) have none to send.
