@@ -220,7 +220,6 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
   bool ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
   bool shared_ok = shared_free_at_ <= now;
   bool issued = false;
-  const std::uint64_t age_bound = swl_max_age_ + (swl_max_age_ != ~std::uint64_t{0});
   auto candidates = [&]() {
     std::uint64_t m = mw.eligible;
     if (!ldst_ok) m &= ~mw.global;
@@ -239,7 +238,7 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
     }
     if (wi < 0) {  // the oldest issuable warp of this scheduler
       // Ages at or above best_age lose; it starts just past the SWL limit (ages never reach ~0).
-      std::uint64_t best_age = age_bound;
+      std::uint64_t best_age = swl_age_bound_;
       for (; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
         const Warp& w = warps_[static_cast<std::uint32_t>(i)];
@@ -422,11 +421,12 @@ void StreamingMultiprocessor::update_warp_limit() {
   for (const Warp& w : warps_)
     if (w.active && !w.exited && !w.at_barrier) swl_ages_.push_back(w.age);
   if (swl_ages_.size() <= cfg_.warp_limit) {
-    swl_max_age_ = ~std::uint64_t{0};
+    swl_max_age_ = swl_age_bound_ = ~std::uint64_t{0};
     return;
   }
   std::nth_element(swl_ages_.begin(), swl_ages_.begin() + (cfg_.warp_limit - 1), swl_ages_.end());
   swl_max_age_ = swl_ages_[cfg_.warp_limit - 1];
+  swl_age_bound_ = swl_max_age_ + (swl_max_age_ != ~std::uint64_t{0});
 }
 
 // Inlined into cycle_method, its only caller.

@@ -135,15 +135,25 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     // the five flags compared at once (an inlined five-byte compare).
     static constexpr bool kEligible[5] = {true, false, false, true, false};
     const bool e = std::memcmp(&w.active, kEligible, sizeof kEligible) == 0;
-    const unsigned op = static_cast<unsigned>(w.inst.op);
-    auto put = [bit](std::uint64_t& v, bool on) {
-      v = (v & ~bit) | (bit & (std::uint64_t{0} - on));
-    };
-    put(mw.eligible, e);
+    const unsigned op = static_cast<unsigned>(w.inst.op) & 7u;
+    auto put = [bit](std::uint64_t& v, std::uint64_t all) { v ^= (v ^ all) & bit; };
+    put(mw.eligible, std::uint64_t{0} - e);
     if (!new_op) return;
-    put(mw.global, (kGlobalOps >> op) & 1u);
-    put(mw.shared, (kSharedOps >> op) & 1u);
+    put(mw.global, kGlobalAll[op]);
+    put(mw.shared, kSharedAll[op]);
   }
+  // Per WarpOp: all ones for a global (load, store, atomic) resp. shared-memory instruction.
+  static constexpr std::uint64_t kGlobalAll[8] = {
+      0, ~std::uint64_t{0}, ~std::uint64_t{0}, ~std::uint64_t{0}, 0, 0, 0, 0};
+  static constexpr std::uint64_t kSharedAll[8] = {0, 0, 0, 0, ~std::uint64_t{0}, ~std::uint64_t{0},
+                                                  0, 0};
+  static_assert(static_cast<unsigned>(WarpOp::Load) == 1 &&
+                    static_cast<unsigned>(WarpOp::Store) == 2 &&
+                    static_cast<unsigned>(WarpOp::Atomic) == 3 &&
+                    static_cast<unsigned>(WarpOp::SharedLoad) == 4 &&
+                    static_cast<unsigned>(WarpOp::SharedStore) == 5 &&
+                    static_cast<unsigned>(WarpOp::Exit) == 7,
+                "kGlobalAll and kSharedAll follow WarpOp (3 bits)");
   void refresh(const Warp& w, bool new_op) {
     refresh(w, static_cast<std::uint32_t>(&w - warps_.data()), new_op);
   }
@@ -250,6 +260,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::vector<LineRequest> coalesced_;
   std::uint32_t line_sectors_ = 1;                 // sectors per line (coalesce()'s inline case)
   std::uint64_t swl_max_age_ = ~std::uint64_t{0};  // SWL: youngest age allowed to issue
+  // Ages at or above it may not issue: swl_max_age_ + 1, or ~0 without a limit (ages never
+  // reach ~0); kept with swl_max_age_ so the GTO pick tests one bound.
+  std::uint64_t swl_age_bound_ = ~std::uint64_t{0};
   std::vector<std::uint64_t> swl_ages_;
 
   Counter& warp_insts_;
