@@ -149,6 +149,11 @@ TEST_CASE("instruction builders overwrite every field of a reused WarpInst", "[s
   emit_exit(in, 0x68, 0xffu);
   CHECK(in.op == WarpOp::Exit);
   CHECK(in.active_mask == 0xffu);
+  // Every lane's address of a full-warp access is cleared (compute, barrier and exit).
+  emit_load(in, 0x70, 0xffffffffu, 0, LinearAddr{0x3000, 4});
+  CHECK(in.addr[31] == 0x3000 + 4 * 31);
+  emit_exit(in, 0x78, 0xffffffffu);
+  for (unsigned l = 0; l < 32; ++l) CHECK(in.addr[l] == 0);
 }
 
 TEST_CASE("GridKernel: a coroutine stream is lazy and ends after Exit", "[stimuli][helpers]") {
