@@ -125,7 +125,7 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
   // Called with ready_at already set: the stall counts from there (a warp only adds to its own
   // scoreboard by issuing, so an instruction that is free now stays free).
   w.sb_stalled = !w.sb.ready(w.inst);
-  refresh(w, wi);  // have_inst, sb_stalled final
+  refresh_fetched(w, wi);  // have_inst, sb_stalled final
   if (!w.sb_stalled) return;
   w.sb_since = w.ready_at;
   ++sb_stalled_insts_;

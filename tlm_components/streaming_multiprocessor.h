@@ -129,12 +129,20 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   // The same with the warp at hand (w is warps_[wi]): no index from a pointer difference.
   // new_op: the instruction changed (a fetch); otherwise its global/shared bits stand.
   [[gnu::always_inline]] void refresh(const Warp& w, std::uint32_t wi, bool new_op = true) {
-    MaskWord& mw = masks_[wi >> 6];
-    const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
     // active, not exited, not at a barrier, holds an instruction, not waiting on the scoreboard:
     // the five flags compared at once (an inlined five-byte compare).
     static constexpr bool kEligible[5] = {true, false, false, true, false};
-    const bool e = std::memcmp(&w.active, kEligible, sizeof kEligible) == 0;
+    put_bits(w, wi, std::memcmp(&w.active, kEligible, sizeof kEligible) == 0, new_op);
+  }
+  // After a fetch: the warp is active, not exited and holds an instruction, so it is eligible
+  // unless at a barrier or waiting on the scoreboard.
+  [[gnu::always_inline]] void refresh_fetched(const Warp& w, std::uint32_t wi) {
+    put_bits(w, wi, !w.at_barrier && !w.sb_stalled, true);
+  }
+  // Writes warp wi's bits: eligible e, and with new_op its instruction's global/shared bits.
+  [[gnu::always_inline]] void put_bits(const Warp& w, std::uint32_t wi, bool e, bool new_op) {
+    MaskWord& mw = masks_[wi >> 6];
+    const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
     const unsigned op = static_cast<unsigned>(w.inst.op) & 7u;
     auto put = [bit](std::uint64_t& v, std::uint64_t all) { v ^= (v ^ all) & bit; };
     put(mw.eligible, std::uint64_t{0} - e);
