@@ -140,12 +140,12 @@ std::uint32_t DramChannelModel::first_ripe(unsigned k, Cycle now) const {
   return kNil;
 }
 
-Cycle DramChannelModel::hit_ready(unsigned k, Cycle now) const {
+Cycle DramChannelModel::hit_ready(unsigned k, Cycle floor) const {
   Cycle m = kNever;
   for (std::uint32_t i = hit_head_[k]; i != kNil; i = slots_[i].hnext) {
     const Bank& b = banks_[slots_[i].r.bank];
     const Cycle c = k ? b.next_wr : b.next_rd;
-    if (c <= now) return now;
+    if (c <= floor) return floor;
     m = std::min(m, c);
   }
   return m;
@@ -185,9 +185,15 @@ bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
   hit_unlink(hit);
   unlink(hit);
   // The cache: the column side from the hit lists as they are now; the row side changes only if
-  // the issuing bank joined it (open, requests queued, none of them hits: its PRE).
-  next_col_ = std::min(std::max(hit_ready(0, now), next_rd_any_),
-                       std::max(hit_ready(1, now), next_wr_any_));
+  // the issuing bank joined it (open, requests queued, none of them hits: its PRE). Each kind's
+  // side is max(its list's earliest bank cycle, its channel-wide limit), both limits after now:
+  // the kind with the earlier limit first, the other list scanned only if its limit is earlier
+  // than that side's answer.
+  const unsigned a = next_wr_any_ < next_rd_any_ ? 1 : 0;
+  const Cycle fa = a ? next_wr_any_ : next_rd_any_, fb = a ? next_rd_any_ : next_wr_any_;
+  Cycle col = hit_ready(a, fa);
+  if (fb < col) col = std::min(col, hit_ready(a ^ 1, fb));
+  next_col_ = col;
   if (!still_col && b.queued) next_row_ = std::min(next_row_, b.next_pre);
   return true;
 }

@@ -146,9 +146,9 @@ class DramChannelModel {
   // The first request of hit list k whose bank may take its column command at `now` (the
   // channel-wide limit aside), kNil if none.
   std::uint32_t first_ripe(unsigned k, Cycle now) const;
-  // The smallest bank-side cycle of hit list k's column commands, or `now` if one is <= now (the
-  // cache only answers for cycles from the last command on), kNever if the list is empty.
-  Cycle hit_ready(unsigned k, Cycle now) const;
+  // max(the smallest bank-side cycle of hit list k's column commands, floor), kNever if the list
+  // is empty; the scan stops at the first bank not later than floor (k's channel-wide limit).
+  Cycle hit_ready(unsigned k, Cycle floor) const;
 
   DramTiming t_;
   // Column-command spacings derived from t_ (cycles after a RD/WR at `now`): its data end, its
