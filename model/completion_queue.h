@@ -15,14 +15,17 @@ namespace locsim {
 template <class T>
 class CompletionQueue {
  public:
+  static constexpr Cycle kNone = ~Cycle{0};
   bool empty() const { return q_.empty(); }
   std::uint32_t size() const { return q_.size(); }
-  // Precondition for next_cycle() and pop(): !empty().
-  Cycle next_cycle() const { return q_.front().when; }
-  bool ready(Cycle now) const { return !empty() && next_cycle() <= now; }
+  // The front item's cycle, kNone if empty (kept in a member: the owner asks every run).
+  Cycle next_cycle() const { return next_; }
+  bool ready(Cycle now) const { return next_ <= now; }
+  // Precondition: !empty().
   T pop() {
     T v = std::move(q_.front().v);
     q_.pop_front();
+    next_ = q_.empty() ? kNone : q_.front().when;
     return v;
   }
   void push(Cycle when, T v) {
@@ -30,6 +33,7 @@ class CompletionQueue {
     std::uint32_t i = q_.size() - 1;
     for (; i != 0 && q_[i - 1].when > when; --i) q_[i] = q_[i - 1];
     q_[i] = Item{when, std::move(v)};
+    if (i == 0) next_ = when;
   }
 
  private:
@@ -38,6 +42,7 @@ class CompletionQueue {
     T v;
   };
   RingBuffer<Item> q_{8};
+  Cycle next_ = kNone;
 };
 
 }  // namespace locsim

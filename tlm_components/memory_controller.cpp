@@ -47,7 +47,9 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
           return in[s]->nb_transport_bw(gp, ph, d);
         },
         [this, s](Payload& gp) { return on_request(s, gp); },
-        [this]() { ev_.notify(sc_core::SC_ZERO_TIME); });
+        // At the next edge, the run a notification now would reschedule to (every run is on
+        // an edge: schedule_method does not test for one).
+        [this]() { ev_.notify_at((sim_time().value() + ps_ - 1) / ps_ * ps_); });
   }
   ev_.bind<&MemoryController::schedule_method>(this,
                                                std::string(this->name()) + ".schedule_method");
@@ -91,8 +93,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   const bool wr = gp.is_write();
   const bool front_was_empty = front_.empty();
   // A run this cycle moves the front end's ready head into a slot a column command freed.
-  const bool head_can_move =
-      !front_was_empty && front_.front().arrival <= now && dram_.can_accept();
+  const bool head_can_move = front_ready_ <= now && dram_.can_accept();
   pending_[id] = Pending{&gp, src, n, now};
   last_source_ = src;
   const Cycle ready = now + cfg_.controller_latency;
@@ -126,6 +127,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     else
       front_.push_back(r);
   }
+  if (front_was_empty && !direct) front_ready_ = ready;
   if (wr) {
     ++writes_;
     write_bytes_ += static_cast<std::uint64_t>(n) * cfg_.atom_bytes;
@@ -153,17 +155,14 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
 
 void MemoryController::schedule_method() {
   // The time read once, in ps: every wake-up asked for below lies after now, so its edge needs
-  // no comparison with now (ClockDomain::ps_at()).
-  const std::uint64_t t = sim_time().value();
-  const Cycle now = t / ps_;
-  if (now * ps_ != t) {
-    ev_.notify_at((now + 1) * ps_);
-    return;
-  }
+  // no comparison with now (ClockDomain::ps_at()). Every run is asked for at an edge (on_request,
+  // the END_RESP callback and this method ask for edges only).
+  const Cycle now = sim_time().value() / ps_;
   bool freed = false;  // front-end space freed: held requests may enter
-  while (!front_.empty() && front_.front().arrival <= now && dram_.can_accept()) {
+  while (front_ready_ <= now && dram_.can_accept()) {
     dram_.enqueue(front_.front());
     front_.pop_front();
+    front_ready_ = front_.empty() ? ~Cycle{0} : front_.front().arrival;
     freed = true;
   }
   if (now != last_cmd_) {
@@ -197,9 +196,9 @@ void MemoryController::schedule_method() {
   if (waiting_ || done_.ready(now)) respond_ready(now);
   Cycle next = dram_.next_command_cycle(now + 1);
   // A front-end head blocked by a full scheduler queue moves when a column command frees a slot.
-  if (!front_.empty() && dram_.can_accept())
-    next = std::min(next, std::max(front_.front().arrival, now + 1));
-  if (!done_.empty()) next = std::min(next, std::max(done_.next_cycle(), now + 1));
+  // (An empty front end's or completion queue's cycle is ~0, which the max keeps.)
+  if (dram_.can_accept()) next = std::min(next, std::max(front_ready_, now + 1));
+  next = std::min(next, std::max(done_.next_cycle(), now + 1));
   if (waiting_) next = std::min(next, now + 1);
   if (next != DramChannelModel::kNever) ev_.notify_at(next * ps_);
 }

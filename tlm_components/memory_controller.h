@@ -106,6 +106,7 @@ class MemoryController : public sc_core::sc_module {
   // Atoms in the controller's front end, in acceptance (hence ready) order; an atom's arrival is
   // the cycle it leaves the front end.
   RingBuffer<DramRequest> front_;
+  Cycle front_ready_ = ~Cycle{0};  // the front end's head's arrival, ~0 if empty
   // Per source, the ids of complete requests waiting for its response channel (oldest at head).
   struct Waiting {
     std::vector<std::uint32_t> ids;

@@ -13,6 +13,7 @@ TEST_CASE("CompletionQueue: pops in (cycle, push) order", "[completion_queue]") 
   CompletionQueue<int> q;
   CHECK(q.empty());
   CHECK_FALSE(q.ready(100));
+  CHECK(q.next_cycle() == CompletionQueue<int>::kNone);  // empty: never ready
   q.push(20, 1);
   q.push(12, 2);  // earlier than the one before it
   q.push(20, 3);  // same cycle as the first: after it
@@ -30,6 +31,8 @@ TEST_CASE("CompletionQueue: pops in (cycle, push) order", "[completion_queue]") 
   CHECK(q.next_cycle() == 30);
   CHECK(q.pop() == 5);
   CHECK(q.empty());
+  CHECK(q.next_cycle() == CompletionQueue<int>::kNone);
+  CHECK_FALSE(q.ready(~Cycle{0} - 1));
 }
 
 TEST_CASE("CompletionQueue: matches a stable reference over random DRAM-like traffic",
@@ -61,6 +64,7 @@ TEST_CASE("CompletionQueue: matches a stable reference over random DRAM-like tra
       ref.pop_front();
     }
     CHECK_FALSE(q.ready(now));
-    if (!ref.empty()) REQUIRE(q.next_cycle() == ref.front().first);
+    REQUIRE(q.next_cycle() ==
+            (ref.empty() ? CompletionQueue<std::uint32_t>::kNone : ref.front().first));
   }
 }
