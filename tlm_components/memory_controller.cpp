@@ -76,6 +76,7 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   if (!room_for(n)) {
     if (!refused_[src]) ++holding_;  // the port holds it until schedule_method accepts it
     refused_[src] = static_cast<std::uint8_t>(n);
+    held_min_ = std::min(held_min_, n);
     return false;
   }
 
@@ -177,20 +178,27 @@ void MemoryController::schedule_method() {
       if (dram_.issue(now, cmd, DramBus::Row)) freed |= issued(cmd);
     }
   }
-  if (freed && holding_) {
+  // room_for(n) is monotone in n: if the smallest held request does not fit, none does.
+  if (freed && holding_ && room_for(held_min_)) {
     // Queue space may have freed: let held requests in (on_request refuses at once if not),
     // from source 0 or, round robin, from the source after the one accepted last.
     const auto n = static_cast<std::uint32_t>(ports_.size());
-    const std::uint32_t first = cfg_.round_robin_sources ? (last_source_ + 1) % n : 0;
-    for (std::uint32_t k = 0; k < n; ++k) {
-      const std::uint32_t s = (first + k) % n;
+    std::uint32_t s = cfg_.round_robin_sources && last_source_ + 1 != n ? last_source_ + 1 : 0;
+    bool accepted = false;
+    for (std::uint32_t k = 0; k < n; ++k, s = s + 1 == n ? 0 : s + 1) {
       TargetPort& port = *ports_[s];
       // A request that cannot fit is not offered again (on_request would refuse it at once).
       if (port.held_request() && room_for(refused_[s]) && on_request(s, *port.held_request())) {
         refused_[s] = 0;  // before END_REQ, which may bring the source's next request
         --holding_;
+        accepted = true;
         port.accept_request();
       }
+    }
+    if (accepted) {
+      held_min_ = ~0u;
+      for (std::uint32_t h = 0; h < n; ++h)
+        if (refused_[h]) held_min_ = std::min<std::uint32_t>(held_min_, refused_[h]);
     }
   }
   if (waiting_ || done_.ready(now)) respond_ready(now);
