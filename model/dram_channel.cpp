@@ -109,7 +109,10 @@ void DramChannelModel::enqueue(const DramRequest& r) {
     m = std::min(m, bank_ready(b));
   } else if (hit) {
     if (!had_hit && b.next_pre == next_row_) stale_ = true;  // the bank's PRE was the minimum
-    next_col_ = std::min(next_col_, bank_ready(b));
+    // The bank's other hits are in the cache already: only the new one's kind is added.
+    const Cycle c =
+        r.is_write ? std::max(b.next_wr, next_wr_any_) : std::max(b.next_rd, next_rd_any_);
+    next_col_ = std::min(next_col_, c);
   }
 }
 
