@@ -216,7 +216,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
           copy_masked(data, gp.get_data_ptr(), e.bytes, policy_.tags().geometry().line_bytes);
       }
       miss_queue_.push(&gp);
-      send_down();
+      drain();  // no retry_at: see drain()
       break;
     case L1Outcome::Bypass:
     case L1Outcome::PdpBypass:
@@ -226,7 +226,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       if (d.outcome == L1Outcome::PdpBypass) ++pdp_bypasses_;
       if (d.no_reuse && ldesc_) ++*ldesc_->no_reuse;
       (d.via_bypass_queue ? bypass_queue_ : miss_queue_).push(&gp);
-      send_down();
+      drain();  // no retry_at: see drain()
       break;
     case L1Outcome::Hit:
       ++hits_;
@@ -287,10 +287,10 @@ void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t 
   fe.parent = e.id;
   fe.at(name());
   miss_queue_.push(f);
-  send_down();
+  drain();  // called from process() only: see drain()
 }
 
-void L1DataCache::send_down() {
+bool L1DataCache::drain() {
   bool popped = false;
   while (!down_.busy() && (!miss_queue_.empty() || !bypass_queue_.empty())) {
     const bool bypass = !bypass_queue_.empty() && (bypass_turn_ || miss_queue_.empty());
@@ -299,10 +299,14 @@ void L1DataCache::send_down() {
     popped = true;
     down_.send(*gp);
   }
+  return popped;
+}
+
+void L1DataCache::send_down() {
   // A miss-queue slot or MSHR entry freed in cycle t serves the request of cycle t, whichever of
   // the two SystemC runs first (a retry at the same edge; docs/validation.md, "Event-order
   // sensitivity").
-  if (popped) retry_at(clk_.next_edge_cycle());
+  if (drain()) retry_at(clk_.next_edge_cycle());
 }
 
 bool L1DataCache::on_response_from_below(Payload& gp) {

@@ -84,6 +84,11 @@ class L1DataCache : public CacheShell {
   void accepted(Payload& gp) override;
   bool on_response_from_below(Payload& gp) override;
   void send_down() override;
+  // Sends what waits while the link below is free; true if it sent something. process() calls
+  // it without send_down()'s retry_at(): a decision that sends has accepted its request at
+  // `now`, so a retry asked for now would only be moved to the next cycle (held request) or
+  // dropped (none) after the accept, which the accept itself already does.
+  bool drain();
   void send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch,
                          AccessKind kind = AccessKind::Load);
   void maybe_prefetch(const Payload& gp, const L1Decision& demand);
