@@ -109,10 +109,12 @@ class CacheShell : public sc_core::sc_module {
     wake_responses();
   }
   void queue_response(Cycle when, Payload& gp) { responses_.push(when, &gp); }
-  void wake_responses() {
+  void wake_responses() { wake_responses(clk_.next_edge_cycle()); }
+  // The same when the caller knows clk_.next_edge_cycle() (`next_edge`): no division.
+  void wake_responses(Cycle next_edge) {
     // At the first response's cycle, and not before the next cycle. (Waking at the next cycle
     // to sleep on to that one changed nothing but the event order: c76c871 made it canonical.)
-    resp_ev_.notify_at(clk_.ps_at(std::max(responses_.next_cycle(), clk_.next_edge_cycle() + 1)));
+    resp_ev_.notify_at(clk_.ps_at(std::max(responses_.next_cycle(), next_edge + 1)));
   }
   // Something below freed: retry a held request from cycle `when` on.
   void retry_at(Cycle when) {

@@ -71,9 +71,9 @@ void L1DataCache::stalled(int cause, std::uint64_t n) {
 }
 
 void L1DataCache::accepted(Payload& gp) {
+  if (!on_load_access || !cfg_.enabled) return;  // the usual case: no extension read
   GpuExtension& e = gpu_ext(gp);
-  if (on_load_access && e.kind == AccessKind::Load && cfg_.enabled)
-    on_load_access(policy_.tags().line_addr(gp.get_address()), e);
+  if (e.kind == AccessKind::Load) on_load_access(policy_.tags().line_addr(gp.get_address()), e);
 }
 
 void L1DataCache::enable_locality_descriptor(Cycle unpin_period) {
@@ -234,7 +234,8 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       if (std::uint8_t* data = line_data(d.line))
         copy_masked(gp.get_data_ptr(), data, e.bytes, policy_.tags().geometry().line_bytes);
       gp.set_response_status(tlm::TLM_OK_RESPONSE);
-      respond_at(now + cfg_.hit_latency, gp);
+      queue_response(now + cfg_.hit_latency, gp);
+      wake_responses(now);  // process() runs at an edge: now is the next edge's cycle
       break;
     case L1Outcome::MshrMerge:
       ++mshr_hits_;
@@ -343,7 +344,7 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
     e.at(name());
     queue_response(now + 1, gp);
   }
-  wake_responses();
+  wake_responses(now);
   return true;
 }
 
