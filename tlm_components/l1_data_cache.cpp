@@ -140,6 +140,48 @@ void L1DataCache::line_evicted(Addr line) {
   if (pf_unused_.erase(line)) ++*ldesc_->pf_evicted_unused;
 }
 
+inline void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch,
+                                           AccessKind kind) {
+  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
+  const CacheGeometry& g = policy_.tags().geometry();
+  Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, line, g.line_bytes);
+  GpuExtension& fe = gpu_ext(*f);
+  fe.sm = e.sm;
+  fe.cluster = e.cluster;
+  fe.warp = e.warp;
+  fe.cta = e.cta;
+  fe.kernel = e.kernel;
+  fe.data_structure = e.data_structure;
+  fe.kind = kind;
+  if (fetch != fill_fetch_) {  // mostly the same sectors as the previous fill request
+    fill_fetch_ = fetch;
+    fill_bytes_ = ByteMask::of_sectors(fetch, g.sector_bytes);
+    fill_transfer_ = fill_bytes_.sector_mask(kTransferSectorBytes);
+  }
+  fe.bytes = fill_bytes_;
+  fe.sector_mask = fill_transfer_;
+  if (kind == AccessKind::Load) fe.demand = e.bytes;
+  fe.requesters.push_back(e.sm);
+  fe.owner = this;
+  fe.issue_ps = e.issue_ps;
+  fe.parent = e.id;
+  fe.at(name());
+  miss_queue_.push(f);
+  drain();  // called from process() only: see drain()
+}
+
+inline bool L1DataCache::drain() {
+  bool popped = false;
+  while (!down_.busy() && (!miss_queue_.empty() || !bypass_queue_.empty())) {
+    const bool bypass = !bypass_queue_.empty() && (bypass_turn_ || miss_queue_.empty());
+    Payload* gp = bypass ? bypass_queue_.pop() : miss_queue_.pop();
+    bypass_turn_ = !bypass;
+    popped = true;
+    down_.send(*gp);
+  }
+  return popped;
+}
+
 void L1DataCache::maybe_prefetch(const Payload& gp, const L1Decision& demand) {
   const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
   const DsTreatment* t = policy_.treatment(e.data_structure);
@@ -259,48 +301,6 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       break;
   }
   return 0;
-}
-
-void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch,
-                                    AccessKind kind) {
-  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
-  const CacheGeometry& g = policy_.tags().geometry();
-  Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, line, g.line_bytes);
-  GpuExtension& fe = gpu_ext(*f);
-  fe.sm = e.sm;
-  fe.cluster = e.cluster;
-  fe.warp = e.warp;
-  fe.cta = e.cta;
-  fe.kernel = e.kernel;
-  fe.data_structure = e.data_structure;
-  fe.kind = kind;
-  if (fetch != fill_fetch_) {  // mostly the same sectors as the previous fill request
-    fill_fetch_ = fetch;
-    fill_bytes_ = ByteMask::of_sectors(fetch, g.sector_bytes);
-    fill_transfer_ = fill_bytes_.sector_mask(kTransferSectorBytes);
-  }
-  fe.bytes = fill_bytes_;
-  fe.sector_mask = fill_transfer_;
-  if (kind == AccessKind::Load) fe.demand = e.bytes;
-  fe.requesters.push_back(e.sm);
-  fe.owner = this;
-  fe.issue_ps = e.issue_ps;
-  fe.parent = e.id;
-  fe.at(name());
-  miss_queue_.push(f);
-  drain();  // called from process() only: see drain()
-}
-
-bool L1DataCache::drain() {
-  bool popped = false;
-  while (!down_.busy() && (!miss_queue_.empty() || !bypass_queue_.empty())) {
-    const bool bypass = !bypass_queue_.empty() && (bypass_turn_ || miss_queue_.empty());
-    Payload* gp = bypass ? bypass_queue_.pop() : miss_queue_.pop();
-    bypass_turn_ = !bypass;
-    popped = true;
-    down_.send(*gp);
-  }
-  return popped;
 }
 
 void L1DataCache::send_down() {
