@@ -40,6 +40,7 @@ struct L2Decision {
   // Hit, Miss and StoreAllocate: the line's frame (on a Miss the victim's until the fill).
   std::uint32_t set = 0;
   int way = -1;
+  std::uint32_t need = 0;  // the request's sectors (unless LineAlloc failed)
 };
 
 // Sectors every byte of which is in the mask.
@@ -57,62 +58,39 @@ class L2CachePolicy {
 
   // `queue_free`: entries free in the queue towards DRAM (a miss needs one for its fetch and one
   // for a dirty victim's write-back).
-  // Always inline: the tag stage's one call per request (its result is a 56-byte struct).
-  [[gnu::always_inline]] L2Decision access(AccessKind kind, Addr addr, const ByteMask& bytes,
-                                           Req req, std::size_t queue_free) {
+  L2Decision access(AccessKind kind, Addr addr, const ByteMask& bytes, Req req,
+                    std::size_t queue_free) {
     L2Decision d;
+    access(kind, addr, bytes, req, queue_free, d);
+    return d;
+  }
+  // The same into `d` (reset first). Always inline: the tag stage's one call per request, which
+  // then fills its own decision in place (a returned 56-byte struct was copied once more).
+  [[gnu::always_inline]] void access(AccessKind kind, Addr addr, const ByteMask& bytes, Req req,
+                                     std::size_t queue_free, L2Decision& d) {
+    d = L2Decision();
     const CacheGeometry& g = tags_.geometry();
     d.line = tags_.line_addr(addr);
     const Addr line = d.line;
     const std::uint32_t need = bytes.sector_mask(g.sector_bytes);
+    d.need = need;
     const bool is_store = kind == AccessKind::Store;
     const std::uint32_t covered = is_store ? covered_sectors(bytes) : 0;
     const Probe p = tags_.probe(line, need);
-    auto fail = [&](L2Fail f) {
-      d.fail = f;
-      return d;
-    };
-    if (p.result == ProbeResult::MissNoVictim) return fail(L2Fail::LineAlloc);
+    if (p.result == ProbeResult::MissNoVictim) return fail(d, L2Fail::LineAlloc);
     if (p.result == ProbeResult::HitReserved) {
-      // The line's fill is in flight. Sectors that neither are valid nor in flight (nor fully
-      // written by this store) are fetched now, one MSHR entry each; the request then waits for
-      // the sectors it needs, or, a store covering everything not in flight, behind the fill.
-      const std::uint32_t valid = tags_.line(p.set, p.way).valid_sectors;
-      const std::uint32_t pending = mshr_.pending(line);
-      // Sectors a waiting store will write without a fetch: fetching them now could land stale
-      // DRAM data over the store, so requests for them wait for the line's fill to complete.
-      auto claim = claims_.find(line);
-      if (claim != claims_.end() && (need & claim->second) != 0) return fail(L2Fail::MshrMerge);
-      const std::uint32_t extra = need & ~valid & ~pending & ~covered;
-      std::uint32_t waits = need & pending;
-      if (extra == 0 && waits == 0) waits = pending;
-      if (!mshr_.can_wait(line, waits)) return fail(L2Fail::MshrMerge);
-      const std::uint32_t claims = covered & ~valid & ~pending;
-      if (extra != 0) {
-        if (!mshr_.can_fetch(extra)) return fail(L2Fail::MshrEntry);
-        if (queue_free < 1) return fail(L2Fail::MissQueue);
-        if (claims != 0) claims_[line] |= claims;
-        tags_.touch(p.set, p.way);
-        mshr_.fetch_and_wait(line, extra, waits | extra, req, tags_.slot(p.set, p.way));
-        d.sector_miss = true;
-        d.missing = extra;
-        d.set = p.set;
-        d.way = p.way;
-        d.outcome = L2Outcome::Miss;
-        return d;
-      }
-      if (claims != 0) claims_[line] |= claims;
-      tags_.touch(p.set, p.way);
-      mshr_.wait(line, waits, req);
-      d.outcome = L2Outcome::MshrMerge;
-      return d;
+      // Out of line: the rarer case (requests merging into a fill in flight), which keeps the
+      // usual paths of this always-inline decision small enough for the compiler to inline
+      // what they call.
+      access_in_flight(p, line, need, covered, req, queue_free, d);
+      return;
     }
     if (p.result == ProbeResult::Hit) {
       tags_.touch(p.set, p.way);
       d.set = p.set;
       d.way = p.way;
       d.outcome = L2Outcome::Hit;
-      return d;
+      return;
     }
     // Miss or sector miss.
     d.sector_miss = p.result == ProbeResult::SectorMiss;
@@ -122,8 +100,8 @@ class L2CachePolicy {
     const bool dirty_victim = p.result == ProbeResult::Miss && tags_.line(p.set, p.way).valid &&
                               tags_.line(p.set, p.way).dirty_sectors != 0;
     const std::size_t slots = (no_fetch ? 0u : 1u) + (dirty_victim ? 1u : 0u);
-    if (!no_fetch && !mshr_.can_fetch(d.missing)) return fail(L2Fail::MshrEntry);
-    if (queue_free < slots) return fail(L2Fail::MissQueue);
+    if (!no_fetch && !mshr_.can_fetch(d.missing)) return fail(d, L2Fail::MshrEntry);
+    if (queue_free < slots) return fail(d, L2Fail::MissQueue);
     d.set = p.set;
     d.way = p.way;
     if (p.result == ProbeResult::Miss)
@@ -134,12 +112,12 @@ class L2CachePolicy {
       // Write-allocate without fetch: the store supplies every byte of the missing sectors.
       tags_.fill_way(p.set, p.way, d.missing);
       d.outcome = L2Outcome::StoreAllocate;
-      return d;
+      return;
     }
     if (d.sector_miss) tags_.reserve_sectors(line);
     mshr_.fetch_and_wait(line, d.missing, d.missing, req, tags_.slot(p.set, p.way));
     d.outcome = L2Outcome::Miss;
-    return d;
+    return;
   }
 
   // A store or atomic was performed on a present line: write-back marks its sectors dirty.
@@ -149,6 +127,10 @@ class L2CachePolicy {
   // The same for the line in (set, way) of a Hit or StoreAllocate decision (no lookup).
   void mark_written(std::uint32_t set, int way, const ByteMask& bytes) {
     tags_.mark_dirty_way(set, way, bytes.sector_mask(tags_.geometry().sector_bytes));
+  }
+  // The same with the request's sectors known (L2Decision::need).
+  void mark_written_sectors(std::uint32_t set, int way, std::uint32_t sectors) {
+    tags_.mark_dirty_way(set, way, sectors);
   }
   // A fill of `line` arrived with `sectors`; returns, in order, the requests that waited and
   // now have every sector they need. The line stays reserved while other sectors are in flight.
@@ -179,6 +161,43 @@ class L2CachePolicy {
   TagArray& tags() { return tags_; }
 
  private:
+  static void fail(L2Decision& d, L2Fail f) { d.fail = f; }
+  // access() for a line whose fill is in flight (probe p: HitReserved).
+  [[gnu::noinline]] void access_in_flight(const Probe& p, Addr line, std::uint32_t need,
+                                          std::uint32_t covered, Req req, std::size_t queue_free,
+                                          L2Decision& d) {
+    // The line's fill is in flight. Sectors that neither are valid nor in flight (nor fully
+    // written by this store) are fetched now, one MSHR entry each; the request then waits for
+    // the sectors it needs, or, a store covering everything not in flight, behind the fill.
+    const std::uint32_t valid = tags_.line(p.set, p.way).valid_sectors;
+    const std::uint32_t pending = mshr_.pending(line);
+    // Sectors a waiting store will write without a fetch: fetching them now could land stale
+    // DRAM data over the store, so requests for them wait for the line's fill to complete.
+    auto claim = claims_.find(line);
+    if (claim != claims_.end() && (need & claim->second) != 0) return fail(d, L2Fail::MshrMerge);
+    const std::uint32_t extra = need & ~valid & ~pending & ~covered;
+    std::uint32_t waits = need & pending;
+    if (extra == 0 && waits == 0) waits = pending;
+    if (!mshr_.can_wait(line, waits)) return fail(d, L2Fail::MshrMerge);
+    const std::uint32_t claims = covered & ~valid & ~pending;
+    if (extra != 0) {
+      if (!mshr_.can_fetch(extra)) return fail(d, L2Fail::MshrEntry);
+      if (queue_free < 1) return fail(d, L2Fail::MissQueue);
+      if (claims != 0) claims_[line] |= claims;
+      tags_.touch(p.set, p.way);
+      mshr_.fetch_and_wait(line, extra, waits | extra, req, tags_.slot(p.set, p.way));
+      d.sector_miss = true;
+      d.missing = extra;
+      d.set = p.set;
+      d.way = p.way;
+      d.outcome = L2Outcome::Miss;
+      return;
+    }
+    if (claims != 0) claims_[line] |= claims;
+    tags_.touch(p.set, p.way);
+    mshr_.wait(line, waits, req);
+    d.outcome = L2Outcome::MshrMerge;
+  }
   // fully_covered_sectors(): a store of the whole line (a line is at most 128 bytes, so every
   // byte of the mask) covers every sector, without the per-sector tests.
   std::uint32_t covered_sectors(const ByteMask& bytes) const {

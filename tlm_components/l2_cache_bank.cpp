@@ -20,6 +20,7 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
       ctx_(ctx),
       index_(map && cfg.bank_local_index ? std::make_unique<L2BankIndex>(*map) : nullptr),
       policy_(cfg.geometry, cfg.mshr_entries, cfg.mshr_max_merge, index_.get()),
+      pipe_(cfg.miss_queue),
       miss_queue_(cfg.miss_queue),
       data_(cfg.geometry, ctx.check_data),
 #define L2_STAT(n, u, d) ctx.stats.counter(this->name(), "l2", n, u, d)
@@ -79,8 +80,8 @@ std::uint8_t* L2CacheBank::line_data(Addr line) {
   return data_.at(policy_.tags(), line);
 }
 
-void L2CacheBank::perform(Payload& gp, const GpuExtension& e, Addr line, int way,
-                          std::uint32_t set) {
+void L2CacheBank::perform_data(Payload& gp, const GpuExtension& e, Addr line, int way,
+                               std::uint32_t set) {
   const CacheGeometry& g = policy_.tags().geometry();
   std::uint8_t* d = line_data(line);
   switch (e.kind) {
@@ -115,7 +116,7 @@ void L2CacheBank::perform(Payload& gp, const GpuExtension& e, Addr line, int way
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data, Cycle ready) {
+void L2CacheBank::write_back(const Eviction& ev, std::uint32_t set, int way, Cycle ready) {
   if (!ev.valid) return;
   ++evictions_;
   if (!ev.dirty_sectors) return;
@@ -129,7 +130,9 @@ void L2CacheBank::write_back(const Eviction& ev, const std::uint8_t* data, Cycle
   we.owner = this;
   we.owner_tag = kWritebackTag;
   we.at(name());
-  if (data) std::memcpy(wb->get_data_ptr(), data, g.line_bytes);
+  // The victim's frame still holds its data (the new line has not written it yet).
+  if (const std::uint8_t* data = data_.frame(policy_.tags(), set, way))
+    std::memcpy(wb->get_data_ptr(), data, g.line_bytes);
   push_down(wb, ready);
 }
 
@@ -176,9 +179,11 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   const CacheGeometry& g = policy_.tags().geometry();
   // Fills and write-backs still in the tag stage will take miss-queue entries too.
+  const bool pipe_was_empty = pipe_.empty();
   const std::size_t used = miss_queue_.size() + pipe_.size();
   const std::size_t room = used < miss_queue_.capacity() ? miss_queue_.capacity() - used : 0;
-  const L2Decision d = policy_.access(e.kind, gp.get_address(), e.bytes, &gp, room);
+  L2Decision d;
+  policy_.access(e.kind, gp.get_address(), e.bytes, &gp, room, d);
   if (d.outcome == L2Outcome::Fail) return static_cast<int>(d.fail);
   ++accesses_;
   if (e.kind == AccessKind::Store) ++stores_;
@@ -193,7 +198,7 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
       return 0;
     case L2Outcome::Hit:
       ++hits_;
-      perform(gp, e, d.line, d.way, d.set);
+      perform(gp, e, d.line, d.way, d.set, d.need);
       respond_at(tagged + cfg_.data_latency, gp);
       return 0;
     default:
@@ -203,18 +208,12 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
   if (d.victim.valid && !d.victim.dirty_sectors) {
     ++evictions_;  // write_back()'s count, without the call: most victims are clean
   } else if (d.victim.valid) {
-    // The victim's frame still holds its data: copy it out before the new line overwrites it.
-    std::vector<std::uint8_t> victim;
-    if (d.victim.dirty_sectors && data_.enabled()) {
-      const std::uint8_t* vd = data_.frame(policy_.tags(), d.set, d.way);
-      victim.assign(vd, vd + g.line_bytes);
-    }
-    write_back(d.victim, victim.empty() ? nullptr : victim.data(), tagged);
+    write_back(d.victim, d.set, d.way, tagged);
   }
   if (d.outcome == L2Outcome::StoreAllocate) {
-    perform(gp, e, d.line, d.way, d.set);
+    perform(gp, e, d.line, d.way, d.set, d.need);
     respond_at(tagged + cfg_.data_latency, gp);
-    wake_down(now);
+    if (pipe_was_empty) wake_down(now);
     return 0;
   }
   Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, d.line, g.line_bytes);
@@ -234,26 +233,27 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
   fe.parent = e.id;
   fe.at(name());
   push_down(f, tagged);
-  wake_down(now);
+  if (pipe_was_empty) wake_down(now);
   return 0;
-}
-
-void L2CacheBank::wake_down(Cycle now) {
-  // send_down() would move nothing here: a pipe_ entry is moved (or, with the miss queue full,
-  // waits for the link below, whose release calls send_down) in the first pass of its `ready`
-  // cycle, before the tag stage, and the miss queue is emptied whenever the link is free. What
-  // is left of it is the wake-up for an entry this decision put at the head of pipe_.
-  if (!pipe_.empty() && pipe_.front().ready > now)
-    down_ev_.notify_at(clk_.ps_at(pipe_.front().ready));
 }
 
 void L2CacheBank::send_down() {
   const Cycle now = clk_.now();
-  while (!pipe_.empty() && pipe_.front().ready <= now && !miss_queue_.full()) {
-    miss_queue_.push(pipe_.front().gp);
+  bool popped = false;
+  while (!pipe_.empty() && pipe_.front().ready <= now) {
+    Payload* gp = pipe_.front().gp;
+    if (miss_queue_.empty() && !down_.busy()) {
+      // Straight down, as pushing it to the empty miss queue and popping it did (pipe_ never
+      // holds more than the queue's room, so every ready entry would have entered it).
+      pipe_.pop_front();
+      down_.send(*gp);
+      popped = true;
+      continue;
+    }
+    if (miss_queue_.full()) break;
+    miss_queue_.push(gp);
     pipe_.pop_front();
   }
-  bool popped = false;
   while (!down_.busy() && !miss_queue_.empty()) {
     down_.send(*miss_queue_.pop());
     popped = true;

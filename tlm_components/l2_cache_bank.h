@@ -79,10 +79,28 @@ class L2CacheBank : public CacheShell {
   void b_transport(Payload& gp, sc_core::sc_time& d) override;
   unsigned int transport_dbg(Payload& gp) override;
   // Applies a load/store/atomic to a line whose needed sectors are valid (e: gp's extension;
-  // way >= 0: the line is in (set, way)).
-  void perform(Payload& gp, const GpuExtension& e, Addr line, int way = -1, std::uint32_t set = 0);
+  // way >= 0: the line is in (set, way), and `sectors` are its sectors, L2Decision::need).
+  // Inline for the usual run without the data array: a load only completes, a store to a known
+  // frame marks its sectors dirty.
+  [[gnu::always_inline]] void perform(Payload& gp, const GpuExtension& e, Addr line, int way = -1,
+                                      std::uint32_t set = 0, std::uint32_t sectors = 0) {
+    if (!data_.enabled()) {
+      if (e.kind == AccessKind::Load || e.kind == AccessKind::Prefetch) {
+        gp.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+      }
+      if (e.kind == AccessKind::Store && way >= 0) {
+        policy_.mark_written_sectors(set, way, sectors);
+        gp.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+      }
+    }
+    perform_data(gp, e, line, way, set);
+  }
+  void perform_data(Payload& gp, const GpuExtension& e, Addr line, int way, std::uint32_t set);
   std::uint8_t* line_data(Addr line);
-  void write_back(const Eviction& ev, const std::uint8_t* data, Cycle ready);
+  // A displaced line `ev` whose frame was (set, way): counted, and written back if dirty.
+  void write_back(const Eviction& ev, std::uint32_t set, int way, Cycle ready);
   struct Queued {
     Payload* gp;
     Cycle ready;
@@ -91,8 +109,39 @@ class L2CacheBank : public CacheShell {
   // on (after the ROP and tag stages of the access that caused it).
   void push_down(Payload* gp, Cycle ready) { pipe_.push_back(Queued{gp, ready}); }
   void down_method();
-  // After a decision at `now` pushed to pipe_: what send_down() would do then.
-  void wake_down(Cycle now);
+  // After a decision at `now` pushed to pipe_, which was empty before it: what send_down() would
+  // do then. (A decision behind an older entry changes nothing: that entry's wake-up is asked
+  // for, or it waits for the link below.) send_down() would move nothing here: a pipe_ entry is
+  // moved (or, with the miss queue full, waits for the link below, whose release calls
+  // send_down) in the first pass of its `ready` cycle, before the tag stage, and the miss queue
+  // is emptied whenever the link is free. What is left of it is the wake-up for the new head.
+  void wake_down(Cycle now) {
+    if (!pipe_.empty() && pipe_.front().ready > now)
+      down_ev_.notify_at(clk_.ps_at(pipe_.front().ready));
+  }
+  // Fills and write-backs in the tag stage count against the miss queue's room (decide() takes
+  // none without it), so at most cfg_.miss_queue of them: a ring sized once, its push inline.
+  class Pipe {
+   public:
+    explicit Pipe(std::uint32_t n) {
+      std::uint32_t c = 1;
+      while (c < n) c *= 2;
+      buf_.resize(c);
+      mask_ = c - 1;
+    }
+    bool empty() const { return head_ == tail_; }
+    std::uint32_t size() const { return tail_ - head_; }
+    const Queued& front() const { return buf_[head_ & mask_]; }
+    void pop_front() { ++head_; }
+    void push_back(const Queued& q) {
+      sc_assert(size() <= mask_);
+      buf_[tail_++ & mask_] = q;
+    }
+
+   private:
+    std::vector<Queued> buf_;
+    std::uint32_t head_ = 0, tail_ = 0, mask_ = 0;
+  };
 
   L2Config cfg_;
   SimContext& ctx_;
@@ -111,7 +160,7 @@ class L2CacheBank : public CacheShell {
   Cycle held_since_ = 0;
   // Fills and write-backs in the tag stage, in decision (hence `ready`) order; they count
   // against the miss queue's room.
-  RingBuffer<Queued> pipe_;
+  Pipe pipe_;
   BoundedQueue<Payload*> miss_queue_;
   Activation down_ev_{Activation::Stage::kL2Down};  // the head of pipe_ becomes ready
   // Decision cycle of requests merged into an in-flight fill: their response cannot leave
