@@ -1,5 +1,6 @@
 #include "model/tag_array.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace locsim {
@@ -37,7 +38,7 @@ TagArray::TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr)
   key_stride_ = (g.ways + 7) / 8 * 8;
   keys_.assign(std::size_t(g.sets) * key_stride_, 0);
   links_.resize(lines_.size());
-  order_.assign(g.sets, SetOrder{0, g.ways - 1, 0});
+  order_.assign(g.sets, SetOrder{0, g.ways - 1, 0, 0});
   for (std::size_t s = 0; s < g.sets; ++s)
     for (std::uint32_t w = 0; w < g.ways; ++w)
       links_[s * g.ways + w] = Link{w == 0 ? 0 : w - 1, w + 1 == g.ways ? w : w + 1};
@@ -98,17 +99,23 @@ int TagArray::find(Addr addr) const {
   return find_in(set_index(la), la);
 }
 
+std::uint32_t TagArray::first_invalid_from(std::uint32_t set, std::uint32_t w) const {
+  const TagLine* ways = &lines_[std::size_t(set) * geo_.ways];
+  while (w < geo_.ways && ways[w].valid) ++w;
+  return w;
+}
+
 int TagArray::victim(std::uint32_t set) const {
   const TagLine* ways = &lines_[std::size_t(set) * geo_.ways];
   const SetOrder& o = order_[set];
-  if (o.valid_ways == geo_.ways) {
-    // A full set: priority 0 is the lowest, so its least recently used non-reserved line of
-    // priority 0, if there is one, is the line the scan below would choose.
-    const Link* links = &links_[std::size_t(set) * geo_.ways];
-    for (std::uint32_t w = o.lru;; w = links[w].newer) {
-      if (!ways[w].reserved && ways[w].priority == 0) return static_cast<int>(w);
-      if (w == o.mru) break;
-    }
+  // A set not full: its first invalid way, kept.
+  if (o.valid_ways < geo_.ways) return static_cast<int>(o.first_invalid);
+  // A full set: priority 0 is the lowest, so its least recently used non-reserved line of
+  // priority 0, if there is one, is the line the scan below would choose.
+  const Link* links = &links_[std::size_t(set) * geo_.ways];
+  for (std::uint32_t w = o.lru;; w = links[w].newer) {
+    if (!ways[w].reserved && ways[w].priority == 0) return static_cast<int>(w);
+    if (w == o.mru) break;
   }
   // The best candidate's (priority, last_use) kept in registers: ties keep the lower way.
   int best = -1, first = -1;
@@ -156,7 +163,10 @@ Eviction TagArray::invalidate(Addr addr) {
   std::uint32_t set = 0;
   TagLine* found = lookup(addr, &set);
   if (!found) return ev;
-  --order_[set].valid_ways;
+  SetOrder& o = order_[set];
+  --o.valid_ways;
+  o.first_invalid = std::min(
+      o.first_invalid, static_cast<std::uint32_t>(found - &lines_[std::size_t(set) * geo_.ways]));
   TagLine& l = *found;
   ev.valid = true;
   ev.line_addr = l.line_addr;
@@ -181,9 +191,14 @@ void TagArray::invalidate_all() {
     }
   }
   for (std::size_t s = 0; s < geo_.sets; ++s) {
-    order_[s].valid_ways = 0;
-    for (std::uint32_t w = 0; w < geo_.ways; ++w)
-      order_[s].valid_ways += lines_[s * geo_.ways + w].valid;
+    SetOrder& o = order_[s];
+    o.valid_ways = 0;
+    o.first_invalid = geo_.ways;
+    for (std::uint32_t w = 0; w < geo_.ways; ++w) {
+      const bool valid = lines_[s * geo_.ways + w].valid;
+      o.valid_ways += valid;
+      if (!valid && o.first_invalid == geo_.ways) o.first_invalid = w;
+    }
   }
 }
 

@@ -225,9 +225,12 @@ class TagArray {
   struct Link {
     std::uint32_t newer, older;  // a way's own index at the ends
   };
+  // first_invalid: the lowest way not valid (ways if none), the victim of a set not full.
   struct SetOrder {
-    std::uint32_t mru, lru, valid_ways;
+    std::uint32_t mru, lru, valid_ways, first_invalid;
   };
+  // The lowest way >= w of `set` not valid, or ways (out of line: allocate() stays small).
+  std::uint32_t first_invalid_from(std::uint32_t set, std::uint32_t w) const;
   std::vector<Link> links_;      // per line
   std::vector<SetOrder> order_;  // per set
 };
@@ -259,6 +262,11 @@ class TagArray {
       p.result = ProbeResult::Miss;
       return p;
     }
+  }
+  if (o.valid_ways < geo_.ways) {  // victim()'s answer too, without its scan of the set
+    p.way = static_cast<int>(o.first_invalid);
+    p.result = ProbeResult::Miss;
+    return p;
   }
   p.way = victim(p.set);
   p.result = p.way < 0 ? ProbeResult::MissNoVictim : ProbeResult::Miss;
@@ -298,7 +306,10 @@ inline Eviction TagArray::allocate(Addr addr, const Probe& p, std::uint8_t prior
     ev.line_addr = l.line_addr;
     ev.dirty_sectors = l.dirty_sectors;
   } else {
-    ++order_[p.set].valid_ways;
+    SetOrder& o = order_[p.set];
+    ++o.valid_ways;
+    if (static_cast<std::uint32_t>(p.way) == o.first_invalid)
+      o.first_invalid = first_invalid_from(p.set, o.first_invalid + 1);
   }
   l = TagLine();
   l.line_addr = line_addr(addr);

@@ -573,3 +573,52 @@ TEST_CASE("TagArray: find and probe agree with a scan of the set under random tr
     }
   }
 }
+
+TEST_CASE("TagArray: a set not full takes its lowest invalid way, holes left by invalidation first",
+          "[tag_array]") {
+  TagArray t(geo(1, 4));
+  // Ways fill in order.
+  for (int i = 0; i < 3; ++i) CHECK(install(t, Addr(i) * 128) == i);
+  // Holes at ways 2 and 0: the lowest goes first, then the next, then the never-used way 3.
+  t.invalidate(2 * 128);
+  t.invalidate(0);
+  CHECK(t.victim(0) == 0);
+  CHECK(install(t, 10 * 128) == 0);
+  CHECK(t.victim(0) == 2);
+  CHECK(install(t, 11 * 128) == 2);
+  CHECK(install(t, 12 * 128) == 3);
+  // Full: the LRU way (way 1, address 128, the oldest).
+  CHECK(t.probe(13 * 128, 1).way == 1);
+  // invalidate_all keeps a reserved line: the first way not holding it is the victim.
+  const Probe p = t.probe(13 * 128, 1);
+  t.allocate(13 * 128, p);  // reserved in way 1
+  t.invalidate_all();
+  CHECK(t.victim(0) == 0);
+  CHECK(install(t, 20 * 128) == 0);
+  CHECK(install(t, 21 * 128) == 2);
+}
+
+TEST_CASE("TagArray: probe's miss way is the victim scan's under random traffic", "[tag_array]") {
+  for (std::uint32_t ways : {1u, 3u, 8u, 16u}) {
+    TagArray t(geo(2, ways));
+    std::mt19937_64 rng(100 + ways);
+    for (int step = 0; step < 20000; ++step) {
+      const Addr a = (rng() % (4 * ways * 2)) * 128;
+      const std::uint32_t set = t.set_index(a);
+      const Probe p = t.probe(a, 1);
+      if (p.result == ProbeResult::Miss) REQUIRE(p.way == reference_victim(t, set));
+      switch (rng() % 6) {
+        case 0:
+          t.invalidate(a);
+          break;
+        case 1:
+          if (rng() % 40 == 0) t.invalidate_all();
+          break;
+        default:
+          if (p.result == ProbeResult::Miss) t.allocate(a, p);
+          if (rng() % 2 == 0) t.fill(a, 1);
+          break;
+      }
+    }
+  }
+}
