@@ -2,48 +2,30 @@
 
 namespace locsim {
 
-void IntraClusterLocality::expire(Cycle now) {
-  // Lines not touched within the window can never make a request redundant again: forget them so
-  // memory stays bounded by the lines of the last W cycles. An access's slot still holds its line
-  // (a slot is freed only at its line's last access, after every earlier access of the line, and
-  // the accesses of one cycle all expire in one call, before any slot is reused); a line touched
-  // again later has a later `last`, and a freed slot has kNever.
-  while (!order_.empty() && now - order_.front().at > window_) {
-    const Access a = order_.front();
-    order_.pop_front();
-    LineHistory& h = slots_[a.slot];
-    if (h.last != a.at) continue;
-    erase(h.line);
-    h.last = kNever;
-    free_.push_back(a.slot);
-    --live_;
-  }
-}
-
-void IntraClusterLocality::erase(Addr line) {
-  std::uint32_t i = probe(line);
-  // Backward shift: later entries of the probe run whose home is not cyclically in (i, j] move
-  // into the hole, so that lookups need no tombstones.
-  for (std::uint32_t j = (i + 1) & index_mask_; index_[j].slot != kEmpty;
-       j = (j + 1) & index_mask_) {
-    const std::uint32_t k = home(index_[j].line);
-    const bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
-    if (stays) continue;
-    index_[i] = index_[j];
-    i = j;
-  }
-  index_[i].slot = kEmpty;
-}
-
-void IntraClusterLocality::grow() {
-  std::vector<IndexEntry> old;
+void IntraClusterLocality::rebuild(Cycle now) {
+  // Keeps only the lines of the last W cycles, in a table at most an eighth full: the next
+  // rebuild then comes after at least 3/8 of its size new positions, so its cost per request is
+  // a few instructions.
+  std::size_t live = 0;
+  for (const Entry& e : index_)
+    if (e.used && recent(e.last, now)) ++live;
+  std::size_t size = 64;
+  while (size < 8 * live) size *= 2;
+  std::vector<Entry> old(size, Entry{0, kNever, kNever, kNone, false});
   old.swap(index_);
-  const std::size_t size = old.empty() ? 64 : old.size() * 2;
-  index_.assign(size, IndexEntry{0, kEmpty});
   index_mask_ = static_cast<std::uint32_t>(size - 1);
   index_shift_ = 64 - static_cast<std::uint32_t>(__builtin_ctzll(size));
-  for (const IndexEntry& e : old)
-    if (e.slot != kEmpty) index_[probe(e.line)] = e;
+  used_ = live;
+  for (const Entry& e : old) {
+    if (!e.used) continue;
+    if (!recent(e.last, now)) {
+      if (e.words != kNone) free_.push_back(e.words);
+      continue;
+    }
+    std::uint32_t i = home(e.line);
+    while (index_[i].used) i = (i + 1) & index_mask_;
+    index_[i] = e;
+  }
 }
 
 namespace {
@@ -69,46 +51,62 @@ std::uint32_t touched_words(const ByteMask& bytes) {
 }  // namespace
 
 RequestLocality IntraClusterLocality::observe(Addr line, const ByteMask& bytes, Cycle now) {
-  expire(now);
   ++requests_;
-  if ((live_ + 1) * 4 > index_.size()) grow();  // at most a quarter full: short probe runs
-  std::uint32_t pos = probe(line);
-  std::uint32_t slot = index_[pos].slot;
-  if (slot == kEmpty) {
-    if (free_.empty()) {
-      slot = static_cast<std::uint32_t>(slots_.size());
-      slots_.emplace_back();
-    } else {
-      // A reused slot keeps its previous line's word cycles: that line was forgotten because its
-      // last access (and so every word's) was more than W cycles before, so none is recent now or
-      // later.
-      slot = free_.back();
-      free_.pop_back();
-    }
-    index_[pos] = IndexEntry{line, slot};
-    slots_[slot].line = line;
-    ++live_;
+  if ((used_ + 1) * 2 > index_.size()) rebuild(now);  // at most half full: short probe runs
+  // The line's position, else the first forgotten line's on its probe run, else the empty
+  // position that ends the run.
+  std::uint32_t i = home(line), reuse = kNone;
+  for (;; i = (i + 1) & index_mask_) {
+    const Entry& e = index_[i];
+    if (!e.used || e.line == line) break;
+    if (reuse == kNone && !recent(e.last, now)) reuse = i;
   }
-  LineHistory& h = slots_[slot];
+  if (!index_[i].used) {
+    if (reuse != kNone) {
+      // A forgotten line's position and word history: its reads (and so its words') are more
+      // than W cycles old, so none is recent now or later.
+      i = reuse;
+      index_[i].line = line;
+    } else {
+      index_[i] = Entry{line, kNever, kNever, kNone, true};
+      ++used_;
+    }
+  }
+  Entry& e = index_[i];
   const std::uint32_t words = touched_words(bytes);
   RequestLocality kind = RequestLocality::First;
-  if (recent(h.last, now)) {
+  if (recent(e.last, now)) {
     kind = RequestLocality::LineSharing;
-    for (std::uint32_t m = words; m; m &= m - 1)
-      if (recent(h.word_last[static_cast<unsigned>(__builtin_ctz(m))], now)) {
-        kind = RequestLocality::DataSharing;
-        break;
-      }
+    if (words && recent(e.full, now)) {
+      kind = RequestLocality::DataSharing;
+    } else if (e.words != kNone) {
+      const std::array<Cycle, 32>& h = words_[e.words];
+      for (std::uint32_t m = words; m; m &= m - 1)
+        if (recent(h[static_cast<unsigned>(__builtin_ctz(m))], now)) {
+          kind = RequestLocality::DataSharing;
+          break;
+        }
+    }
   }
   if (kind == RequestLocality::LineSharing) ++line_sharing_;
   if (kind == RequestLocality::DataSharing) ++data_sharing_;
-  h.last = now;
-  if (words == ~std::uint32_t{0})  // a whole-line read: one vectorisable fill
-    h.word_last.fill(now);
-  else
-    for (std::uint32_t m = words; m; m &= m - 1)
-      h.word_last[static_cast<unsigned>(__builtin_ctz(m))] = now;
-  order_.push_back(Access{now, slot});
+  e.last = now;
+  if (words == ~std::uint32_t{0}) {  // a whole-line read: every word at once
+    e.full = now;
+  } else if (words) {
+    if (e.words == kNone) {
+      if (free_.empty()) {
+        e.words = static_cast<std::uint32_t>(words_.size());
+        words_.emplace_back();
+        words_.back().fill(kNever);
+      } else {
+        e.words = free_.back();  // a dropped line's, all as old as its last read
+        free_.pop_back();
+      }
+    }
+    std::array<Cycle, 32>& h = words_[e.words];
+    for (std::uint32_t m = words; m; m &= m - 1) h[static_cast<unsigned>(__builtin_ctz(m))] = now;
+  }
   return kind;
 }
 

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/ring_buffer.h"
 #include "model/types.h"
 
 namespace locsim {
@@ -32,49 +31,41 @@ class IntraClusterLocality {
   std::uint64_t line_sharing() const { return line_sharing_; }
   std::uint64_t data_sharing() const { return data_sharing_; }
   std::uint64_t redundant() const { return line_sharing_ + data_sharing_; }
-  std::size_t tracked_lines() const { return live_; }
+  // Lines held: those of the last W cycles and forgotten ones not yet dropped, at most half the
+  // table, which is rebuilt from the windowed lines alone when it would pass that (so memory
+  // stays bounded by a multiple of the lines of the last W cycles).
+  std::size_t tracked_lines() const { return used_; }
 
  private:
   static constexpr Cycle kNever = ~Cycle{0};
-  static constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
-  struct LineHistory {
-    Addr line = 0;
-    Cycle last = kNever;              // last access to the line; kNever: the slot is free
-    std::array<Cycle, 32> word_last;  // last access to each 4-byte word
-    LineHistory() { word_last.fill(kNever); }
-  };
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   bool recent(Cycle t, Cycle now) const { return t != kNever && now - t <= window_; }
-  void expire(Cycle now);
-  // The index position holding `line`, else the empty position where it would go.
-  std::uint32_t probe(Addr line) const {
-    std::uint32_t i = home(line);
-    while (index_[i].slot != kEmpty && index_[i].line != line) i = (i + 1) & index_mask_;
-    return i;
-  }
   std::uint32_t home(Addr line) const {
     return static_cast<std::uint32_t>((line * 0x9E3779B97F4A7C15ull) >> index_shift_);
   }
-  void erase(Addr line);
-  void grow();
+  void rebuild(Cycle now);
 
   Cycle window_;
-  // The lines of the last W cycles: histories in reused slots (a streaming kernel touches a new
-  // line with almost every read), found through an open-addressing index (linear probing,
-  // backward-shift deletion).
-  std::vector<LineHistory> slots_;
-  std::vector<std::uint32_t> free_;  // slots of forgotten lines
-  struct IndexEntry {
+  // The lines seen, in an open-addressing table (linear probing). A line whose last read is more
+  // than W cycles old is forgotten without being removed: it counts as absent (its words are
+  // older still), and its position (with its word history) is reused by the next new line whose
+  // probe passes it. Positions never become empty again until rebuild() drops the forgotten
+  // lines, so lookups need no deletion and no record of the access order.
+  // Word w of a line was last read at the later of `full` (its last whole-line read, which every
+  // coalesced float/int warp load is) and its time in `words` (partial reads, kept apart so that
+  // lines read only whole need no per-word history).
+  struct Entry {
     Addr line;
-    std::uint32_t slot;  // kEmpty: an empty position
+    Cycle last;           // last read of the line; kNever: none
+    Cycle full;           // last whole-line read; kNever: none
+    std::uint32_t words;  // index in words_ of its per-word history; kNone: none yet
+    bool used;            // false: an empty position
   };
-  std::vector<IndexEntry> index_;
+  std::vector<Entry> index_;
   std::uint32_t index_mask_ = 0, index_shift_ = 64;
-  std::size_t live_ = 0;
-  struct Access {
-    Cycle at;
-    std::uint32_t slot;  // the line's slot (held by it until the line is forgotten)
-  };
-  RingBuffer<Access> order_;  // oldest first
+  std::size_t used_ = 0;                      // non-empty positions
+  std::vector<std::array<Cycle, 32>> words_;  // last partial read of each 4-byte word
+  std::vector<std::uint32_t> free_;           // histories of lines dropped by rebuild()
   std::uint64_t requests_ = 0, line_sharing_ = 0, data_sharing_ = 0;
 };
 

@@ -1,6 +1,9 @@
 // Seed 001 §6: ICC merge table, coalesced cache and the intra-cluster-locality metric (eq. 1).
+#include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "model/coalesced_cache.h"
@@ -183,9 +186,62 @@ TEST_CASE("IntraClusterLocality: words outside the window do not count as data s
   icl.observe(0x0, bytes(8, 4), 40);
   // Word 0 was read at 0 (out of the window at 60), the line at 40 (inside): line sharing only.
   CHECK(icl.observe(0x0, bytes(0, 4), 60) == RequestLocality::LineSharing);
-  // Memory stays bounded: old lines are forgotten once out of the window.
-  for (Cycle c = 100; c < 1100; c += 10) icl.observe(0x1000 + 128 * c, bytes(0, 4), c);
-  CHECK(icl.tracked_lines() <= 6);
+  // Memory stays bounded: old lines are forgotten once out of the window and dropped when the
+  // table would pass half of its smallest size (64).
+  for (Cycle c = 100; c < 10100; c += 10) icl.observe(0x1000 + 128 * c, bytes(0, 4), c);
+  CHECK(icl.tracked_lines() <= 32);
+  // With 501 lines in the window the table holds at most 8 times as many.
+  IntraClusterLocality wide(5000);
+  for (Cycle c = 0; c < 200000; c += 10) wide.observe(128 * c, bytes(0, 4), c);
+  CHECK(wide.tracked_lines() <= 8 * 501);
+}
+
+TEST_CASE("IntraClusterLocality: the same answers as a plain record of every read", "[icc]") {
+  // Random reads of a few hundred lines (partial and whole-line) at non-decreasing cycles,
+  // against a map of every line's and word's last read: forgotten lines reused in place, the
+  // table's rebuilds and its growth must not change any answer.
+  for (Cycle window : {Cycle{0}, Cycle{3}, Cycle{40}, Cycle{700}}) {
+    IntraClusterLocality icl(window);
+    std::map<Addr, std::pair<Cycle, std::array<Cycle, 32>>> ref;
+    std::uint64_t x = 88172645463325252ull;
+    auto rnd = [&]() {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      return x;
+    };
+    Cycle now = 0;
+    std::uint64_t line_sharing = 0, data_sharing = 0;
+    for (int n = 0; n < 60000; ++n) {
+      now += rnd() % 4 == 0 ? rnd() % 7 : 0;
+      const Addr line = 128 * (rnd() % (n < 30000 ? 300 : 3000));
+      const unsigned first = static_cast<unsigned>(rnd() % 128);
+      const unsigned count = 1 + static_cast<unsigned>(rnd() % std::min(32u, 128 - first));
+      const ByteMask m = rnd() % 2 ? kLine : bytes(first, count);
+      auto in = [&](Cycle t) { return t != ~Cycle{0} && now - t <= window; };
+      auto it = ref.find(line);
+      if (it == ref.end()) {
+        std::array<Cycle, 32> never;
+        never.fill(~Cycle{0});
+        it = ref.emplace(line, std::make_pair(~Cycle{0}, never)).first;
+      }
+      RequestLocality want = RequestLocality::First;
+      if (in(it->second.first)) {
+        want = RequestLocality::LineSharing;
+        for (unsigned b = 0; b < 128; ++b)
+          if (m.test(b) && in(it->second.second[b / 4])) want = RequestLocality::DataSharing;
+      }
+      it->second.first = now;
+      for (unsigned b = 0; b < 128; ++b)
+        if (m.test(b)) it->second.second[b / 4] = now;
+      INFO("window " << window << " read " << n);
+      REQUIRE(icl.observe(line, m, now) == want);
+      line_sharing += want == RequestLocality::LineSharing;
+      data_sharing += want == RequestLocality::DataSharing;
+    }
+    CHECK(icl.line_sharing() == line_sharing);
+    CHECK(icl.data_sharing() == data_sharing);
+  }
 }
 
 TEST_CASE("IntraClusterLocality: any byte of a word makes it a shared word", "[icc]") {
