@@ -164,11 +164,11 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
     mark(held_targets_, tgt);
     return false;
   }
-  take_reply(tgt, gp, now);
+  take_reply(tgt, gp, now, true);
   return true;
 }
 
-void Crossbar::take_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
+void Crossbar::take_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool ask_step) {
   reply_accept_[tgt] = now;
   GpuExtension& e = gpu_ext(gp);
   const std::uint32_t p = port_of(route_ext(gp).top());
@@ -180,7 +180,7 @@ void Crossbar::take_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_rep_flits_[p] += flits;
   e.at(name());
-  step_ev_.notify_at(clk_.ps_at(now + 1));
+  if (ask_step) step_ev_.notify_at(clk_.ps_at(now + 1));
 }
 
 void Crossbar::step_method() {
@@ -248,7 +248,7 @@ void Crossbar::step_method() {
         if (t < targets_ && target_blocked(t, now)) {
           blocked();
         } else if (t < targets_) {
-          take_reply(t, *gp, now);
+          take_reply(t, *gp, now, false);
           out_ports_[t]->accept_response();
         } else if (on_reply(t, *gp, now))
           out_ports_[t]->accept_response();
@@ -284,22 +284,19 @@ void Crossbar::step_method() {
     }
     if (r > now) next_head = std::min(next_head, r);
   });
-  // A port that delivered this cycle and has the next reply ready next cycle needs a step then
-  // (nothing below pops or fills the reply network's outputs, so it is decided here).
-  bool port_next_cycle = false;
+  // A port that delivered this cycle with its next reply ready by then needs a step next cycle
+  // (nothing below pops or fills the reply network's outputs, so it is decided here). Most
+  // visited heads are still in flight: they are tested first.
   rep_.for_each_nonempty_output([&](std::uint32_t p) {
-    if (port_delivered_[p] != now) {
-      if (!rep_.ready(p, now)) {
-        next_head = std::min(next_head, rep_.head_ready(p));
-        return;
+    Cycle r = rep_.head_ready(p);
+    if (r <= now) {
+      if (port_delivered_[p] != now) {
+        deliver_reply(p, now);
+        if (port_delivered_[p] != now) return;  // the binding is busy; its kick() asks for a step
       }
-      deliver_reply(p, now);
-      if (port_delivered_[p] != now) return;
+      r = std::max(rep_.head_ready(p), now + 1);
     }
-    if (rep_.ready(p, now + 1))
-      port_next_cycle = true;
-    else
-      next_head = std::min(next_head, rep_.head_ready(p));
+    next_head = std::min(next_head, r);
   });
   for (std::uint32_t h = 0; h < home_fwd_.size(); ++h) {
     std::deque<Payload*>& q = home_fwd_[h];
@@ -312,7 +309,7 @@ void Crossbar::step_method() {
   }
   // The next step: now + 1 if something waits for it, else the fabrics' next event (never
   // earlier than now + 1, so they need not be asked in the first case).
-  bool soon = waiting_inputs || port_next_cycle;
+  bool soon = waiting_inputs;
   for (const auto& q : slice_fwd_)
     if (!q.empty()) soon = true;
   // (Nothing is earlier than now + 1: the reply network is not asked when the request network
