@@ -135,30 +135,32 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   return true;
 }
 
-bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
-  if (tgt >= targets_) {
-    // A home core's reply to a forwarded request: back to the slice on the request network.
-    const std::uint32_t home = tgt - targets_;
-    const std::uint32_t p = port_of(home);
-    if (port_blocked(p, now) || !clk_.on_edge(now)) {
-      step_ev_.notify_at(clk_.ps_at(retry_cycle(port_accept_[p] == now, now)));
-      mark(held_targets_, tgt);
-      return false;
-    }
-    port_accept_[p] = now;
-    Forwarded& f = fwd_.at(&gp);
-    f.leg = Leg::ReplyToSlice;
-    const std::uint32_t flits =
-        noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
-    req_.inject(p, f.slice, flits, &gp, now);
-    ++replies_;
-    req_flits_ += flits;
-    bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
-    *port_req_flits_[p] += flits;
-    gpu_ext(gp).at(name());
-    step_ev_.notify_at(clk_.ps_at(now + 1));
-    return true;
+bool Crossbar::on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
+  // A home core's reply to a forwarded request: back to the slice on the request network.
+  const std::uint32_t home = tgt - targets_;
+  const std::uint32_t p = port_of(home);
+  if (port_blocked(p, now) || !clk_.on_edge(now)) {
+    step_ev_.notify_at(clk_.ps_at(retry_cycle(port_accept_[p] == now, now)));
+    mark(held_targets_, tgt);
+    return false;
   }
+  port_accept_[p] = now;
+  Forwarded& f = fwd_.at(&gp);
+  f.leg = Leg::ReplyToSlice;
+  const std::uint32_t flits =
+      noc_reply_flits(gp, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
+  req_.inject(p, f.slice, flits, &gp, now);
+  ++replies_;
+  req_flits_ += flits;
+  bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
+  *port_req_flits_[p] += flits;
+  gpu_ext(gp).at(name());
+  step_ev_.notify_at(clk_.ps_at(now + 1));
+  return true;
+}
+
+bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
+  if (tgt >= targets_) return on_home_reply(tgt, gp, now);
   if (!clk_.on_edge(now) || target_blocked(tgt, now)) {  // (an L2 off the NoC edge, usually)
     step_ev_.notify_at(clk_.ps_at(retry_cycle(reply_accept_[tgt] == now, now)));
     mark(held_targets_, tgt);

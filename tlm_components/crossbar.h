@@ -82,6 +82,9 @@ class Crossbar : public Interconnect {
   void observe_locality(std::uint32_t port, const Payload& gp, Cycle now);
   bool on_request(std::uint32_t src, Payload& gp, Cycle now);
   bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now);
+  // A home core's reply to a forwarded request (tgt >= targets_); apart, so that on_reply's L2
+  // path (every reply) keeps few registers.
+  [[gnu::noinline]] bool on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now);
   // Accepts L2 reply gp at target tgt < targets_ (on an edge, !target_blocked(tgt, now)).
   // `ask_step`: asks for the step that arbitrates it (the step itself need not: its end does).
   void take_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool ask_step);
