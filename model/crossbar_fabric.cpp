@@ -36,13 +36,6 @@ CrossbarFabric::CrossbarFabric(const Config& c)
   for (auto w : out_width_) unit_width_ = unit_width_ && w == 1;
 }
 
-void CrossbarFabric::inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h,
-                            Cycle injected) {
-  if (inq_[in].empty()) in_head_[in] = InHead{injected, out};
-  inq_[in].push_back(InPkt{out, flits ? flits : 1u, h, injected});
-  busy_in_.set(in);
-}
-
 void CrossbarFabric::arbitrate(Cycle now) {
   // One pass over the non-empty inputs, in increasing order: each input's head competes for one
   // output, whose winner is the first competing input at or after its round-robin pointer, else
