@@ -53,16 +53,10 @@ std::uint32_t noc_request_flits(const tlm::tlm_generic_payload& gp, std::uint32_
                            flit_bytes, per_sector);
 }
 
-std::uint32_t noc_request_flits(const tlm::tlm_generic_payload& gp, const GpuExtension& e,
-                                std::uint32_t header_bytes, std::uint32_t flit_bytes,
-                                bool per_sector) {
-  if (per_sector) {
-    if (carries_data_out(e.kind)) return written_sector_flits(e, header_bytes, flit_bytes, true);
-    return load_sectors(gp, e) * ceil_div(header_bytes, flit_bytes);
-  }
-  std::uint32_t bytes = header_bytes;
-  if (carries_data_out(e.kind)) bytes += e.bytes.count();
-  return ceil_div(bytes, flit_bytes);
+std::uint32_t noc_request_sector_flits(const tlm::tlm_generic_payload& gp, const GpuExtension& e,
+                                       std::uint32_t header_bytes, std::uint32_t flit_bytes) {
+  if (carries_data_out(e.kind)) return written_sector_flits(e, header_bytes, flit_bytes, true);
+  return load_sectors(gp, e) * ceil_div(header_bytes, flit_bytes);
 }
 
 std::uint32_t noc_reply_flits(const tlm::tlm_generic_payload& gp, std::uint32_t header_bytes,
@@ -71,29 +65,12 @@ std::uint32_t noc_reply_flits(const tlm::tlm_generic_payload& gp, std::uint32_t 
                          flit_bytes, per_sector);
 }
 
-std::uint32_t noc_reply_flits(const tlm::tlm_generic_payload& gp, const GpuExtension& e,
-                              std::uint32_t header_bytes, std::uint32_t flit_bytes,
-                              bool per_sector) {
-  if (per_sector) {
-    if (e.kind == AccessKind::Atomic)
-      return written_sector_flits(e, header_bytes, flit_bytes, true);
-    if (!returns_data(e.kind)) return written_sector_flits(e, header_bytes, flit_bytes, false);
-    const std::uint32_t sector =
-        std::min<std::uint32_t>(gp.get_data_length(), kTransferSectorBytes);
-    return load_sectors(gp, e) * ceil_div(header_bytes + sector, flit_bytes);
-  }
-  std::uint32_t bytes = header_bytes;
-  if (returns_data(e.kind)) {
-    bytes += static_cast<std::uint32_t>(gp.get_data_length());
-    // Sector-granular fills carry only the sectors asked for.
-    const unsigned sectors = static_cast<unsigned>(__builtin_popcount(e.sector_mask));
-    if (sectors)
-      bytes = header_bytes +
-              std::min<std::uint32_t>(gp.get_data_length(), sectors * kTransferSectorBytes);
-  } else if (e.kind == AccessKind::Atomic) {
-    bytes += e.bytes.count();
-  }
-  return ceil_div(bytes, flit_bytes);
+std::uint32_t noc_reply_sector_flits(const tlm::tlm_generic_payload& gp, const GpuExtension& e,
+                                     std::uint32_t header_bytes, std::uint32_t flit_bytes) {
+  if (e.kind == AccessKind::Atomic) return written_sector_flits(e, header_bytes, flit_bytes, true);
+  if (!returns_data(e.kind)) return written_sector_flits(e, header_bytes, flit_bytes, false);
+  const std::uint32_t sector = std::min<std::uint32_t>(gp.get_data_length(), kTransferSectorBytes);
+  return load_sectors(gp, e) * ceil_div(header_bytes + sector, flit_bytes);
 }
 
 }  // namespace locsim
