@@ -7,32 +7,18 @@ namespace locsim {
 
 namespace {
 
-// The most common case of all: a fully active warp accessing consecutive, naturally aligned
-// elements (addrs[l] = addrs[0] + l * access_bytes), e.g. a[i] with i the thread index. The
-// accessed bytes are one contiguous range, so each line's request follows from the range alone,
-// in increasing address order (= lowest lane first); no element straddles a line or a sector.
-// Same result as the general path; returns false, with `out` untouched, otherwise.
-bool coalesce_contiguous(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
-                         std::uint32_t access_bytes, std::uint32_t line_bytes,
+// Whether contiguous_requests() applies (far from the top of the address space, so that no
+// line end there wraps around).
+bool contiguous_ok(Addr base, std::uint32_t access_bytes, std::uint32_t sector_bytes) {
+  return access_bytes <= sector_bytes && access_bytes <= 16 && (base & (access_bytes - 1)) == 0 &&
+         base <= ~Addr{0} - 2048;
+}
+
+// The requests of a fully active warp at base + lane * access_bytes when contiguous_ok(): one
+// contiguous byte range, so each line's request follows from the range alone, in increasing
+// address order (= lowest lane first); no element straddles a line or a sector.
+void contiguous_requests(Addr base, std::uint32_t access_bytes, std::uint32_t line_bytes,
                          std::uint32_t sector_bytes, std::vector<LineRequest>& out) {
-  if (active_mask != ~std::uint32_t{0} || access_bytes > sector_bytes || access_bytes > 16)
-    return false;
-  const Addr base = addrs[0];
-  // Far from the top of the address space, so that no line end below wraps around.
-  if ((base & (access_bytes - 1)) || base > ~Addr{0} - 2048) return false;
-  // One pass without an early exit: the lanes that break the pattern, OR-ed, two lanes at a time
-  // in a 16-byte vector (SSE2 on x86-64: about 5 instructions per two lanes, 7 with scalars).
-  using V2 = std::uint64_t __attribute__((vector_size(16)));
-  V2 stray = {0, 0}, expect = {base, base + access_bytes};
-  const V2 step = {2 * Addr{access_bytes}, 2 * Addr{access_bytes}};
-#pragma GCC unroll 16
-  for (unsigned l = 0; l < kWarpSize; l += 2) {
-    V2 a;
-    std::memcpy(&a, &addrs[l], sizeof a);
-    stray |= a ^ expect;
-    expect += step;
-  }
-  if (stray[0] | stray[1]) return false;
   const Addr end = base + Addr{kWarpSize} * access_bytes;
   const Addr lmask = ~Addr{line_bytes - 1};
   const unsigned sector_shift = log2_floor(sector_bytes), elem_shift = log2_floor(access_bytes);
@@ -45,7 +31,7 @@ bool coalesce_contiguous(const std::array<Addr, kWarpSize>& addrs, std::uint32_t
     r.sector_mask = static_cast<std::uint32_t>(((std::uint64_t{2} << s1) - 1) &
                                                ~((std::uint64_t{1} << s0) - 1));
     r.lane_mask = ~std::uint32_t{0};
-    return true;
+    return;
   }
   for (Addr a = base; a < end;) {
     const Addr line = a & lmask;
@@ -63,6 +49,33 @@ bool coalesce_contiguous(const std::array<Addr, kWarpSize>& addrs, std::uint32_t
     out.push_back(r);
     a = stop;
   }
+}
+
+// The most common case of all: a fully active warp accessing consecutive, naturally aligned
+// elements (addrs[l] = addrs[0] + l * access_bytes), e.g. a[i] with i the thread index. The
+// accessed bytes are one contiguous range, so each line's request follows from the range alone,
+// in increasing address order (= lowest lane first); no element straddles a line or a sector.
+// Same result as the general path; returns false, with `out` untouched, otherwise.
+bool coalesce_contiguous(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
+                         std::uint32_t access_bytes, std::uint32_t line_bytes,
+                         std::uint32_t sector_bytes, std::vector<LineRequest>& out) {
+  if (active_mask != ~std::uint32_t{0}) return false;
+  const Addr base = addrs[0];
+  if (!contiguous_ok(base, access_bytes, sector_bytes)) return false;
+  // One pass without an early exit: the lanes that break the pattern, OR-ed, two lanes at a time
+  // in a 16-byte vector (SSE2 on x86-64: about 5 instructions per two lanes, 7 with scalars).
+  using V2 = std::uint64_t __attribute__((vector_size(16)));
+  V2 stray = {0, 0}, expect = {base, base + access_bytes};
+  const V2 step = {2 * Addr{access_bytes}, 2 * Addr{access_bytes}};
+#pragma GCC unroll 16
+  for (unsigned l = 0; l < kWarpSize; l += 2) {
+    V2 a;
+    std::memcpy(&a, &addrs[l], sizeof a);
+    stray |= a ^ expect;
+    expect += step;
+  }
+  if (stray[0] | stray[1]) return false;
+  contiguous_requests(base, access_bytes, line_bytes, sector_bytes, out);
   return true;
 }
 
@@ -175,6 +188,18 @@ void detail::coalesce_other(const std::array<Addr, kWarpSize>& addrs, std::uint3
       p += n;
     }
   }
+}
+
+void detail::coalesce_linear_other(Addr base, std::uint32_t access_bytes, std::uint32_t line_bytes,
+                                   std::uint32_t sector_bytes, std::vector<LineRequest>& out) {
+  out.clear();
+  if (contiguous_ok(base, access_bytes, sector_bytes)) {
+    contiguous_requests(base, access_bytes, line_bytes, sector_bytes, out);
+    return;
+  }
+  std::array<Addr, kWarpSize> addrs;  // rare (unaligned, wide or at the top): the general path
+  for (unsigned l = 0; l < kWarpSize; ++l) addrs[l] = base + Addr{l} * access_bytes;
+  coalesce_other(addrs, ~std::uint32_t{0}, access_bytes, line_bytes, sector_bytes, out);
 }
 
 std::uint32_t shared_bank_conflict_degree(const std::array<Addr, kWarpSize>& addrs,

@@ -32,6 +32,21 @@ namespace detail {
 void coalesce_other(const std::array<Addr, kWarpSize>& addrs, std::uint32_t active_mask,
                     std::uint32_t access_bytes, std::uint32_t line_bytes,
                     std::uint32_t sector_bytes, std::vector<LineRequest>& out);
+// coalesce_linear() without its first case (out is cleared first here too).
+void coalesce_linear_other(Addr base, std::uint32_t access_bytes, std::uint32_t line_bytes,
+                           std::uint32_t sector_bytes, std::vector<LineRequest>& out);
+
+// The one request of a fully active warp whose lanes fill the line at base exactly.
+inline void whole_line(Addr base, std::uint32_t line_bytes, std::uint32_t line_sectors,
+                       std::vector<LineRequest>& out) {
+  out.resize(1);
+  LineRequest& r = out[0];
+  r.line_addr = base;
+  r.sector_mask = static_cast<std::uint32_t>((std::uint64_t{1} << line_sectors) - 1);
+  r.bytes.w[0] = line_bytes >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << line_bytes) - 1;
+  r.bytes.w[1] = line_bytes == 128 ? ~std::uint64_t{0} : 0;
+  r.lane_mask = ~std::uint32_t{0};
+}
 }  // namespace detail
 
 // The commonest case, inline: a fully active warp whose lanes read consecutive elements that fill
@@ -56,17 +71,24 @@ inline void coalesce(const std::array<Addr, kWarpSize>& addrs, std::uint32_t act
       expect += step;
     }
     if ((stray[0] | stray[1]) == 0) {
-      out.resize(1);
-      LineRequest& r = out[0];
-      r.line_addr = base;
-      r.sector_mask = static_cast<std::uint32_t>((std::uint64_t{1} << line_sectors) - 1);
-      r.bytes.w[0] = line_bytes >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << line_bytes) - 1;
-      r.bytes.w[1] = line_bytes == 128 ? ~std::uint64_t{0} : 0;
-      r.lane_mask = ~std::uint32_t{0};
+      detail::whole_line(base, line_bytes, line_sectors, out);
       return;
     }
   }
   detail::coalesce_other(addrs, active_mask, access_bytes, line_bytes, sector_bytes, out);
+}
+
+// coalesce() of a fully active warp whose lanes the caller knows to be at base + lane *
+// access_bytes (WarpInst::linear): the same requests, without looking at the lanes.
+inline void coalesce_linear(Addr base, std::uint32_t access_bytes, std::uint32_t line_bytes,
+                            std::uint32_t sector_bytes, std::vector<LineRequest>& out,
+                            std::uint32_t line_sectors) {
+  if (access_bytes * kWarpSize == line_bytes && (base & (line_bytes - 1)) == 0 &&
+      line_sectors <= 32) {
+    detail::whole_line(base, line_bytes, line_sectors, out);
+    return;
+  }
+  detail::coalesce_linear_other(base, access_bytes, line_bytes, sector_bytes, out);
 }
 
 // Shared-memory bank conflicts: the number of serialized passes needed by 32 banks of bank_bytes

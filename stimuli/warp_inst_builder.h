@@ -48,6 +48,7 @@ inline void emit_compute(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std
   in.count = count ? count : 1;
   in.latency = latency;
   in.size = 4;
+  in.linear = false;
   in.data_structure = kNoDataStructure;
   detail::zero_addrs(in.addr);
   in.n_dst = in.n_src = 0;
@@ -86,9 +87,11 @@ void emit_memory(WarpInst& in, WarpOp op, std::uint32_t pc, std::uint32_t mask,
   in.latency = 0;
   in.size = size;
   in.data_structure = data_structure;
+  in.linear = false;
   if (mask == ~std::uint32_t{0}) {  // the common full warp: a loop without a test per lane
     if constexpr (std::is_same<std::decay_t<AddrFn>, LinearAddr>::value) {
       detail::fill_linear(in.addr, addr.base, addr.step);
+      in.linear = addr.step == size;  // known here: the SM need not check the lanes
     } else {
 #pragma GCC unroll 4
       for (unsigned l = 0; l < in.addr.size(); ++l) in.addr[l] = addr(l);

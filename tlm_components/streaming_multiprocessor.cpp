@@ -504,8 +504,12 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   CtaSlot& c = ctas_[w.cta_slot];
   const WarpInst& in = w.inst;
   ++mem_insts_;
-  coalesce(in.addr, in.active_mask, in.size, cfg_.line_bytes, cfg_.sector_bytes, coalesced_,
-           line_sectors_);
+  if (in.linear)  // the producer knows the lanes: no check of them
+    coalesce_linear(in.addr[0], in.size, cfg_.line_bytes, cfg_.sector_bytes, coalesced_,
+                    line_sectors_);
+  else
+    coalesce(in.addr, in.active_mask, in.size, cfg_.line_bytes, cfg_.sector_bytes, coalesced_,
+             line_sectors_);
   const AccessKind kind = in.op == WarpOp::Load    ? AccessKind::Load
                           : in.op == WarpOp::Store ? AccessKind::Store
                                                    : AccessKind::Atomic;

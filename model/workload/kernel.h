@@ -38,9 +38,13 @@ struct WarpInst {
   WarpOp op = WarpOp::Exit;
   std::uint32_t pc = 0;
   std::uint32_t active_mask = 0xffffffffu;
-  std::uint16_t count = 1;           // Compute: instructions in this block (>= 1)
-  std::uint16_t latency = 0;         // Compute: dependency latency after the block, in core cycles
-  std::uint8_t size = 4;             // memory: bytes per lane (1, 2, 4, 8, 16)
+  std::uint16_t count = 1;    // Compute: instructions in this block (>= 1)
+  std::uint16_t latency = 0;  // Compute: dependency latency after the block, in core cycles
+  std::uint8_t size = 4;      // memory: bytes per lane (1, 2, 4, 8, 16)
+  // Memory: every lane is active and addr[lane] == addr[0] + lane * size, as its producer knows
+  // (the SM then coalesces without checking the lanes). False says nothing. Whoever changes
+  // addr, active_mask or size after the producer must clear it.
+  bool linear = false;
   std::uint16_t data_structure = 0;  // index into Kernel::data(); 0xffff = unknown
   std::array<Addr, 32> addr{};       // memory: per-lane byte addresses
   // Register dependencies for the SM's scoreboard (model/scoreboard.h): registers R0..R254 the

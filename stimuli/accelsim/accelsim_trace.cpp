@@ -66,10 +66,12 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
 bool check_inst_fast(std::string_view line, const TraceKernelInfo& info);
 struct StaticPart;
 // check_inst_fast() (fill false: `addr` null) or the fast parse of a streamed line, on the
-// bytes [p, e) of a read buffer, before the line's end is known (defined below).
+// bytes [p, e) of a read buffer, before the line's end is known (defined below). `step`, if not
+// null, gets the stride of a full warp's base + stride line read by the short path.
 inline __attribute__((always_inline)) const char* fast_line(const char* p, const char* e,
                                                             const TraceKernelInfo& info, Addr* addr,
-                                                            const StaticPart*& sp);
+                                                            const StaticPart*& sp,
+                                                            std::uint64_t* step = nullptr);
 // fast_line() with `out` filled as parse_inst() fills it.
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
                       const std::vector<TraceMemcpy>& regions, WarpInst& out);
@@ -1536,16 +1538,18 @@ LOCSIM_INLINE void set_static(const StaticPart& sp, WarpInst& out) {
 }
 
 // The rest of `out` once its static part and lane addresses are set: operation, latency, access
-// size, data structure, shared-memory offsets.
+// size, data structure, shared-memory offsets, linear. step: the stride of a full warp's base +
+// stride line (0 if not known), which makes a global access of that size linear.
 LOCSIM_INLINE void finish_inst(const StaticPart& sp, bool last, const TraceKernelInfo& info,
                                const std::vector<TraceMemcpy>& regions, const Where& where,
-                               WarpInst& out, bool fill) {
+                               WarpInst& out, bool fill, std::uint64_t step = 0) {
   const std::uint32_t m = out.active_mask;
   const std::uint64_t width = sp.width;
   TraceOpcodeClass cls = sp.cls;
   out.count = 1;
   out.latency = 0;
   out.size = 4;
+  out.linear = false;
   out.data_structure = 0xffff;
   const bool is_mem = cls.op == WarpOp::Load || cls.op == WarpOp::Store ||
                       cls.op == WarpOp::Atomic || cls.op == WarpOp::SharedLoad ||
@@ -1583,6 +1587,7 @@ LOCSIM_INLINE void finish_inst(const StaticPart& sp, bool last, const TraceKerne
         break;
       }
   }
+  out.linear = step == w;  // a global access (shared offsets may have moved): lanes as read
 }
 
 // a[0..n) == b[0..n) without a call (the static part of every instruction line is compared).
@@ -1610,7 +1615,8 @@ LOCSIM_INLINE bool same_bytes(const char* a, const char* b, std::size_t n) {
 // The operands after a matched static part (p: the byte after it), out of line: most lines
 // end with the static part.
 __attribute__((noinline)) const char* fast_tail(const char* p, const char* e, const StaticPart& s,
-                                                const TraceKernelInfo& info, Addr* addr) {
+                                                const TraceKernelInfo& info, Addr* addr,
+                                                std::uint64_t* step_out) {
 #if defined(__SSE2__)
   // A full warp's base + stride line with a 16-digit base, " 1 0x<base> <stride>" and its end,
   // is the usual memory line (every SAXPY load and store): read it without the general reader
@@ -1628,6 +1634,7 @@ __attribute__((noinline)) const char* fast_tail(const char* p, const char* e, co
       if (q > digits && q - digits <= 18 && q < e && *q == '\n') {
         if (addr) {
           const std::uint64_t step = neg ? ~u + 1 : u;
+          if (step_out) *step_out = step;
           for (unsigned l = 0; l < 32; ++l) {
             addr[l] = cur;
             cur += step;
@@ -1644,7 +1651,7 @@ __attribute__((noinline)) const char* fast_tail(const char* p, const char* e, co
 
 // Inline: every instruction line of a trace starts here, twice.
 LOCSIM_INLINE const char* fast_line(const char* p, const char* e, const TraceKernelInfo& info,
-                                    Addr* addr, const StaticPart*& sp) {
+                                    Addr* addr, const StaticPart*& sp, std::uint64_t* step) {
   if (e - p < 16) return nullptr;
   const StaticPart& s = static_part(std::string_view(p, 16));
   const std::size_t n = s.text.size();
@@ -1653,17 +1660,18 @@ LOCSIM_INLINE const char* fast_line(const char* p, const char* e, const TraceKer
     return nullptr;
   sp = &s;
   if (p[n] == '\n' && s.width == 0) return p + n;  // no operands after the static part
-  return fast_tail(p + n, e, s, info, addr);
+  return fast_tail(p + n, e, s, info, addr, step);
 }
 
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
                       const std::vector<TraceMemcpy>& regions, WarpInst& out) {
   const StaticPart* sp = nullptr;
-  const char* nl = fast_line(p, e, info, out.addr.data(), sp);
+  std::uint64_t step = 0;  // stays 0 (never an access size) off the short base + stride path
+  const char* nl = fast_line(p, e, info, out.addr.data(), sp, &step);
   if (!nl) return nullptr;
   set_static(*sp, out);
   static const std::string kNone;  // (no error is possible: the static part's width is accepted)
-  finish_inst(*sp, last, info, regions, Where(kNone), out, true);
+  finish_inst(*sp, last, info, regions, Where(kNone), out, true, step);
   return nl;
 }
 

@@ -611,6 +611,7 @@ TEST_CASE("trace: full-warp base + stride lines read in place in every variant",
   lines.push_back("0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x0a0000 4");
   lines.push_back("0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0X00000000000A0000 4");
   lines.push_back("0000 ffffffff 1 R4 LDG.E 1 R2 4 1  0x00000000000a0000 4");
+  lines.push_back(ld + "4");  // not a warp's first line: read by the short path
   lines.push_back("0010 ffffffff 0 EXIT 0 0");
   std::string tb;
   for (int w = 0; w < 2; ++w) {  // the second warp's lines have their static part remembered
@@ -628,7 +629,16 @@ TEST_CASE("trace: full-warp base + stride lines read in place in every variant",
       const WarpInst x = parse(lines[i], i + 1 == v.size());
       CHECK(v[i].op == x.op);
       CHECK(v[i].addr == x.addr);
+      // Flagged linear (the SM skips its lane check) only if every lane is at base + l * size.
+      bool lanes_linear = v[i].active_mask == 0xffffffffu;
+      for (unsigned l = 0; l < 32; ++l)
+        lanes_linear = lanes_linear && v[i].addr[l] == v[i].addr[0] + Addr{l} * v[i].size;
+      CHECK((!v[i].linear || lanes_linear));
     }
+  }
+  for (int w = 0; w < 2; ++w) {
+    CHECK(drain(*k, 0, w)[lines.size() - 2].linear);  // stride 4 by the short path
+    CHECK_FALSE(drain(*k, 0, w)[1].linear);           // stride -4
   }
   CHECK(drain(*k, 0, 1)[1].addr[1] == 0x9fffc);
   for (const char* bad : {"-", "+", "4x", "--4", "9223372036854775808"}) {

@@ -156,6 +156,44 @@ TEST_CASE("instruction builders overwrite every field of a reused WarpInst", "[s
   for (unsigned l = 0; l < 32; ++l) CHECK(in.addr[l] == 0);
 }
 
+TEST_CASE("builders flag a WarpInst linear only when its lanes are", "[stimuli][helpers]") {
+  // linear: every lane active at addr[0] + lane * size (the SM then skips its lane check).
+  auto lanes_linear = [](const WarpInst& in) {
+    if (in.active_mask != 0xffffffffu) return false;
+    for (unsigned l = 0; l < 32; ++l)
+      if (in.addr[l] != in.addr[0] + Addr{l} * in.size) return false;
+    return true;
+  };
+  for (std::uint32_t mask : {0xffffffffu, 0x7fffffffu, 0x1u})
+    for (std::uint8_t size : {1, 2, 4, 8, 16})
+      for (Addr step : {Addr{0}, Addr{1}, Addr{2}, Addr{4}, Addr{8}, Addr{16}, Addr{128}}) {
+        INFO("mask " << mask << " size " << int{size} << " step " << step);
+        WarpInst in;
+        in.linear = true;  // a reused WarpInst: the builder must overwrite it
+        emit_load(in, 0x10, mask, 0, LinearAddr{0x1000, step}, size);
+        CHECK(in.linear == (mask == 0xffffffffu && step == size));
+        CHECK((!in.linear || lanes_linear(in)));
+        emit_store(in, 0x18, mask, 0, LinearAddr{0x2000, step}, size);
+        CHECK(in.linear == (mask == 0xffffffffu && step == size));
+        // An address function the builder cannot see through is never flagged.
+        emit_load(
+            in, 0x20, mask, 0, [&](unsigned l) { return 0x1000 + step * l; }, size);
+        CHECK_FALSE(in.linear);
+      }
+  WarpInst in;
+  emit_load(in, 0x10, 0xffffffffu, 0, LinearAddr{0x1000, 4});
+  CHECK(in.linear);
+  emit_compute(in, 0x18, 0xffffffffu, 1, kAluLatency);
+  CHECK_FALSE(in.linear);
+  emit_load(in, 0x20, 0xffffffffu, 0, LinearAddr{0x1000, 4});
+  emit_barrier(in, 0x28, 0xffffffffu);
+  CHECK_FALSE(in.linear);
+  emit_load(in, 0x30, 0xffffffffu, 0, LinearAddr{0x1000, 4});
+  emit_exit(in, 0x38, 0xffffffffu);
+  CHECK_FALSE(in.linear);
+  CHECK_FALSE(WarpInst().linear);
+}
+
 TEST_CASE("GridKernel: a coroutine stream is lazy and ends after Exit", "[stimuli][helpers]") {
   const std::uint64_t trips = 1ull << 40;
   auto k = make_grid_kernel<EndlessStream>({"endless", {2, 1, 1}, {40, 1, 1}, 32, 128},

@@ -480,3 +480,32 @@ TEST_CASE("shared_bank_conflict_degree equals the all-pairs count on random warp
   }
   CHECK(mismatches == 0);
 }
+
+TEST_CASE("coalesce_linear: the requests of the general path for every linear warp",
+          "[coalescer]") {
+  // A WarpInst flagged linear is coalesced from its base alone: whole lines, unaligned bases,
+  // elements wider than a sector, lines of every size, bases at the top of the address space.
+  std::vector<Addr> bases = {
+      0,      0x1000, 0x1004,         0x1010,          0x1040,          0x107c,       0x1080,
+      0x1002, 0x1001, ~Addr{0} - 127, ~Addr{0} - 2047, ~Addr{0} - 2048, ~Addr{0} - 15};
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200; ++i) bases.push_back(rng() & 0xffffff);
+  for (std::uint32_t line : {32u, 64u, 128u})
+    for (std::uint32_t sector : {8u, 16u, 32u, 64u, 128u}) {
+      if (sector > line) continue;
+      for (std::uint32_t size : {1u, 2u, 4u, 8u, 16u})
+        for (Addr base : bases) {
+          INFO("line " << line << " sector " << sector << " size " << size << " base " << base);
+          std::vector<LineRequest> want, got = {LineRequest{}, LineRequest{}};  // stale entries
+          coalesce(strided(base, size), kAll, size, line, sector, want);
+          coalesce_linear(base, size, line, sector, got, line / sector);
+          REQUIRE(got.size() == want.size());
+          for (std::size_t r = 0; r < want.size(); ++r) {
+            CHECK(got[r].line_addr == want[r].line_addr);
+            CHECK(got[r].sector_mask == want[r].sector_mask);
+            CHECK(got[r].bytes == want[r].bytes);
+            CHECK(got[r].lane_mask == want[r].lane_mask);
+          }
+        }
+    }
+}
