@@ -1,25 +1,33 @@
-// A map from pending times (ps) to small integers, for the activation scheduler's "is this time
-// pending already, and in which bucket": open addressing with linear probing over a power-of-two
-// table kept at most half full, and backward-shift deletion, so a search stops at the first free
-// entry without tombstones. A dozen live times is typical (the next edge of each clock domain);
-// a search is a multiply, a shift and usually one comparison.
+// A map from pending times (ps) to values (small integers or pointers), for the activation
+// scheduler's "is this time pending already, and in which bucket": open addressing with linear
+// probing over a power-of-two table kept at most half full, and backward-shift deletion, so a
+// search stops at the first free entry without tombstones. A dozen live times is typical (the next
+// edge of each clock domain); a search is a multiply, a shift and usually one comparison.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace locsim {
 
-class TimeIndex {
+// V: an unsigned integer (kAbsent its largest value) or a pointer (kAbsent null).
+template <class V>
+class BasicTimeIndex {
  public:
   static constexpr std::uint64_t kFree = std::numeric_limits<std::uint64_t>::max();
-  static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
+  static constexpr V kAbsent = [] {
+    if constexpr (std::is_pointer_v<V>)
+      return V{};
+    else
+      return std::numeric_limits<V>::max();
+  }();
 
-  TimeIndex() : keys_(64, kFree), values_(64, 0) {}
+  BasicTimeIndex() : keys_(64, kFree), values_(64, V{}) {}
 
   // The value of t, or kAbsent with `e` set to the free entry where t would go.
-  std::uint32_t lookup(std::uint64_t t, std::size_t& e) const {
+  V lookup(std::uint64_t t, std::size_t& e) const {
     for (std::size_t h = home(t);; h = (h + 1) & mask_) {
       const std::uint64_t k = keys_[h];
       if (k == t) return values_[h];
@@ -36,9 +44,9 @@ class TimeIndex {
     return h;
   }
   // The value at an entry find() returned; kAbsent if the entry is free.
-  std::uint32_t value(std::size_t e) const { return keys_[e] == kFree ? kAbsent : values_[e]; }
+  V value(std::size_t e) const { return keys_[e] == kFree ? kAbsent : values_[e]; }
   // Puts t (not present; t != kFree) at the free entry e that find(t) or lookup(t) gave.
-  void insert_at(std::size_t e, std::uint64_t t, std::uint32_t v) {
+  void insert_at(std::size_t e, std::uint64_t t, V v) {
     keys_[e] = t;
     values_[e] = v;
     if (++size_ > limit_) grow();
@@ -75,7 +83,7 @@ class TimeIndex {
   // Out of line: rare, and inlined it costs the callers' hot paths registers.
   __attribute__((noinline)) void grow() {
     std::vector<std::uint64_t> old_keys(keys_.size() * 2, kFree);
-    std::vector<std::uint32_t> old_values(values_.size() * 2, 0);
+    std::vector<V> old_values(values_.size() * 2, V{});
     old_keys.swap(keys_);
     old_values.swap(values_);
     mask_ = keys_.size() - 1;
@@ -90,11 +98,13 @@ class TimeIndex {
   }
   // Keys and values apart: a probe reads 8-byte keys, indexed without scaling arithmetic.
   std::vector<std::uint64_t> keys_;
-  std::vector<std::uint32_t> values_;
+  std::vector<V> values_;
   std::size_t mask_ = 63;
   unsigned shift_ = 58;  // 64 - log2(table size)
   std::size_t size_ = 0;
   std::size_t limit_ = 32;  // half the table
 };
+
+using TimeIndex = BasicTimeIndex<std::uint32_t>;
 
 }  // namespace locsim

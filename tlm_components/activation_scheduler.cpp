@@ -38,7 +38,7 @@ ActivationScheduler& ActivationScheduler::get() {
 }
 
 ActivationScheduler::ActivationScheduler() : wake_("locsim_activation_wake") {
-  due_.push_back(Due{Activation::kNever, 0, 0});  // the sentinel
+  due_.push_back(Due{Activation::kNever, nullptr});  // the sentinel
   due_top_ = due_.data();
   due_end_ = due_top_ + due_.size();
   ctx_ = sc_core::sc_get_curr_simcontext();
@@ -85,8 +85,7 @@ void ActivationScheduler::finalize() {
     by_slot_[i]->bit_ = std::uint64_t{1} << (i & 63);
   }
   words_ = (by_slot_.size() + 63) / 64;
-  next_pass_ = 0;  // bucket 0 collects the requests for the time being run
-  buckets_.assign(words_, 0);
+  next_pass_ = alloc_bucket();  // collects the requests for the time being run
   final_ = true;
   for (Activation* a : by_slot_)
     if (a->pending_ != Activation::kNever) enter(a, a->pending_);  // asked for during elaboration
@@ -102,7 +101,7 @@ void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t 
   // next pass, a bucket of its own outside due_ and the index (its time left the index when
   // its first pass began).
   if (t == current_) {
-    buckets_[next_pass_ + a->word_] |= a->bit_;
+    next_pass_[a->word_] |= a->bit_;
     next_pass_due_ = true;
     return;
   }
@@ -110,11 +109,14 @@ void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t 
   add_time(a, t, e);    // out of line: the path above needs no stack frame
 }
 
-__attribute__((noinline)) std::uint32_t ActivationScheduler::new_bucket() {
-  const auto b = static_cast<std::uint32_t>(buckets_.size());
-  buckets_.resize(buckets_.size() + words_, 0);
-  free_buckets_.push_back(0);  // room for this bucket when it is freed
-  return b;
+std::uint64_t* ActivationScheduler::alloc_bucket() {
+  bucket_store_.emplace_back(new std::uint64_t[words_ + 1]());
+  return bucket_store_.back().get() + 1;
+}
+
+__attribute__((noinline)) std::uint64_t* ActivationScheduler::new_bucket() {
+  free_buckets_.push_back(nullptr);  // room for this bucket when it is freed
+  return alloc_bucket();
 }
 
 void ActivationScheduler::grow_due() {
@@ -137,27 +139,28 @@ __attribute__((noinline)) void ActivationScheduler::add_time(Activation* a, std:
   // searched from the earliest end, where most new times go (the next few edges). Room for both
   // is made out of line, so that this path calls nothing but the index's rare growth at its end.
   if (free_count_ == 0 || due_top_ + 1 == due_end_) return add_time_slow(a, t, e);
-  const std::uint32_t b = free_buckets_[--free_count_];
+  std::uint64_t* const b = free_buckets_[--free_count_];
   // The sentinel at due_'s front (kNever, never requested) ends the search.
   Due* p = ++due_top_;
   for (; p[-1].t < t; --p) *p = p[-1];
-  *p = Due{t, b, static_cast<std::uint32_t>(e)};
-  buckets_[b + a->word_] |= a->bit_;
+  *p = Due{t, b};
+  b[-1] = e;
+  b[a->word_] |= a->bit_;
   index_.insert_at(e, t, b);
 }
 
-__attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::uint32_t b,
+__attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::uint64_t* b,
                                                                          std::uint64_t now) {
   // The bucket is read in place: no request reaches it meanwhile (its time has left due_ and the
-  // index, and requests for now go to next_pass_). Its address is taken afresh per word, as a
-  // request for another time may grow buckets_. Six values live across the activations' calls
-  // (this, now, the word, the end, the word's processes, the bits), none on the stack.
+  // index, and requests for now go to next_pass_), and it does not move. Six values live across
+  // the activations' calls (this, now, the word, the end, the word's processes, the bits), none
+  // on the stack.
   ++passes_;
   Activation* const* row = by_slot_.data();  // fixed after finalize()
-  for (std::size_t i = b, end = b + words_; i != end; ++i, row += 64) {
-    const std::uint64_t word = buckets_[i];
+  for (std::uint64_t *w = b, *end = b + words_; w != end; ++w, row += 64) {
+    const std::uint64_t word = *w;
     if (!word) continue;
-    buckets_[i] = 0;
+    *w = 0;
     for (std::uint64_t bits = word; bits; bits &= bits - 1) {
       Activation* a = row[__builtin_ctzll(bits)];
       // A bit whose process was asked for another time meanwhile (pending_ differs) is stale.
@@ -184,8 +187,8 @@ void ActivationScheduler::run() {
     // swaps places with the bucket just read (all zero again).
     bool stopped = false;
     if (due_top_->t == now) {
-      std::uint32_t b = due_top_->bucket;
-      index_.erase(now, due_top_->entry);
+      std::uint64_t* b = due_top_->bucket;
+      index_.erase(now, static_cast<std::size_t>(b[-1]));
       --due_top_;
       current_ = now;
       for (;;) {
@@ -205,8 +208,9 @@ void ActivationScheduler::run() {
         std::size_t e = 0;
         index_.lookup(now, e);
         index_.insert_at(e, now, next_pass_);
+        next_pass_[-1] = e;
         if (due_top_ + 1 == due_end_) grow_due();
-        *++due_top_ = Due{now, next_pass_, static_cast<std::uint32_t>(e)};
+        *++due_top_ = Due{now, next_pass_};
         next_pass_ = b;
       } else {
         free_buckets_[free_count_++] = b;

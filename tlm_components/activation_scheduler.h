@@ -30,6 +30,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -136,11 +137,13 @@ class ActivationScheduler {
   // The activations due at one time: a bit per process, at its position in the same-time
   // order, so a pass visits them in rank order without sorting and a repeated request costs
   // nothing.
-  // A bucket is named by the offset of its first word in buckets_.
+  // A bucket is named by the address of its first word: each is an allocation of its own that
+  // never moves, so a request sets its bit without reading a base pointer, and a pass holds the
+  // address across the activations' calls. The word before it keeps the index entry its time
+  // went to (a hint for its removal).
   struct Due {
     std::uint64_t t;
-    std::uint32_t bucket;
-    std::uint32_t entry;  // where t went in the index (a hint for its removal)
+    std::uint64_t* bucket;
   };
 
   ActivationScheduler();
@@ -157,20 +160,21 @@ class ActivationScheduler {
     // Most requests repeat one of a dozen pending times, the next edge of each clock domain: the
     // index finds it without searching due_ (about 80 instructions, docs/performance.md).
     std::size_t e = 0;
-    const std::uint32_t b = index_.lookup(t, e);
-    if (b == TimeIndex::kAbsent) return enter_new(a, t, e);
-    buckets_[b + a->word_] |= a->bit_;
+    std::uint64_t* const b = index_.lookup(t, e);
+    if (!b) return enter_new(a, t, e);
+    b[a->word_] |= a->bit_;
   }
   // A time not in the index: the time being run (its next pass) or a new pending time.
   void enter_new(Activation* a, std::uint64_t t, std::size_t e);
   void add_time(Activation* a, std::uint64_t t, std::size_t e);
   void add_time_slow(Activation* a, std::uint64_t t, std::size_t e);
   void grow_due();
-  std::uint32_t new_bucket();
+  std::uint64_t* alloc_bucket();
+  std::uint64_t* new_bucket();
   void arm(std::uint64_t t);
   void finalize();
   void run();
-  void run_pass(std::uint32_t b, std::uint64_t now);
+  void run_pass(std::uint64_t* b, std::uint64_t now);
   static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
 
   std::vector<Activation*> all_;      // registration order
@@ -181,13 +185,14 @@ class ActivationScheduler {
   // needs no capacity check of its own and calls nothing (no saved registers).
   std::vector<Due> due_;
   Due* due_top_ = nullptr;
-  Due* due_end_ = nullptr;              // due_.data() + due_.size()
-  std::vector<std::uint64_t> buckets_;  // words_ words per bucket
+  Due* due_end_ = nullptr;  // due_.data() + due_.size()
+  // Every bucket's storage (a header word, then words_ words).
+  std::vector<std::unique_ptr<std::uint64_t[]>> bucket_store_;
   // Buckets not in use: a stack in free_buckets_[0, free_count_), sized to the number of buckets
   // so that a push needs no capacity check.
-  std::vector<std::uint32_t> free_buckets_;
+  std::vector<std::uint64_t*> free_buckets_;
   std::size_t free_count_ = 0;
-  TimeIndex index_;  // the times of due_ -> their buckets
+  BasicTimeIndex<std::uint64_t*> index_;  // the times of due_ -> their buckets
   sc_core::sc_event wake_;
   // Time wake_ is notified for (kNever: not notified); 0 inside run(), so that a request does
   // not arm it.
@@ -199,7 +204,7 @@ class ActivationScheduler {
   // The time whose passes run() is running (kNever outside them), and the bucket that collects
   // the requests for it, i.e. its next pass.
   std::uint64_t current_ = Activation::kNever;
-  std::uint32_t next_pass_ = 0;
+  std::uint64_t* next_pass_ = nullptr;
   bool next_pass_due_ = false;
   sc_core::sc_time ahead_;  // the time sim_time() reports during a run-ahead
   sc_core::sc_simcontext* ctx_ = nullptr;

@@ -433,3 +433,49 @@ TEST_CASE("scheduler: more processes than a bucket word holds, with buckets reus
 TEST_CASE("scheduler: more processes than a bucket word holds, with run-ahead") {
   check_many_processes(true);
 }
+
+namespace {
+// A process that runs first in a pass asks for 149 new distinct times, so buckets are made while
+// the pass still has processes to run in the later words of its bucket (a bucket's words must
+// stay where the pass reads them).
+void check_buckets_made_during_a_pass(bool run_ahead) {
+  constexpr int kN = 300, kLate = 150;
+  Log log;
+  std::vector<std::unique_ptr<Block>> blocks;
+  for (int i = 0; i < kN; ++i)
+    blocks.push_back(std::make_unique<Block>(("b" + std::to_string(i)).c_str(),
+                                             i == 0 ? Stage::kMemory : Stage::kCore, log));
+  blocks[0]->body = [&]() {
+    for (int i = 1; i < kLate; ++i) blocks[i]->act.notify(sc_time(i, SC_NS));
+  };
+  Driver d("driver");
+  d.at10 = [&]() {
+    blocks[0]->act.notify(sc_core::SC_ZERO_TIME);
+    for (int i = kLate; i < kN; ++i) blocks[i]->act.notify(sc_core::SC_ZERO_TIME);
+  };
+  if (run_ahead) ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  sc_core::sc_start();
+
+  std::vector<std::string> expect{"b0"};
+  std::vector<std::uint64_t> expect_times{10};
+  for (int i = kLate; i < kN; ++i) {
+    expect.push_back("b" + std::to_string(i));
+    expect_times.push_back(10);
+  }
+  for (int i = 1; i < kLate; ++i) {
+    expect.push_back("b" + std::to_string(i));
+    expect_times.push_back(10 + static_cast<std::uint64_t>(i));
+  }
+  CHECK(log.runs == expect);
+  CHECK(log.times == expect_times);
+  CHECK(ActivationScheduler::get().activations() == expect.size());
+}
+}  // namespace
+
+TEST_CASE("scheduler: buckets made during a pass leave its bucket in place") {
+  check_buckets_made_during_a_pass(false);
+}
+
+TEST_CASE("scheduler: buckets made during a pass leave its bucket in place, with run-ahead") {
+  check_buckets_made_during_a_pass(true);
+}

@@ -125,3 +125,20 @@ TEST_CASE("time index: a removal with a stale hint finds the time where it moved
   ix.erase(c[0], 6);  // right
   CHECK(ix.size() == 0);
 }
+
+TEST_CASE("time index: pointer values, null when absent") {
+  locsim::BasicTimeIndex<std::uint64_t*> ix;
+  static_assert(locsim::BasicTimeIndex<std::uint64_t*>::kAbsent == nullptr);
+  std::vector<std::uint64_t> slots(100);
+  for (std::uint64_t t = 1; t <= 100; ++t) {  // past the first growth (limit 32)
+    std::size_t e = 0;
+    REQUIRE(ix.lookup(t * 1000, e) == nullptr);
+    ix.insert_at(e, t * 1000, &slots[t - 1]);
+  }
+  for (std::uint64_t t = 1; t <= 100; t += 2) ix.erase(t * 1000);
+  for (std::uint64_t t = 1; t <= 100; ++t) {
+    std::size_t e = 0;
+    CHECK(ix.lookup(t * 1000, e) == (t % 2 ? nullptr : &slots[t - 1]));
+  }
+  CHECK(ix.size() == 50);
+}
