@@ -37,6 +37,16 @@ class BasicTimeIndex {
       }
     }
   }
+  // found(t's value) if t is present, else absent(e) with e the free entry where t would go:
+  // the caller branches on the probe's own comparisons, not on a returned kAbsent.
+  template <class Found, class Absent>
+  auto visit(std::uint64_t t, Found&& found, Absent&& absent) const {
+    for (std::size_t h = home(t);; h = (h + 1) & mask_) {
+      const std::uint64_t k = keys_[h];
+      if (k == t) return found(values_[h]);
+      if (k == kFree) return absent(h);
+    }
+  }
   // The entry where t is, or the free entry where it would go.
   std::size_t find(std::uint64_t t) const {
     std::size_t h = home(t);

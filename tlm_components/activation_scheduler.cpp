@@ -91,7 +91,7 @@ void ActivationScheduler::finalize() {
     if (a->pending_ != Activation::kNever) enter(a, a->pending_);  // asked for during elaboration
 }
 
-void ActivationScheduler::arm(std::uint64_t t) {
+__attribute__((noinline)) void ActivationScheduler::arm(std::uint64_t t) {
   armed_ = t;
   wake_.notify(sc_core::sc_time::from_value(t - ctx_->time_stamp().value()));
 }
@@ -105,8 +105,11 @@ void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t 
     next_pass_due_ = true;
     return;
   }
-  if (!final_) return;  // during elaboration: finalize() enters the pending runs
-  add_time(a, t, e);    // out of line: the path above needs no stack frame
+  if (!final_) {                    // during elaboration: finalize() enters the pending runs
+    if (t < armed_) return arm(t);  // a tail call: the paths here need no stack frame
+    return;
+  }
+  add_time(a, t, e);  // out of line: the path above needs no stack frame
 }
 
 std::uint64_t* ActivationScheduler::alloc_bucket() {
@@ -130,6 +133,7 @@ __attribute__((noinline)) void ActivationScheduler::add_time_slow(Activation* a,
                                                                   std::size_t e) {
   if (free_count_ == 0) free_buckets_[free_count_++] = new_bucket();
   if (due_top_ + 1 == due_end_) grow_due();
+  if (t < armed_) arm(t);  // a request from outside run() (armed_ is 0 inside)
   add_time(a, t, e);
 }
 
@@ -137,8 +141,9 @@ __attribute__((noinline)) void ActivationScheduler::add_time(Activation* a, std:
                                                              std::size_t e) {
   // A time not pending yet (e: its free entry in the index): a bucket, and its place in due_,
   // searched from the earliest end, where most new times go (the next few edges). Room for both
-  // is made out of line, so that this path calls nothing but the index's rare growth at its end.
-  if (free_count_ == 0 || due_top_ + 1 == due_end_) return add_time_slow(a, t, e);
+  // is made out of line, and the arming a request from outside run() may need, so that this
+  // path calls nothing but the index's rare growth at its end.
+  if (free_count_ == 0 || due_top_ + 1 == due_end_ || t < armed_) return add_time_slow(a, t, e);
   std::uint64_t* const b = free_buckets_[--free_count_];
   // The sentinel at due_'s front (kNever, never requested) ends the search.
   Due* p = ++due_top_;

@@ -150,19 +150,16 @@ class ActivationScheduler {
   void add(Activation* a);
   void request(Activation* a, std::uint64_t t) {
     a->pending_ = t;
-    enter(a, t);  // before finalize() the index is empty: enter_new() then only returns
-    // Inside run() armed_ is 0: the loop picks up requests for now and re-arms for the earliest
-    // time.
-    if (t >= armed_) return;
-    arm(t);
+    enter(a, t);  // before finalize() the index is empty: enter_new() then only arms
   }
   void enter(Activation* a, std::uint64_t t) {
     // Most requests repeat one of a dozen pending times, the next edge of each clock domain: the
-    // index finds it without searching due_ (about 80 instructions, docs/performance.md).
-    std::size_t e = 0;
-    std::uint64_t* const b = index_.lookup(t, e);
-    if (!b) return enter_new(a, t, e);
-    b[a->word_] |= a->bit_;
+    // index finds it without searching due_ (about 80 instructions, docs/performance.md). Such a
+    // time needs no arming: wake_ is armed for the earliest pending time or earlier (0 inside
+    // run()), so only a new time (enter_new()) may arm it.
+    index_.visit(
+        t, [a](std::uint64_t* b) { b[a->word_] |= a->bit_; },
+        [this, a, t](std::size_t e) { enter_new(a, t, e); });
   }
   // A time not in the index: the time being run (its next pass) or a new pending time.
   void enter_new(Activation* a, std::uint64_t t, std::size_t e);
