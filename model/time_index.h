@@ -40,7 +40,7 @@ class BasicTimeIndex {
   // found(t's value) if t is present, else absent(e) with e the free entry where t would go:
   // the caller branches on the probe's own comparisons, not on a returned kAbsent.
   template <class Found, class Absent>
-  auto visit(std::uint64_t t, Found&& found, Absent&& absent) const {
+  __attribute__((always_inline)) auto visit(std::uint64_t t, Found&& found, Absent&& absent) const {
     for (std::size_t h = home(t);; h = (h + 1) & mask_) {
       const std::uint64_t k = keys_[h];
       if (k == t) return found(values_[h]);

@@ -148,11 +148,12 @@ class ActivationScheduler {
 
   ActivationScheduler();
   void add(Activation* a);
-  void request(Activation* a, std::uint64_t t) {
+  // Always inline: GCC left an out-of-line copy for some callers once enter() used visit().
+  __attribute__((always_inline)) void request(Activation* a, std::uint64_t t) {
     a->pending_ = t;
     enter(a, t);  // before finalize() the index is empty: enter_new() then only arms
   }
-  void enter(Activation* a, std::uint64_t t) {
+  __attribute__((always_inline)) void enter(Activation* a, std::uint64_t t) {
     // Most requests repeat one of a dozen pending times, the next edge of each clock domain: the
     // index finds it without searching due_ (about 80 instructions, docs/performance.md). Such a
     // time needs no arming: wake_ is armed for the earliest pending time or earlier (0 inside
