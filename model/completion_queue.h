@@ -29,10 +29,17 @@ class CompletionQueue {
     return v;
   }
   void push(Cycle when, T v) {
-    q_.push_back(Item{when, v});
-    std::uint32_t i = q_.size() - 1;
-    for (; i != 0 && q_[i - 1].when > when; --i) q_[i] = q_[i - 1];
-    q_[i] = Item{when, std::move(v)};
+    std::uint32_t i = q_.size();
+    // Usually in order: written once at the back, without the shifting loop.
+    if (i != 0 && q_[i - 1].when <= when) return q_.push_back(Item{when, std::move(v)});
+    if (i != 0) {
+      const Item back = q_[i - 1];  // a copy: push_back may grow the ring
+      q_.push_back(back);           // the back moves up one; then the others later than `when`
+      for (--i; i != 0 && q_[i - 1].when > when; --i) q_[i] = q_[i - 1];
+      q_[i] = Item{when, std::move(v)};
+    } else {
+      q_.push_back(Item{when, std::move(v)});
+    }
     if (i == 0) next_ = when;
   }
 

@@ -128,8 +128,9 @@ class DramChannelModel {
   // The queue: per bank a doubly linked list in arrival order over capacity_ fixed slots, with
   // an arrival number per request. FR-FCFS's "oldest request that ..." is then the oldest such
   // request of each bank (mostly its first), compared across banks by arrival number, and a
-  // request leaves from the middle without moving the others.
-  struct Slot {
+  // request leaves from the middle without moving the others. 64 bytes (56 used): an index
+  // becomes an address by one shift, where a 56-byte stride takes three instructions.
+  struct alignas(64) Slot {
     DramRequest r;
     std::uint64_t seq = 0;
     std::uint32_t prev = kNil, next = kNil;

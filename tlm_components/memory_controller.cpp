@@ -112,17 +112,22 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     return DramCell{d.bank, d.row, d.column};
   };
   const bool one_chunk = baseline && (lo ^ hi) < map_.config().interleave_bytes;
-  DramCell c = decode(lo);
+  const DramCell c = decode(lo);
   const std::uint32_t column0 = c.column;
+  // One request built once; each further atom changes only its cell (in one chunk its column).
+  DramRequest r{id, c.bank, c.row, c.column, wr, ready};
   for (std::uint32_t m = atom_mask; m; m &= m - 1) {  // the atoms, lowest first
     const auto a = static_cast<unsigned>(__builtin_ctz(m));
     if (a != first) {
-      if (one_chunk)
-        c.column = column0 + (a - first) * cfg_.atom_bytes;
-      else
-        c = decode(base + a * cfg_.atom_bytes);
+      if (one_chunk) {
+        r.column = column0 + (a - first) * cfg_.atom_bytes;
+      } else {
+        const DramCell d = decode(base + a * cfg_.atom_bytes);
+        r.bank = d.bank;
+        r.row = d.row;
+        r.column = d.column;
+      }
     }
-    const DramRequest r{id, c.bank, c.row, c.column, wr, ready};
     if (direct)
       dram_.enqueue(r);
     else
