@@ -104,11 +104,13 @@ class CacheShell : public sc_core::sc_module {
 
   // Queues a response to leave at cycle `when` (at the earliest the cycle after this one) and
   // wakes the response process; queue_response() + wake_responses() do the same in two steps.
+  // A response queued behind the head needs no wake-up: the head's run (or the END_RESP that a
+  // busy link above still owes) comes no later than the one it would ask for.
   void respond_at(Cycle when, Payload& gp) {
-    queue_response(when, gp);
-    wake_responses();
+    if (queue_response(when, gp)) wake_responses();
   }
-  void queue_response(Cycle when, Payload& gp) { responses_.push(when, &gp); }
+  // Returns whether the response went to the head of the queue.
+  bool queue_response(Cycle when, Payload& gp) { return responses_.push(when, &gp); }
   void wake_responses() { wake_responses(clk_.next_edge_cycle()); }
   // The same when the caller knows clk_.next_edge_cycle() (`next_edge`): no division.
   void wake_responses(Cycle next_edge) {
@@ -162,12 +164,14 @@ class CacheShell : public sc_core::sc_module {
     Cycle next_cycle() const { return buf_[head_ & mask_].when; }
     bool ready(Cycle now) const { return !empty() && next_cycle() <= now; }
     Payload* pop() { return buf_[head_++ & mask_].gp; }
-    void push(Cycle when, Payload* gp) {
+    // Returns whether `gp` is now the head.
+    bool push(Cycle when, Payload* gp) {
       if (tail_ - head_ == buf_.size()) grow();
       std::size_t i = tail_++;
       for (; i != head_ && buf_[(i - 1) & mask_].when > when; --i)
         buf_[i & mask_] = buf_[(i - 1) & mask_];
       buf_[i & mask_] = Item{when, gp};
+      return i == head_;
     }
 
    private:

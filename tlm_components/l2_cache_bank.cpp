@@ -281,6 +281,7 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
   const Cycle when = now + cfg_.data_latency;
   const Cycle pipeline = cfg_.tag_latency + cfg_.data_latency;
   policy_.fill(line, e.sector_mask, filled_);
+  bool to_head = false;  // whether a response went to the queue's head (see respond_at())
   for (Payload* r : filled_) {
     GpuExtension& re = gpu_ext(*r);
     if (re.kind == AccessKind::Store) policy_.store_covers(line, re.bytes);
@@ -294,10 +295,10 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
         merged_at_.erase(m);
       }
     }
-    queue_response(t, *r);
+    to_head |= queue_response(t, *r);
   }
   gp.release();
-  wake_responses();
+  if (to_head) wake_responses();
   // A refused head may go now; any other head already has its wake-up asked for (no earlier).
   if (held_cause_ != 0) wake_tag_stage(now + 1);
   return true;
