@@ -519,6 +519,14 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   if (kind != AccessKind::Store && !coalesced_.empty())
     sb_slot = w.sb.reserve(in, static_cast<std::uint32_t>(coalesced_.size()),
                            cfg_.scoreboard == ScoreboardMode::BlockAll);
+  // The same for every line of the instruction: computed once (name() is a call).
+  const char* const where = name();
+  // Seed 004 §5.2: with one CTA running on the SM its warps are the bypass units, otherwise
+  // the CTAs, ranked by launch order.
+  const bool one_cta = resident_ <= 1;
+  const auto bypass_rank = static_cast<std::uint16_t>(one_cta ? w.warp_in_cta : c.older);
+  const auto bypass_population =
+      static_cast<std::uint16_t>(one_cta ? c.kernel->warps_per_cta() : resident_);
   for (const LineRequest& lr : coalesced_) {
     Payload* gp = ctx_.pool.allocate();
     GpuExtension& e = static_cast<PooledPayload*>(gp)->ext;  // the pool's own payload
@@ -533,22 +541,15 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
     e.kernel = c.kernel_seq;
     e.data_structure = in.data_structure;
     e.kind = kind;
-    // Seed 004 §5.2: with one CTA running on the SM its warps are the bypass units, otherwise
-    // the CTAs, ranked by launch order.
-    if (resident_ <= 1) {
-      e.bypass_rank = static_cast<std::uint16_t>(w.warp_in_cta);
-      e.bypass_population = static_cast<std::uint16_t>(c.kernel->warps_per_cta());
-    } else {
-      e.bypass_rank = static_cast<std::uint16_t>(c.older);
-      e.bypass_population = static_cast<std::uint16_t>(resident_);
-    }
+    e.bypass_rank = bypass_rank;
+    e.bypass_population = bypass_population;
     e.sector_mask = lr.sector_mask;
     e.bytes = lr.bytes;
     e.requesters.push_back(e.sm);
     e.owner = this;
     e.owner_tag = w.cta_slot | sb_slot << 32;
     e.issue_ps = now_ps;
-    e.at(name());
+    e.at(where);
     if (kind == AccessKind::Atomic) count_atomic_words(in, lr, e);
     if (kind != AccessKind::Load) {
       // Stores and atomics carry TLM byte enables for the bytes they touch.
