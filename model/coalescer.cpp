@@ -1,7 +1,6 @@
 #include "model/coalescer.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace locsim {
 
@@ -62,19 +61,7 @@ bool coalesce_contiguous(const std::array<Addr, kWarpSize>& addrs, std::uint32_t
   if (active_mask != ~std::uint32_t{0}) return false;
   const Addr base = addrs[0];
   if (!contiguous_ok(base, access_bytes, sector_bytes)) return false;
-  // One pass without an early exit: the lanes that break the pattern, OR-ed, two lanes at a time
-  // in a 16-byte vector (SSE2 on x86-64: about 5 instructions per two lanes, 7 with scalars).
-  using V2 = std::uint64_t __attribute__((vector_size(16)));
-  V2 stray = {0, 0}, expect = {base, base + access_bytes};
-  const V2 step = {2 * Addr{access_bytes}, 2 * Addr{access_bytes}};
-#pragma GCC unroll 16
-  for (unsigned l = 0; l < kWarpSize; l += 2) {
-    V2 a;
-    std::memcpy(&a, &addrs[l], sizeof a);
-    stray |= a ^ expect;
-    expect += step;
-  }
-  if (stray[0] | stray[1]) return false;
+  if (!detail::lanes_contiguous(addrs, base, access_bytes)) return false;
   contiguous_requests(base, access_bytes, line_bytes, sector_bytes, out);
   return true;
 }
