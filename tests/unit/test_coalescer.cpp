@@ -23,6 +23,17 @@ ByteMask range(unsigned first, unsigned count) {
   m.set_range(first, count);
   return m;
 }
+// Every request of `got` equal to the same request of `want`, field by field.
+void require_same_requests(const std::vector<LineRequest>& got,
+                           const std::vector<LineRequest>& want) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CHECK(got[i].line_addr == want[i].line_addr);
+    CHECK(got[i].sector_mask == want[i].sector_mask);
+    CHECK(got[i].bytes == want[i].bytes);
+    CHECK(got[i].lane_mask == want[i].lane_mask);
+  }
+}
 }  // namespace
 
 TEST_CASE("coalesce: 32 lanes x 4 B contiguous = one 128 B line, every byte", "[coalescer]") {
@@ -358,13 +369,7 @@ TEST_CASE(
     }
     coalesce(a, active, size, line, sector, got);
     const std::vector<LineRequest> want = reference_coalesce(a, active, size, line, sector);
-    REQUIRE(got.size() == want.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      CHECK(got[i].line_addr == want[i].line_addr);
-      CHECK(got[i].sector_mask == want[i].sector_mask);
-      CHECK(got[i].bytes == want[i].bytes);
-      CHECK(got[i].lane_mask == want[i].lane_mask);
-    }
+    require_same_requests(got, want);
   }
 }
 
@@ -384,13 +389,7 @@ TEST_CASE("coalesce: contiguous fast path against the definition, one lane off t
           a[lane] ^= Addr{1} << bit;
           coalesce(a, kAll, size, 128, 32, got);
           const std::vector<LineRequest> want = reference_coalesce(a, kAll, size, 128, 32);
-          REQUIRE(got.size() == want.size());
-          for (std::size_t i = 0; i < got.size(); ++i) {
-            CHECK(got[i].line_addr == want[i].line_addr);
-            CHECK(got[i].sector_mask == want[i].sector_mask);
-            CHECK(got[i].bytes == want[i].bytes);
-            CHECK(got[i].lane_mask == want[i].lane_mask);
-          }
+          require_same_requests(got, want);
         }
         if (lane + 1 < kWarpSize) {
           Addrs a = clean;
@@ -425,13 +424,7 @@ TEST_CASE("coalesce: the inline whole-line case matches the general path", "[coa
         if (variant == 2) mask = 0x7fffffffu;
         coalesce(a, mask, sh.size, sh.line, sh.sector, got, sh.line / sh.sector);
         detail::coalesce_other(a, mask, sh.size, sh.line, sh.sector, want);
-        REQUIRE(got.size() == want.size());
-        for (std::size_t i = 0; i < got.size(); ++i) {
-          CHECK(got[i].line_addr == want[i].line_addr);
-          CHECK(got[i].sector_mask == want[i].sector_mask);
-          CHECK(got[i].bytes == want[i].bytes);
-          CHECK(got[i].lane_mask == want[i].lane_mask);
-        }
+        require_same_requests(got, want);
         ++checked;
       }
     }
@@ -499,13 +492,7 @@ TEST_CASE("coalesce_linear: the requests of the general path for every linear wa
           std::vector<LineRequest> want, got = {LineRequest{}, LineRequest{}};  // stale entries
           coalesce(strided(base, size), kAll, size, line, sector, want);
           coalesce_linear(base, size, line, sector, got, line / sector);
-          REQUIRE(got.size() == want.size());
-          for (std::size_t r = 0; r < want.size(); ++r) {
-            CHECK(got[r].line_addr == want[r].line_addr);
-            CHECK(got[r].sector_mask == want[r].sector_mask);
-            CHECK(got[r].bytes == want[r].bytes);
-            CHECK(got[r].lane_mask == want[r].lane_mask);
-          }
+          require_same_requests(got, want);
         }
     }
 }
