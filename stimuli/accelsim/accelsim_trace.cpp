@@ -10,11 +10,13 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #if defined(__SSE2__)
@@ -73,8 +75,10 @@ inline __attribute__((always_inline)) const char* fast_line(const char* p, const
                                                             const StaticPart*& sp,
                                                             std::uint64_t* step = nullptr);
 // fast_line() with `out` filled as parse_inst() fills it.
+// `prev`: the static part of the stream's previous line (nullptr at first), updated.
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
-                      const std::vector<TraceMemcpy>& regions, WarpInst& out);
+                      const std::vector<TraceMemcpy>& regions, WarpInst& out,
+                      const StaticPart*& prev);
 
 std::string_view trim_slow(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -189,7 +193,7 @@ inline bool hex8(const char* p, std::uint64_t& v) {
 // The hex digits that start p[0..16) (all 16 bytes must be readable): returns how many there are
 // (0 to 16) and sets `v` to their value if there is at least one. One pass over 16 bytes: the
 // addresses of a trace are 16-digit hex fields.
-inline unsigned hex16(const char* p, std::uint64_t& v) {
+inline __attribute__((always_inline)) unsigned hex16(const char* p, std::uint64_t& v) {
   const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   const __m128i l = _mm_or_si128(x, _mm_set1_epi8(0x20));  // 'A'-'F' -> 'a'-'f'
   // Signed compares: a byte >= 0x80 is negative, so neither a digit nor a letter.
@@ -458,6 +462,12 @@ class LineReader {
     ++lines_;
     pos_ += n + 1;
     offset_ += n + 1;
+  }
+  // consume_line() for `lines` whole lines of `bytes` bytes in all (their '\n's included).
+  void consume_lines(std::size_t bytes, std::uint64_t lines) {
+    lines_ += lines;
+    pos_ += bytes;
+    offset_ += bytes;
   }
 
   // The next line into `line`: a view into the reader's buffer (or, for a line split across two
@@ -746,6 +756,7 @@ void index_kernel(KernelIndex& k) {
   std::uint64_t rel = 0;  // xz: offset within the current block's text
   std::string tb_name;
   WarpInst scratch;
+  const StaticPart* prev_sp = nullptr;  // fast_line()'s hint
   const std::uint64_t kMaxCtas = 1ull << 26;
   const std::uint64_t kMaxIndexBytes = std::uint64_t{1} << 30;
 
@@ -787,17 +798,25 @@ void index_kernel(KernelIndex& k) {
   for (;;) {
     if (st == kInInsts) {
       // Most instruction lines are checked where they lie in the read buffer, their end found
-      // by the same pass.
+      // by the same pass, in a loop of their own that keeps its counts in registers.
       const char* e = nullptr;
-      const char* p = rd.peek(e);
-      const StaticPart* sp = nullptr;
-      if (const char* nl = fast_line(p, e, info, nullptr, sp)) {
-        const std::size_t n = static_cast<std::size_t>(nl - p);
-        rd.consume_line(n);
-        ++ln;
-        rel += n - (n > 0 && p[n - 1] == '\r') + 1;
-        ++done_insts;
-        if (--left == 0) st = kInTb;
+      const char* const first = rd.peek(e);
+      const char* p = first;
+      std::uint32_t n = 0;
+      const bool xz = k.xz;
+      while (n < left) {
+        const char* nl = fast_line(p, e, info, nullptr, prev_sp);
+        if (!nl) break;
+        if (xz) rel += static_cast<std::uint64_t>(nl - p) - (nl > p && nl[-1] == '\r') + 1;
+        p = nl + 1;
+        ++n;
+      }
+      if (n != 0) {
+        rd.consume_lines(static_cast<std::size_t>(p - first), n);
+        ln += n;
+        done_insts += n;
+        left -= n;
+        if (left == 0) st = kInTb;
         continue;
       }
     }
@@ -1000,7 +1019,7 @@ class TraceWarpStream final : public WarpStream {
     {
       const char* e = nullptr;
       const char* p = rd_.peek(e);
-      if (const char* nl = fast_inst(p, e, k_->info, last, k_->regions, in)) {
+      if (const char* nl = fast_inst(p, e, k_->info, last, k_->regions, in, prev_)) {
         rd_.consume_line(static_cast<std::size_t>(nl - p));
         ++line_;
         --left_;
@@ -1044,6 +1063,7 @@ class TraceWarpStream final : public WarpStream {
   std::uint32_t left_;
   std::uint64_t line_;
   std::string_view buf_;
+  const StaticPart* prev_ = nullptr;  // fast_inst()'s hint
 };
 
 class TraceKernel final : public Kernel {
@@ -1274,6 +1294,20 @@ struct StaticPart {
   bool text_ok = false, width_ok = false;
   // 1 + lineinfo if the text is not empty and both hold (fast_line() may use it), else 0.
   std::uint8_t fast = 0;
+  // What fast_inst() does after copying head and tail: clear the lanes (compute, barrier, an
+  // exit that is not the warp's last instruction), the same and make an exit of the last one,
+  // or finish a global or a shared access from its lanes.
+  enum Kind : std::uint8_t { kZero, kExit, kGlobal, kShared } kind = kZero;
+  // The WarpInst fields before `addr` and from `n_dst` on, as finish_inst() leaves them for a
+  // line that is not its warp's last (a global access's data structure and linear excepted):
+  // copied as two blocks per streamed line instead of field by field.
+  static constexpr std::size_t kHead = offsetof(WarpInst, addr);
+  static constexpr std::size_t kTailAt = offsetof(WarpInst, n_dst);
+  static constexpr std::size_t kTail = sizeof(WarpInst) - kTailAt;
+  unsigned char head[kHead] = {}, tail[kTail] = {};
+  // The static part of the line that followed this one when last seen: fast_line() tries it
+  // before hashing (a hint, checked like any memo entry).
+  mutable const StaticPart* succ = nullptr;
 
   // True if `line` starts with `text` followed by a separator or the end of the line.
   bool matches(std::string_view line, bool with_lineinfo) const {
@@ -1599,6 +1633,7 @@ LOCSIM_INLINE bool same_bytes(const char* a, const char* b, std::size_t n) {
       const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
       return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) != 0xffff;
     };
+    if (n <= 32) return !(differ(0) | differ(n - 16));  // the usual static part: two compares
     std::size_t i = 0;
     for (; i + 16 < n; i += 16)
       if (differ(i)) return false;
@@ -1606,6 +1641,15 @@ LOCSIM_INLINE bool same_bytes(const char* a, const char* b, std::size_t n) {
   }
 #endif
   return std::memcmp(a, b, n) == 0;
+}
+
+// fast_tail() past its short path, in a function of its own: the short path then needs no
+// saved registers.
+__attribute__((noinline)) const char* general_tail(const char* p, const char* e,
+                                                   const StaticPart& s, const TraceKernelInfo& info,
+                                                   Addr* addr) {
+  if (!is_ws(*p) && *p != '\n') return nullptr;  // the static part's last token goes on
+  return TailReader<true>(p, e).read(s.mask, s.width, info.version, addr);
 }
 
 // The instruction line that starts at `p` in a read buffer ending at `e`, read without finding
@@ -1635,9 +1679,15 @@ __attribute__((noinline)) const char* fast_tail(const char* p, const char* e, co
         if (addr) {
           const std::uint64_t step = neg ? ~u + 1 : u;
           if (step_out) *step_out = step;
-          for (unsigned l = 0; l < 32; ++l) {
-            addr[l] = cur;
-            cur += step;
+          // Two lanes per store, unrolled (the loop the compiler made of it cost six
+          // instructions per pair).
+          __m128i v =
+              _mm_set_epi64x(static_cast<long long>(cur + step), static_cast<long long>(cur));
+          const __m128i d = _mm_set1_epi64x(static_cast<long long>(2 * step));
+#pragma GCC unroll 16
+          for (unsigned l = 0; l < 32; l += 2) {
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(addr + l), v);
+            v = _mm_add_epi64(v, d);
           }
         }
         return q;
@@ -1645,33 +1695,76 @@ __attribute__((noinline)) const char* fast_tail(const char* p, const char* e, co
     }
   }
 #endif
-  if (!is_ws(*p) && *p != '\n') return nullptr;  // the static part's last token goes on
-  return TailReader<true>(p, e).read(s.mask, s.width, info.version, addr);
+  return general_tail(p, e, s, info, addr);
 }
 
 // Inline: every instruction line of a trace starts here, twice.
 LOCSIM_INLINE const char* fast_line(const char* p, const char* e, const TraceKernelInfo& info,
                                     Addr* addr, const StaticPart*& sp, std::uint64_t* step) {
   if (e - p < 16) return nullptr;
-  const StaticPart& s = static_part(std::string_view(p, 16));
-  const std::size_t n = s.text.size();
-  if (s.fast != 1 + info.lineinfo || static_cast<std::size_t>(e - p) <= n ||
-      !same_bytes(p, s.text.data(), n))
-    return nullptr;
-  sp = &s;
-  if (p[n] == '\n' && s.width == 0) return p + n;  // no operands after the static part
-  return fast_tail(p + n, e, s, info, addr, step);
+  const unsigned fast = 1u + info.lineinfo;
+  auto usable = [&](const StaticPart& c) {
+    const std::size_t n = c.text.size();
+    return c.fast == fast && static_cast<std::size_t>(e - p) > n && same_bytes(p, c.text.data(), n);
+  };
+  // The static part that followed the previous line's last time (a warp's lines and the loop
+  // trips in it repeat the same sequence), else the memo's slot for this line.
+  const StaticPart* s = sp ? sp->succ : nullptr;
+  if (!s || !usable(*s)) {
+    const StaticPart& h = static_part(std::string_view(p, 16));
+    if (!usable(h)) return nullptr;
+    if (sp) sp->succ = &h;
+    s = &h;
+  }
+  sp = s;
+  const std::size_t n = s->text.size();
+  if (p[n] == '\n' && s->width == 0) return p + n;  // no operands after the static part
+  return fast_tail(p + n, e, *s, info, addr, step);
 }
 
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
-                      const std::vector<TraceMemcpy>& regions, WarpInst& out) {
-  const StaticPart* sp = nullptr;
+                      const std::vector<TraceMemcpy>& regions, WarpInst& out,
+                      const StaticPart*& prev) {
+  static_assert(std::is_trivially_copyable<WarpInst>::value, "WarpInst is copied as bytes");
   std::uint64_t step = 0;  // stays 0 (never an access size) off the short base + stride path
-  const char* nl = fast_line(p, e, info, out.addr.data(), sp, &step);
+  const char* nl = fast_line(p, e, info, out.addr.data(), prev, &step);
   if (!nl) return nullptr;
-  set_static(*sp, out);
-  static const std::string kNone;  // (no error is possible: the static part's width is accepted)
-  finish_inst(*sp, last, info, regions, Where(kNone), out, true, step);
+  const StaticPart* sp = prev;
+  // What finish_inst() makes of the line, from the fields it keeps for the static part.
+  auto* bytes = reinterpret_cast<unsigned char*>(&out);
+  std::memcpy(bytes, sp->head, StaticPart::kHead);
+  std::memcpy(bytes + StaticPart::kTailAt, sp->tail, StaticPart::kTail);
+  switch (sp->kind) {
+    case StaticPart::kExit:
+      if (last) {
+        out.op = WarpOp::Exit;
+        out.latency = 0;
+      }
+      zero_lanes(out.addr.data());
+      break;
+    case StaticPart::kZero:
+      zero_lanes(out.addr.data());
+      break;
+    case StaticPart::kShared:
+      if (info.shmem_base != 0)
+        for (unsigned l = 0; l < 32; ++l)
+          if (((out.active_mask >> l) & 1u) && out.addr[l] >= info.shmem_base)
+            out.addr[l] -= info.shmem_base;
+      break;
+    case StaticPart::kGlobal: {
+      const std::uint32_t m = out.active_mask;
+      if (m != 0) {
+        const Addr a = out.addr[__builtin_ctz(m)];
+        for (std::size_t r = 0; r < regions.size(); ++r)
+          if (a >= regions[r].base && a - regions[r].base < regions[r].bytes) {
+            out.data_structure = static_cast<std::uint16_t>(r);
+            break;
+          }
+      }
+      out.linear = step == out.size;
+      break;
+    }
+  }
   return nl;
 }
 
@@ -1747,6 +1840,20 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
     const unsigned w = oi.width ? oi.width : static_cast<std::uint8_t>(width);
     sp.width_ok = !mem || width == 0 || w == 1 || w == 2 || w == 4 || w == 8 || w == 16;
     sp.fast = sp.text_ok && sp.width_ok && !sp.text.empty() ? 1 + sp.lineinfo : 0;
+    if (sp.fast) {  // (finish_inst() accepts the width)
+      WarpInst proto;
+      set_static(sp, proto);
+      finish_inst(sp, false, info, regions, where, proto, false);
+      sp.kind =
+          op == WarpOp::Exit                                                  ? StaticPart::kExit
+          : proto.op == WarpOp::SharedLoad || proto.op == WarpOp::SharedStore ? StaticPart::kShared
+          : proto.op == WarpOp::Load || proto.op == WarpOp::Store || proto.op == WarpOp::Atomic
+              ? StaticPart::kGlobal
+              : StaticPart::kZero;
+      std::memcpy(sp.head, &proto, StaticPart::kHead);
+      std::memcpy(sp.tail, reinterpret_cast<const unsigned char*>(&proto) + StaticPart::kTailAt,
+                  StaticPart::kTail);
+    }
   }
   if (!TailReader<false>(line.data() + tok.offset(), line.data() + line.size())
            .read(out.active_mask, sp.width, info.version, fill ? out.addr.data() : nullptr))
