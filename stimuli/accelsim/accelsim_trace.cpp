@@ -75,6 +75,13 @@ inline __attribute__((always_inline)) const char* fast_line(const char* p, const
                                                             const StaticPart*& sp,
                                                             std::uint64_t* step = nullptr);
 // fast_line() with `out` filled as parse_inst() fills it.
+// fast_inst() for the usual line alone: an instruction without operands (not a memory access)
+// whose static part is the previous one's successor (`prev` updated), else nullptr. Inline: a
+// small function, so that the warp stream's next() needs no frame for it.
+inline __attribute__((always_inline)) const char* plain_line(const char* p, const char* e,
+                                                             const TraceKernelInfo& info, bool last,
+                                                             WarpInst& out,
+                                                             const StaticPart*& prev);
 // `prev`: the static part of the stream's previous line (nullptr at first), updated.
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
                       const std::vector<TraceMemcpy>& regions, WarpInst& out,
@@ -463,6 +470,8 @@ class LineReader {
     pos_ += n + 1;
     offset_ += n + 1;
   }
+  // consume_line() for a reader whose offset() and line count nobody reads (a warp stream's).
+  void skip_line(std::size_t n) { pos_ += n + 1; }
   // consume_line() for `lines` whole lines of `bytes` bytes in all (their '\n's included).
   void consume_lines(std::size_t bytes, std::uint64_t lines) {
     lines_ += lines;
@@ -737,6 +746,31 @@ void parse_header_line(std::string_view t, TraceKernelInfo& k, const std::string
   }  // other keys (newer tracers) are ignored
 }
 
+// The instruction lines that lie whole in a read buffer from `p` to `e` and that fast_line()
+// accepts, at most `left`: how many (`p` moves past them, `prev` is fast_line()'s hint, `rel`
+// if not null grows by their length without CRs). Out of line, so that the loop keeps its
+// values in registers (index_kernel has many).
+__attribute__((noinline)) std::uint32_t check_in_place(const char*& p, const char* e,
+                                                       const TraceKernelInfo& info,
+                                                       std::uint32_t left, const StaticPart*& prev,
+                                                       std::uint64_t* rel) {
+  const char* q = p;
+  const StaticPart* sp = prev;
+  std::uint64_t r = rel ? *rel : 0;
+  std::uint32_t n = 0;
+  while (n < left) {
+    const char* nl = fast_line(q, e, info, nullptr, sp);
+    if (!nl) break;
+    if (rel) r += static_cast<std::uint64_t>(nl - q) - (nl > q && nl[-1] == '\r') + 1;
+    q = nl + 1;
+    ++n;
+  }
+  p = q;
+  prev = sp;
+  if (rel) *rel = r;
+  return n;
+}
+
 // One sequential scan: header, structure and every instruction line.
 void index_kernel(KernelIndex& k) {
   const std::string& path = k.path;
@@ -798,19 +832,11 @@ void index_kernel(KernelIndex& k) {
   for (;;) {
     if (st == kInInsts) {
       // Most instruction lines are checked where they lie in the read buffer, their end found
-      // by the same pass, in a loop of their own that keeps its counts in registers.
+      // by the same pass.
       const char* e = nullptr;
       const char* const first = rd.peek(e);
       const char* p = first;
-      std::uint32_t n = 0;
-      const bool xz = k.xz;
-      while (n < left) {
-        const char* nl = fast_line(p, e, info, nullptr, prev_sp);
-        if (!nl) break;
-        if (xz) rel += static_cast<std::uint64_t>(nl - p) - (nl > p && nl[-1] == '\r') + 1;
-        p = nl + 1;
-        ++n;
-      }
+      const std::uint32_t n = check_in_place(p, e, info, left, prev_sp, k.xz ? &rel : nullptr);
       if (n != 0) {
         rd.consume_lines(static_cast<std::size_t>(p - first), n);
         ln += n;
@@ -1015,21 +1041,33 @@ class TraceWarpStream final : public WarpStream {
 
   bool next(WarpInst& in) override {
     if (left_ == 0) return false;
+    const char* e = nullptr;
+    const char* p = rd_.peek(e);
+    if (const char* nl = plain_line(p, e, k_->info, left_ == 1, in, prev_)) {
+      rd_.skip_line(static_cast<std::size_t>(nl - p));
+      ++line_;
+      --left_;
+      return true;
+    }
+    return next_other(in);
+  }
+
+ private:
+  // Any other line (a memory instruction, or a line whose static part is not the guess): out of
+  // line, so that next() saves no registers for the usual line.
+  __attribute__((noinline)) bool next_other(WarpInst& in) {
     const bool last = left_ == 1;
-    {
-      const char* e = nullptr;
-      const char* p = rd_.peek(e);
-      if (const char* nl = fast_inst(p, e, k_->info, last, k_->regions, in, prev_)) {
-        rd_.consume_line(static_cast<std::size_t>(nl - p));
-        ++line_;
-        --left_;
-        return true;
-      }
+    const char* e = nullptr;
+    const char* p = rd_.peek(e);
+    if (const char* nl = fast_inst(p, e, k_->info, last, k_->regions, in, prev_)) {
+      rd_.skip_line(static_cast<std::size_t>(nl - p));
+      ++line_;
+      --left_;
+      return true;
     }
     return next_line(in, last);
   }
 
- private:
   // A line read and parsed in full (a warp's first line, one split across reads, one whose
   // static part is not remembered...): out of line, so next() needs a small frame.
   __attribute__((noinline)) bool next_line(WarpInst& in, bool last) {
@@ -1633,7 +1671,14 @@ LOCSIM_INLINE bool same_bytes(const char* a, const char* b, std::size_t n) {
       const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
       return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) != 0xffff;
     };
-    if (n <= 32) return !(differ(0) | differ(n - 16));  // the usual static part: two compares
+    // The usual static parts: two or three compares, one mask, no loop.
+    auto eq = [&](std::size_t i) __attribute__((always_inline)) {
+      return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)),
+                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
+    };
+    if (n <= 32) return _mm_movemask_epi8(_mm_and_si128(eq(0), eq(n - 16))) == 0xffff;
+    if (n <= 48)
+      return _mm_movemask_epi8(_mm_and_si128(_mm_and_si128(eq(0), eq(16)), eq(n - 16))) == 0xffff;
     std::size_t i = 0;
     for (; i + 16 < n; i += 16)
       if (differ(i)) return false;
@@ -1703,7 +1748,7 @@ LOCSIM_INLINE const char* fast_line(const char* p, const char* e, const TraceKer
                                     Addr* addr, const StaticPart*& sp, std::uint64_t* step) {
   if (e - p < 16) return nullptr;
   const unsigned fast = 1u + info.lineinfo;
-  auto usable = [&](const StaticPart& c) {
+  auto usable = [&](const StaticPart& c) __attribute__((always_inline)) {
     const std::size_t n = c.text.size();
     return c.fast == fast && static_cast<std::size_t>(e - p) > n && same_bytes(p, c.text.data(), n);
   };
@@ -1766,6 +1811,28 @@ const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info,
     }
   }
   return nl;
+}
+
+LOCSIM_INLINE const char* plain_line(const char* p, const char* e, const TraceKernelInfo& info,
+                                     bool last, WarpInst& out, const StaticPart*& prev) {
+  const StaticPart* s = prev ? prev->succ : nullptr;
+  if (!s || s->width != 0 || (s->kind != StaticPart::kZero && s->kind != StaticPart::kExit))
+    return nullptr;
+  // (n >= 16: same_bytes() then calls nothing, so that next() saves no registers)
+  const std::size_t n = s->text.size();
+  if (s->fast != 1u + info.lineinfo || n < 16 || static_cast<std::size_t>(e - p) <= n ||
+      !same_bytes(p, s->text.data(), n) || p[n] != '\n')
+    return nullptr;
+  auto* bytes = reinterpret_cast<unsigned char*>(&out);
+  std::memcpy(bytes, s->head, StaticPart::kHead);
+  std::memcpy(bytes + StaticPart::kTailAt, s->tail, StaticPart::kTail);
+  if (s->kind == StaticPart::kExit && last) {
+    out.op = WarpOp::Exit;
+    out.latency = 0;
+  }
+  zero_lanes(out.addr.data());
+  prev = s;
+  return p + n;
 }
 
 bool check_inst_fast(std::string_view line, const TraceKernelInfo& info) {
