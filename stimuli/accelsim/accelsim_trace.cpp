@@ -771,6 +771,36 @@ __attribute__((noinline)) std::uint32_t check_in_place(const char*& p, const cha
   return n;
 }
 
+// "warp = W\ninsts = N\n" after any empty lines, with W and N of 1 to 9 digits, at the start
+// of [p, e): its bytes (W, N and its line count set), else 0 (the lines are then read one by
+// one, with the error messages).
+std::size_t warp_header(const char* p, const char* e, std::uint32_t& w, std::uint32_t& n,
+                        std::uint32_t& lines) {
+  const char* q = p;
+  std::uint32_t blank = 0;
+  while (q < e && *q == '\n') {
+    ++q;
+    ++blank;
+  }
+  auto field = [&](std::string_view key, std::uint32_t& v) {
+    if (static_cast<std::size_t>(e - q) <= key.size() ||
+        std::memcmp(q, key.data(), key.size()) != 0)
+      return false;
+    q += key.size();
+    const char* d = q;
+    std::uint32_t x = 0;
+    for (unsigned c; q < e && q - d < 10 && (c = static_cast<unsigned char>(*q) - '0') < 10; ++q)
+      x = x * 10 + c;
+    if (q == d || q - d > 9 || q == e || *q != '\n') return false;
+    ++q;
+    v = x;
+    return true;
+  };
+  if (!field("warp = ", w) || !field("insts = ", n)) return 0;
+  lines = blank + 2;
+  return static_cast<std::size_t>(q - p);
+}
+
 // One sequential scan: header, structure and every instruction line.
 void index_kernel(KernelIndex& k) {
   const std::string& path = k.path;
@@ -843,6 +873,29 @@ void index_kernel(KernelIndex& k) {
         done_insts += n;
         left -= n;
         if (left == 0) st = kInTb;
+        continue;
+      }
+    }
+    if (st == kInTb) {
+      // The usual warp header, taken whole from the read buffer.
+      const char* e = nullptr;
+      const char* p = rd.peek(e);
+      std::uint32_t w = 0, n = 0, lines = 0;
+      const std::size_t bytes = warp_header(p, e, w, n, lines);
+      if (bytes != 0 && w < wpc && !warp_seen[w]) {
+        rd.consume_lines(bytes, lines);
+        ln += lines;
+        rel += bytes;
+        warp_seen[w] = true;
+        ++warps_in_tb;
+        cur_warp = w;
+        WarpLoc& loc = k.warps[std::size_t{cur_cta} * wpc + cur_warp];
+        loc.offset = k.xz ? rel : rd.offset();
+        loc.line = static_cast<std::uint32_t>(std::min<std::uint64_t>(ln, 0xffffffffu));
+        loc.insts = n;
+        left = n;
+        done_insts = 0;
+        st = left ? kInInsts : kInTb;
         continue;
       }
     }
@@ -1701,11 +1754,12 @@ __attribute__((noinline)) const char* general_tail(const char* p, const char* e,
 // its end first: if its static part is remembered (text-clean, with an accepted width) and
 // TailReader reads the rest, the position of its '\n' (the static part in `sp`, the lane
 // addresses in `addr` if not null); else nullptr (read the line and parse it in full).
-// The operands after a matched static part (p: the byte after it), out of line: most lines
-// end with the static part.
-__attribute__((noinline)) const char* fast_tail(const char* p, const char* e, const StaticPart& s,
-                                                const TraceKernelInfo& info, Addr* addr,
-                                                std::uint64_t* step_out) {
+// The operands after a matched static part (p: the byte after it): inline in the two
+// out-of-line loops that use it (the index's check, a stream's memory lines), where `addr` and
+// `step_out` are then known to be null or not.
+LOCSIM_INLINE const char* fast_tail(const char* p, const char* e, const StaticPart& s,
+                                    const TraceKernelInfo& info, Addr* addr,
+                                    std::uint64_t* step_out) {
 #if defined(__SSE2__)
   // A full warp's base + stride line with a 16-digit base, " 1 0x<base> <stride>" and its end,
   // is the usual memory line (every SAXPY load and store): read it without the general reader

@@ -790,6 +790,31 @@ TEST_CASE("trace: structural errors carry file and line", "[trace]") {
     auto p = write("noinsts.traceg", h + tb);
     CHECK(error_of(p) == p + ":19: expected 'insts = N' after 'warp = 0', got '" + ex + "'");
   }
+  // The usual "warp = W" / "insts = N" pair (after empty lines) is taken whole from the read
+  // buffer: what it does not take is read line by line, with the same errors and line numbers.
+  SECTION("warp headers taken whole keep the line numbers") {
+    std::string tb = "#BEGIN_TB\nthread block = 0,0,0\n\n\nwarp = 0\ninsts = 2\n" + ex +
+                     "\n0010 ffffffff 0 EXIT 0 0 7 8\n#END_TB\n";
+    auto p = write("hdrline.traceg", h + tb);
+    CHECK(error_of(p) == p + ":23: unexpected token '8' at the end of the line");
+  }
+  SECTION("a warp twice in a thread block") {
+    std::string tb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n" + ex +
+                     "\n\nwarp = 0\ninsts = 1\n" + ex + "\n#END_TB\n";
+    auto p = write("warp2x.traceg", header("(1,1,1)", "(64,1,1)") + tb);
+    CHECK(error_of(p) == p + ":22: warp 0 appears twice in thread block (0,0,0)");
+  }
+  SECTION("insts beyond 32 bits, and leading zeros") {
+    std::string tb =
+        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 4294967296\n" + ex + "\n#END_TB\n";
+    auto p = write("insts33.traceg", h + tb);
+    CHECK(error_of(p) ==
+          p + ":19: expected 'insts = N' after 'warp = 0', got 'insts = 4294967296'");
+    std::string ok = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0000000000\ninsts = 0000000001\n" +
+                     ex + "\n#END_TB\n";
+    auto q = write("insts0.traceg", h + ok);
+    CHECK(drain(*open_accelsim_kernel(q), 0, 0).size() == 1);
+  }
 }
 
 TEST_CASE("trace: kernelslist gives data structures and kernels", "[trace]") {
