@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
@@ -451,19 +450,19 @@ class LineReader {
       : owned_(std::move(src)),
         src_(owned_.get()),
         size_(bufsize),
-        buf_(new char[bufsize]),
+        own_(new char[bufsize]),
+        buf_(own_.get()),
         offset_(start),
         name_(std::move(name)) {}
-  // Reads `src` (not owned) through `buf` (`bufsize` bytes, given back by release_buffer()).
-  LineReader(ByteSource& src, std::unique_ptr<char[]> buf, std::size_t bufsize, std::uint64_t start)
-      : src_(&src), size_(bufsize), buf_(std::move(buf)), offset_(start) {}
-  std::unique_ptr<char[]> release_buffer() { return std::move(buf_); }
+  // Reads `src` (not owned) through `buf` (`bufsize` bytes, not owned).
+  LineReader(ByteSource& src, char* buf, std::size_t bufsize, std::uint64_t start)
+      : src_(&src), size_(bufsize), buf_(buf), offset_(start) {}
 
   // The bytes read and not consumed yet, [p, e) (none until the first next()); a caller that
   // finds a whole line there (with its '\n') takes it with consume_line(), without next().
   const char* peek(const char*& e) const {
-    e = buf_.get() + len_;
-    return buf_.get() + pos_;
+    e = buf_ + len_;
+    return buf_ + pos_;
   }
   void consume_line(std::size_t n) {
     ++lines_;
@@ -472,6 +471,19 @@ class LineReader {
   }
   // consume_line() for a reader whose offset() and line count nobody reads (a warp stream's).
   void skip_line(std::size_t n) { pos_ += n + 1; }
+  // Moves the bytes not consumed yet to the front of the buffer and reads more after them
+  // (peek() then shows them): false if nothing more came (the end, or a full buffer).
+  bool refill() {
+    if (pos_ > 0) {
+      std::memmove(buf_, buf_ + pos_, len_ - pos_);
+      len_ -= pos_;
+      pos_ = 0;
+    }
+    if (len_ == size_) return false;
+    const std::size_t r = src_->read(buf_ + len_, size_ - len_);
+    len_ += r;
+    return r > 0;
+  }
   // consume_line() for `lines` whole lines of `bytes` bytes in all (their '\n's included).
   void consume_lines(std::size_t bytes, std::uint64_t lines) {
     lines_ += lines;
@@ -490,7 +502,7 @@ class LineReader {
         fail(at(name_, lines_),
              "line longer than " + std::to_string(kMaxLine >> 20) + " MiB: not a text trace");
       if (pos_ == len_) {
-        len_ = src_->read(buf_.get(), size_);
+        len_ = src_->read(buf_, size_);
         pos_ = 0;
         if (len_ == 0) {
           offset_ += carry_.size();
@@ -498,7 +510,7 @@ class LineReader {
           return !carry_.empty();
         }
       }
-      const char* b = buf_.get() + pos_;
+      const char* b = buf_ + pos_;
       const void* nl = std::memchr(b, '\n', len_ - pos_);
       if (nl) {
         std::size_t k = static_cast<const char*>(nl) - b;
@@ -523,7 +535,8 @@ class LineReader {
   ByteSource* src_;
   std::size_t size_;
   // Not cleared when made (a warp stream makes one per warp): only the bytes read are looked at.
-  std::unique_ptr<char[]> buf_;
+  std::unique_ptr<char[]> own_;
+  char* buf_;
   std::size_t pos_ = 0, len_ = 0;
   std::uint64_t offset_ = 0;
   std::string name_;
@@ -607,37 +620,6 @@ class XzTbCache {
   std::map<std::uint32_t, std::shared_ptr<const std::string>> pending_;
 };
 
-// Read buffers of ended warp streams, for the next ones: a warp starts without an allocation
-// once there are as many as warps running at once. One pool for all kernels, so the buffers kept
-// are those of the most streams alive at once, not of every kernel.
-class BufferPool {
- public:
-  static constexpr std::size_t kSize = 8192;
-  static std::shared_ptr<BufferPool> shared() {
-    static const std::shared_ptr<BufferPool> pool = std::make_shared<BufferPool>();
-    return pool;
-  }
-  std::unique_ptr<char[]> take() {
-    {
-      std::lock_guard<std::mutex> g(m_);
-      if (!spare_.empty()) {
-        std::unique_ptr<char[]> b = std::move(spare_.back());
-        spare_.pop_back();
-        return b;
-      }
-    }
-    return std::unique_ptr<char[]>(new char[kSize]);
-  }
-  void give(std::unique_ptr<char[]> b) {
-    std::lock_guard<std::mutex> g(m_);
-    spare_.push_back(std::move(b));
-  }
-
- private:
-  std::mutex m_;
-  std::vector<std::unique_ptr<char[]>> spare_;
-};
-
 struct KernelIndex {
   // Tells kernels apart in the streamed-line memo (never reused, unlike an address).
   const std::uint64_t serial = next_serial();
@@ -664,8 +646,6 @@ struct KernelIndex {
   }
   std::unique_ptr<XzTbCache> cache;
   std::uint32_t warps_per_cta = 1;
-  // Read buffers of ended warp streams (shared by all kernels: they run one after another).
-  std::shared_ptr<BufferPool> buffers = BufferPool::shared();
 };
 
 void parse_header_line(std::string_view t, TraceKernelInfo& k, const std::string& where,
@@ -1077,18 +1057,19 @@ class WarpSource final : public ByteSource {
   std::uint64_t pos_;
 };
 
-// Built in the SM's warp slot (Kernel::emplace_warp_stream) with a reused read buffer, so a warp
-// starts without a heap allocation.
+// Built in the SM's warp slot (Kernel::emplace_warp_stream) with its read buffer inside: the
+// slot's storage, kept for the slot's next warps, holds it, so a warp starts without a heap
+// allocation (and without a shared pool's lock).
 class TraceWarpStream final : public WarpStream {
  public:
+  static constexpr std::size_t kBuffer = 8192;
   TraceWarpStream(const std::shared_ptr<KernelIndex>& k, std::uint32_t cta, const WarpLoc& loc)
       : k_(k),
         src_(k->xz ? nullptr : k->open_fd(), k->xz ? k->cache->get(k->tb_order[cta]) : nullptr,
              loc.offset),
-        rd_(src_, k->buffers->take(), BufferPool::kSize, k->xz ? 0 : loc.offset),
+        rd_(src_, text_, kBuffer, k->xz ? 0 : loc.offset),
         left_(loc.insts),
         line_(loc.line) {}
-  ~TraceWarpStream() override { k_->buffers->give(rd_.release_buffer()); }
   TraceWarpStream(const TraceWarpStream&) = delete;
   TraceWarpStream& operator=(const TraceWarpStream&) = delete;
 
@@ -1111,8 +1092,18 @@ class TraceWarpStream final : public WarpStream {
   __attribute__((noinline)) bool next_other(WarpInst& in) {
     const bool last = left_ == 1;
     const char* e = nullptr;
-    const char* p = rd_.peek(e);
-    if (const char* nl = fast_inst(p, e, k_->info, last, k_->regions, in, prev_)) {
+    const char* p = nullptr;
+    const char* nl = nullptr;
+    for (bool again = true;; again = false) {  // (one call site: fast_inst() stays inline)
+      p = rd_.peek(e);
+      nl = fast_inst(p, e, k_->info, last, k_->regions, in, prev_);
+      // A warp's first line (nothing read yet) or one cut by the end of the buffer: read on
+      // and try again.
+      if (nl || !again || (p != e && std::memchr(p, '\n', static_cast<std::size_t>(e - p))) ||
+          !rd_.refill())
+        break;
+    }
+    if (nl) {
       rd_.skip_line(static_cast<std::size_t>(nl - p));
       ++line_;
       --left_;
@@ -1155,6 +1146,7 @@ class TraceWarpStream final : public WarpStream {
   std::uint64_t line_;
   std::string_view buf_;
   const StaticPart* prev_ = nullptr;  // fast_inst()'s hint
+  char text_[kBuffer];                // rd_'s buffer (not cleared: only bytes read are looked at)
 };
 
 class TraceKernel final : public Kernel {

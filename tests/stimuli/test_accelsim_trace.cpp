@@ -509,7 +509,8 @@ TEST_CASE("trace: repeated lines are checked and streamed as if each were parsed
 }
 
 TEST_CASE("trace: a warp longer than the read buffers streams every line as parsed", "[trace]") {
-  // Lines that straddle the stream's reads (8 KiB) and the index's reads must come out whole.
+  // Lines that straddle the stream's reads (8 KiB) and the index's reads, and one longer than a
+  // stream's buffer, must come out whole.
   std::vector<std::string> lines;
   for (int i = 0; i < 700; ++i) {
     char buf[200];
@@ -520,6 +521,8 @@ TEST_CASE("trace: a warp longer than the read buffers streams every line as pars
       std::snprintf(buf, sizeof buf, "%04x %08x 1 R%d IADD3 2 R1 R2 0", i * 16,
                     0xffffffffu >> (i % 7), i % 9);
     lines.push_back(buf);
+    if (i == 350)  // a line longer than a stream's read buffer (read whole by the slow path)
+      lines.push_back("15e8 ffffffff 1 R4 LDG.E 1 R2 4 1 0x20000 4" + std::string(9000, ' '));
   }
   lines.push_back("2bc0 ffffffff 0 EXIT 0 0");
   auto p = write("long.traceg", header() + one_warp(lines));
