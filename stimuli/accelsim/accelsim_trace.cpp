@@ -73,7 +73,6 @@ inline __attribute__((always_inline)) const char* fast_line(const char* p, const
                                                             const TraceKernelInfo& info, Addr* addr,
                                                             const StaticPart*& sp,
                                                             std::uint64_t* step = nullptr);
-// fast_line() with `out` filled as parse_inst() fills it.
 // fast_inst() for the usual line alone: an instruction without operands (not a memory access)
 // whose static part is the previous one's successor (`prev` updated), else nullptr. Inline: a
 // small function, so that the warp stream's next() needs no frame for it.
@@ -81,7 +80,8 @@ inline __attribute__((always_inline)) const char* plain_line(const char* p, cons
                                                              const TraceKernelInfo& info, bool last,
                                                              WarpInst& out,
                                                              const StaticPart*& prev);
-// `prev`: the static part of the stream's previous line (nullptr at first), updated.
+// fast_line() with `out` filled as parse_inst() fills it. `prev`: the static part of the
+// stream's previous line (nullptr at first), updated.
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
                       const std::vector<TraceMemcpy>& regions, WarpInst& out,
                       const StaticPart*& prev);
@@ -1112,8 +1112,8 @@ class TraceWarpStream final : public WarpStream {
     return next_line(in, last);
   }
 
-  // A line read and parsed in full (a warp's first line, one split across reads, one whose
-  // static part is not remembered...): out of line, so next() needs a small frame.
+  // A line read and parsed in full (one longer than the buffer, one whose static part is not
+  // remembered...): out of line, so next() needs a small frame.
   __attribute__((noinline)) bool next_line(WarpInst& in, bool last) {
     for (;;) {
       ++line_;
@@ -1387,6 +1387,8 @@ struct StaticPart {
   static constexpr std::size_t kHead = offsetof(WarpInst, addr);
   static constexpr std::size_t kTailAt = offsetof(WarpInst, n_dst);
   static constexpr std::size_t kTail = sizeof(WarpInst) - kTailAt;
+  static_assert(kHead + sizeof(WarpInst::addr) == kTailAt,
+                "a WarpInst field between addr and n_dst would be copied by neither block");
   unsigned char head[kHead] = {}, tail[kTail] = {};
   // The static part of the line that followed this one when last seen: fast_line() tries it
   // before hashing (a hint, checked like any memo entry).
