@@ -178,7 +178,7 @@ bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
     next_wr_any_ = std::max(next_wr_any_, now + col_gap_);
     next_rd_any_ = std::max(next_rd_any_, now + wr_to_rd_);
   }
-  if (cmd.row_hit) ++row_hits_;
+  row_hits_ += cmd.row_hit;
   b.accessed_since_act = true;
   const std::uint32_t bi = r.bank;
   if (--b.queued == 0) busy_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));

@@ -37,6 +37,7 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
                                       "latency, DRAM timing and PHY latency)")) {
   for (std::uint32_t m = 0; m < atoms_of_.size(); ++m)
     atoms_of_[m] = static_cast<std::uint8_t>(atom_mask_of(m));
+  atoms_of_[0] = 1;
   in.register_nb_transport_fw(this, &MemoryController::nb_fw);
   in.register_b_transport(this, &MemoryController::b_transport);
   in.register_transport_dbg(this, &MemoryController::transport_dbg);
@@ -65,9 +66,9 @@ std::uint32_t MemoryController::atom_mask_of(std::uint32_t sectors) const {
 bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   GpuExtension& e = gpu_ext(gp);
   // Atoms: the distinct atom_bytes chunks of the line that hold a requested sector.
+  // (No sector: the first atom; atoms_of_[0] is 1.)
   std::uint32_t atom_mask =
       e.sector_mask < atoms_of_.size() ? atoms_of_[e.sector_mask] : atom_mask_of(e.sector_mask);
-  if (!atom_mask) atom_mask = 1;
   const std::uint32_t n = static_cast<std::uint32_t>(__builtin_popcount(atom_mask));
   // Without a front-end delay the atoms go straight into the scheduler queue; the front end is a
   // pipeline that takes up to one atom per DRAM cycle (a peak the data bus cannot exceed), so it
@@ -229,7 +230,7 @@ inline bool MemoryController::issued(const DramCommand& cmd) {
       break;
   }
   ++atoms_;
-  if (cmd.row_hit) ++row_hits_;
+  row_hits_ += cmd.row_hit;
   bus_cycles_ += cfg_.timing.burst_cycles;
   Pending& p = pending_[cmd.request_id];
   if (--p.atoms_left == 0) done_.push(cmd.data_done + cfg_.phy_latency, cmd.request_id);
