@@ -56,7 +56,7 @@ void DramChannelModel::bad_enqueue(const DramRequest& r) const {
   if (r.bank >= banks_.size())
     throw std::out_of_range("DRAM request for bank " + std::to_string(r.bank) + " of " +
                             std::to_string(banks_.size()));
-  throw std::logic_error("DRAM request enqueued into a full queue");
+  throw std::logic_error("DRAM requests enqueued into a full queue (or none)");
 }
 
 Cycle DramChannelModel::bank_ready(const Bank& b) const {
@@ -113,6 +113,46 @@ void DramChannelModel::enqueue(const DramRequest& r) {
     const Cycle c =
         r.is_write ? std::max(b.next_wr, next_wr_any_) : std::max(b.next_rd, next_rd_any_);
     next_col_ = std::min(next_col_, c);
+  }
+}
+
+void DramChannelModel::enqueue_run(const DramRequest& r, std::uint32_t n,
+                                   std::uint32_t column_step) {
+  if (n == 0 || n > room()) bad_enqueue(r);
+  enqueue(r);
+  // The others behind it: the first's enqueue() left the bank's state and the cache as the
+  // later ones find them (same bank, row and kind: none of them changes the cache), so each is
+  // only appended to its bank's list and, as a row hit, to its kind's hit list.
+  Bank& b = banks_[r.bank];
+  const bool hit = b.open && b.row == r.row;
+  const unsigned k = r.is_write ? 1 : 0;
+  std::uint32_t prev = b.tail, i = free_head_;
+  DramRequest a = r;
+  for (std::uint32_t j = 1; j < n; ++j) {
+    a.column += column_step;
+    Slot& s = slots_[i];
+    Slot& p = slots_[prev];
+    const std::uint32_t nx = s.next;
+    s.r = a;
+    s.seq = seq_++;
+    s.prev = prev;
+    s.next = kNil;
+    p.next = i;
+    if (hit) {
+      s.hprev = prev;
+      s.hnext = kNil;
+      p.hnext = i;
+    }
+    prev = i;
+    i = nx;
+  }
+  free_head_ = i;
+  b.tail = prev;
+  count_ += n - 1;
+  b.queued += n - 1;
+  if (hit) {
+    hit_tail_[k] = prev;
+    (k ? b.hit_wr : b.hit_rd) += n - 1;
   }
 }
 

@@ -62,8 +62,14 @@ class DramChannelModel {
 
   bool can_accept() const { return count_ < capacity_; }
   std::size_t queued() const { return count_; }
+  // Room for this many more requests.
+  std::uint32_t room() const { return capacity_ - count_; }
   // Precondition: can_accept().
   void enqueue(const DramRequest& r);
+  // n requests that differ only in their columns (r.column, + column_step, ...), in that order:
+  // the same as n calls of enqueue(), in one pass (a DRAM atom run of one cache line).
+  // Precondition: 1 <= n <= room().
+  void enqueue_run(const DramRequest& r, std::uint32_t n, std::uint32_t column_step);
   // Earliest cycle >= now at which issue() will issue a command, or kNever if the queue is empty;
   // `now` is not before the last command issued (time does not go back).
   Cycle next_command_cycle(Cycle now) const {

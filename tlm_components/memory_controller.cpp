@@ -16,6 +16,8 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
       ps_(clk_.period().value()),
       map_(map),
       dram_(cfg.timing, map.config().banks, cfg.queue),
+      // Room for a full front end (at most controller_latency atoms): it never grows.
+      front_(std::max(cfg.controller_latency, 1u)),
       ready_(cfg.sources),
       refused_(cfg.sources, 0),
       sectors_per_atom_(std::max(1u, cfg.atom_bytes / cfg.sector_bytes)),
@@ -114,25 +116,32 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   };
   const bool one_chunk = baseline && (lo ^ hi) < map_.config().interleave_bytes;
   const DramCell c = decode(lo);
-  const std::uint32_t column0 = c.column;
   // One request built once; each further atom changes only its cell (in one chunk its column).
   DramRequest r{id, c.bank, c.row, c.column, wr, ready};
-  for (std::uint32_t m = atom_mask; m; m &= m - 1) {  // the atoms, lowest first
-    const auto a = static_cast<unsigned>(__builtin_ctz(m));
-    if (a != first) {
-      if (one_chunk) {
-        r.column = column0 + (a - first) * cfg_.atom_bytes;
-      } else {
+  if (one_chunk) {
+    // Each run of consecutive atoms (usually the whole line) goes as one run.
+    const std::uint32_t column0 = c.column;
+    for (std::uint32_t m = atom_mask >> first, a = 0; m;) {
+      const auto skip = static_cast<unsigned>(__builtin_ctz(m));
+      m >>= skip;
+      a += skip;
+      const auto len = ~m ? static_cast<unsigned>(__builtin_ctz(~m)) : 32u;
+      r.column = column0 + a * cfg_.atom_bytes;
+      push_run(r, len, direct);
+      m = len < 32 ? m >> len : 0;
+      a += len;
+    }
+  } else {
+    for (std::uint32_t m = atom_mask; m; m &= m - 1) {  // the atoms, lowest first
+      const auto a = static_cast<unsigned>(__builtin_ctz(m));
+      if (a != first) {
         const DramCell d = decode(base + a * cfg_.atom_bytes);
         r.bank = d.bank;
         r.row = d.row;
         r.column = d.column;
       }
+      push_run(r, 1, direct);
     }
-    if (direct)
-      dram_.enqueue(r);
-    else
-      front_.push_back(r);
   }
   if (front_was_empty && !direct) front_ready_ = ready;
   if (wr) {
@@ -160,6 +169,18 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   return true;
 }
 
+inline void MemoryController::push_run(const DramRequest& r, std::uint32_t n, bool direct) {
+  if (direct) {
+    if (n == 1)
+      dram_.enqueue(r);
+    else
+      dram_.enqueue_run(r, n, cfg_.atom_bytes);
+  } else {
+    front_.push_back(FrontRun{r, n});
+    front_atoms_ += n;
+  }
+}
+
 void MemoryController::schedule_method() {
   // The time read once, in ps: every wake-up asked for below lies after now, so its edge needs
   // no comparison with now (ClockDomain::ps_at()). Every run is asked for at an edge (on_request,
@@ -167,10 +188,22 @@ void MemoryController::schedule_method() {
   const Cycle now = sim_time().value() / ps_;
   bool freed = false;  // front-end space freed: held requests may enter
   while (front_ready_ <= now && dram_.can_accept()) {
-    dram_.enqueue(front_.front());
-    front_.pop_front();
-    front_ready_ = front_.empty() ? ~Cycle{0} : front_.front().arrival;
+    // The head run's atoms while the queue has room (as one atom at a time would).
+    FrontRun& f = front_.front();
+    const std::uint32_t k = std::min(f.n, dram_.room());
+    if (k == 1)
+      dram_.enqueue(f.r);  // a full queue takes one atom per freed slot
+    else
+      dram_.enqueue_run(f.r, k, cfg_.atom_bytes);
+    front_atoms_ -= k;
     freed = true;
+    if (k != f.n) {
+      f.n -= k;
+      f.r.column += k * cfg_.atom_bytes;
+      break;  // the queue is full
+    }
+    front_.pop_front();
+    front_ready_ = front_.empty() ? ~Cycle{0} : front_.front().r.arrival;
   }
   if (now != last_cmd_) {
     last_cmd_ = now;

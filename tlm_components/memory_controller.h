@@ -103,10 +103,20 @@ class MemoryController : public sc_core::sc_module {
   // Request ids whose data is complete, by completion cycle (commands issue in cycle order, so
   // the completions arrive almost sorted).
   CompletionQueue<std::uint32_t> done_;
-  // Atoms in the controller's front end, in acceptance (hence ready) order; an atom's arrival is
-  // the cycle it leaves the front end.
-  RingBuffer<DramRequest> front_;
+  // Atoms in the controller's front end, in acceptance (hence ready) order, as runs of atoms
+  // that differ only in their columns (consecutive atoms of one interleave chunk: the same bank
+  // and row): r is the run's first atom, n its atoms. An atom's arrival is the cycle it leaves
+  // the front end. A run enters the scheduler queue in one enqueue_run() (in part if the queue
+  // has less room).
+  struct FrontRun {
+    DramRequest r;
+    std::uint32_t n;
+  };
+  RingBuffer<FrontRun> front_;
+  std::uint32_t front_atoms_ = 0;  // atoms in front_
   Cycle front_ready_ = ~Cycle{0};  // the front end's head's arrival, ~0 if empty
+  // Queues the run of n atoms starting at r (the front end, or without one the scheduler).
+  void push_run(const DramRequest& r, std::uint32_t n, bool direct);
   // Per source, the ids of complete requests waiting for its response channel (oldest at head).
   struct Waiting {
     std::vector<std::uint32_t> ids;
@@ -125,7 +135,7 @@ class MemoryController : public sc_core::sc_module {
   bool room_for(std::uint32_t n) const {
     return cfg_.controller_latency == 0
                ? dram_.queued() + n <= cfg_.queue
-               : front_.size() + n <= std::max<std::size_t>(cfg_.controller_latency, n);
+               : front_atoms_ + n <= std::max<std::size_t>(cfg_.controller_latency, n);
   }
   // Sectors per DRAM atom, and a mask of that many sector bits.
   std::uint32_t sectors_per_atom_, atom_sectors_;
