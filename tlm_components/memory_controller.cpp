@@ -223,21 +223,20 @@ void MemoryController::schedule_method() {
     // from source 0 or, round robin, from the source after the one accepted last.
     const auto n = static_cast<std::uint32_t>(ports_.size());
     std::uint32_t s = cfg_.round_robin_sources && last_source_ + 1 != n ? last_source_ + 1 : 0;
-    bool accepted = false;
+    // held_min_ rebuilt on the way: the requests still held when visited, and those refused
+    // meanwhile (an END_REQ may bring a source's next request, which on_request counts).
+    held_min_ = ~0u;
     for (std::uint32_t k = 0; k < n; ++k, s = s + 1 == n ? 0 : s + 1) {
       TargetPort& port = *ports_[s];
+      if (!port.held_request()) continue;
       // A request that cannot fit is not offered again (on_request would refuse it at once).
-      if (port.held_request() && room_for(refused_[s]) && on_request(s, *port.held_request())) {
+      if (room_for(refused_[s]) && on_request(s, *port.held_request())) {
         refused_[s] = 0;  // before END_REQ, which may bring the source's next request
         --holding_;
-        accepted = true;
         port.accept_request();
+      } else {
+        held_min_ = std::min<std::uint32_t>(held_min_, refused_[s]);
       }
-    }
-    if (accepted) {
-      held_min_ = ~0u;
-      for (std::uint32_t h = 0; h < n; ++h)
-        if (refused_[h]) held_min_ = std::min<std::uint32_t>(held_min_, refused_[h]);
     }
   }
   if (waiting_ || done_.ready(now)) respond_ready(now);

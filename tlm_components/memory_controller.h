@@ -129,7 +129,7 @@ class MemoryController : public sc_core::sc_module {
   std::vector<std::uint8_t> refused_;
   std::uint32_t holding_ = 0;
   // At most the smallest refused_ of a holding source (~0 when none): the retry loop is skipped
-  // when that many atoms do not fit. Lowered at a refusal, recomputed after an acceptance.
+  // when that many atoms do not fit. Lowered at a refusal, rebuilt by each retry pass.
   std::uint32_t held_min_ = ~0u;
   // Whether n more atoms fit (the scheduler queue without a front end, else the front end).
   bool room_for(std::uint32_t n) const {
