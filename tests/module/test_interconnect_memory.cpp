@@ -219,6 +219,43 @@ TEST_CASE("Memory controller: a read pays the front end, ACT + RD and the PHY, o
   CHECK(chk.open_transactions() == 0);
 }
 
+TEST_CASE("Memory controller: sectors with a gap are two atom runs, entering a full queue in parts",
+          "[module][dram]") {
+  // 32 B atoms; a line asking for sectors 0, 1 and 3 is the runs {0, 1} and {3} of one row. The
+  // scheduler queue holds two atoms: the first line's first run fills it, the rest enters one atom
+  // per column command. Timing as for atoms one at a time (the front end keeps each line's runs).
+  SimContext ctx;
+  MemoryControllerConfig cfg;
+  cfg.sources = 1;
+  cfg.clock_hz = 1e9;
+  cfg.atom_bytes = 32;
+  cfg.timing.burst_cycles = 1;
+  cfg.timing.tCCD = 1;
+  cfg.controller_latency = 30;
+  cfg.phy_latency = 7;
+  cfg.queue = 2;
+  const AddressMap dec(map_config(1, 1));
+  MemoryController mc("mc0", cfg, dec, ctx, nullptr);
+  TestInitiator l2("l2");
+  ProtocolChecker chk("chk");
+  l2.socket.bind(chk.target);
+  chk.initiator.bind(mc.in);
+  Payload* a = make_load(ctx, 0x0);
+  gpu_ext(*a).sector_mask = 0b1011;
+  l2.push(a);
+  l2.push(make_load(ctx, 0x80));  // the next line of the row: four atoms
+  sc_core::sc_start(sc_time(500, SC_NS));
+  REQUIRE(l2.responses.size() == 2);
+  CHECK(ctx.stats.total("dram", "column_accesses") == 7);
+  CHECK(ctx.stats.total("dram", "read_bytes") == 7 * 32);
+  CHECK(ctx.stats.total("dram", "activates") == 1);
+  // ACT at 30, RDs from 30 + tRCD = 42, one per cycle as slots free: the first line's last RD
+  // at 44, the second's at 48; data tCL + one burst cycle later, then the PHY.
+  CHECK(l2.response_times[0] == sc_time(44 + 12 + 1 + 7, SC_NS));
+  CHECK(l2.response_times[1] == sc_time(48 + 12 + 1 + 7, SC_NS));
+  CHECK(chk.open_transactions() == 0);
+}
+
 namespace {
 // Two L2 sub-partitions with a backlog each, on a controller whose front end holds one 128 B
 // request at a time: returns the source (0 or 1) of each response, in completion order.
