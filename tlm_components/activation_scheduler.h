@@ -20,7 +20,10 @@
 // activations in the same order, without the kernel's round trip per distinct time (about 530
 // host instructions, 2.3 times per memory transaction on fermi vecadd; docs/performance.md).
 // sim_time() reports the scheduler's time meanwhile. On return the kernel is woken at the time
-// reached, so its time agrees again before any other process runs.
+// reached, so its time agrees again before any other process runs. The kernel is asked about
+// its other work at the first step and again only after a block notified a SystemC event
+// (which adds sim_time_ahead_by() to its delay, and that call is the signal), not before every
+// step.
 //
 // The rank is (stage, registration order): blocks nearer the memory run first within a time,
 // as a cycle-driven simulator steps its pipeline from the DRAM back to the cores so that a
@@ -127,7 +130,8 @@ class ActivationScheduler {
   // Lets run() step through its own due times up to t_ps (absolute, ps) without returning to
   // SystemC's kernel, while no other SystemC process has anything to do before them (0: never,
   // the default). The caller promises that nothing outside the blocks' processes reads SystemC's
-  // time or notifies a SystemC event from inside them before t_ps: GpuPlatform::simulate() sets
+  // time or notifies a SystemC event from inside them before t_ps, and the blocks notify SystemC
+  // events only with sim_time_ahead_by() added to the delay: GpuPlatform::simulate() sets
   // it to the end of each sc_start slice; a program that runs the kernel itself (a virtual
   // platform, a test) leaves it off.
   void set_run_ahead_limit(std::uint64_t t_ps) { run_ahead_limit_ = t_ps; }
@@ -172,6 +176,11 @@ class ActivationScheduler {
   void arm(std::uint64_t t);
   void finalize();
   void run();
+  // The run-ahead's questions to SystemC's kernel (run()): false if another process is
+  // runnable now, else its next event time in kernel_next (kNever: none).
+  bool ask_kernel(std::uint64_t now, std::uint64_t& kernel_next);
+  void check_kernel_next(std::uint64_t now);
+  void report_late_event();
   void run_pass(std::uint64_t* b, std::uint64_t now);
   static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
 

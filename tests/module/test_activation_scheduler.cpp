@@ -291,6 +291,67 @@ TEST_CASE(
   CHECK_THROWS_WITH(sc_core::sc_start(), Catch::Contains("run-ahead offset"));
 }
 
+TEST_CASE(
+    "scheduler: the run-ahead asks the kernel again after a block notified a SystemC event "
+    "several steps in, so the event still comes before the next due time") {
+  // x runs at 10 ns (the kernel's wake) and at 20, 30 and 40 ns reached ahead of the kernel,
+  // which was asked only before the first step; at 40 ns it notifies `target` 5 ns later; y is
+  // due at 50 ns.
+  Log log;
+  Block x("x", Stage::kNetwork, log), y("y", Stage::kCore, log);
+  Driver d("driver"), target("target", 1000);
+  int x_runs = 0;
+  x.body = [&]() {
+    if (++x_runs < 4) {
+      x.act.notify(sc_time(10, SC_NS));
+    } else {
+      target.ev.cancel();
+      target.ev.notify(sc_time(5, SC_NS) + sim_time_ahead_by());
+    }
+  };
+  target.at10 = [&]() {
+    log.runs.push_back("target");
+    log.times.push_back(sc_core::sc_time_stamp().value() / 1000);
+    log.kernel_times.push_back(log.times.back());
+  };
+  d.at10 = [&]() {
+    x.act.notify(sc_core::SC_ZERO_TIME);
+    y.act.notify(sc_time(40, SC_NS));  // 50 ns
+  };
+  ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  sc_core::sc_start();
+  CHECK(log.runs == std::vector<std::string>{"x", "x", "x", "x", "target", "y"});
+  CHECK(log.times == std::vector<std::uint64_t>{10, 20, 30, 40, 45, 50});
+  CHECK(log.kernel_times == std::vector<std::uint64_t>{10, 10, 10, 10, 45, 50});
+  CHECK(ActivationScheduler::get().steps_ahead() == 3);
+}
+
+TEST_CASE(
+    "scheduler: without a notification the run-ahead keeps the kernel's answer across steps "
+    "and still stops before another process's event") {
+  // Asked once (before the step to 20 ns), the kernel's next event (other, 35 ns) bounds the
+  // steps to 20 and 30 ns; the kernel wakes the scheduler at 40 ns, after other.
+  Log log;
+  Block x("x", Stage::kNetwork, log);
+  Driver d("driver"), other("other", 35);
+  int x_runs = 0;
+  x.body = [&]() {
+    if (++x_runs < 4) x.act.notify(sc_time(10, SC_NS));
+  };
+  other.at10 = [&]() {
+    log.runs.push_back("other");
+    log.times.push_back(sc_core::sc_time_stamp().value() / 1000);
+    log.kernel_times.push_back(log.times.back());
+  };
+  d.at10 = [&]() { x.act.notify(sc_core::SC_ZERO_TIME); };
+  ActivationScheduler::get().set_run_ahead_limit(Activation::kNever);
+  sc_core::sc_start();
+  CHECK(log.runs == std::vector<std::string>{"x", "x", "x", "other", "x"});
+  CHECK(log.times == std::vector<std::uint64_t>{10, 20, 30, 35, 40});
+  CHECK(log.kernel_times == std::vector<std::uint64_t>{10, 10, 10, 35, 40});
+  CHECK(ActivationScheduler::get().steps_ahead() == 2);
+}
+
 namespace {
 // a at 10 ns asks for b and c now (c was due at 15 ns) and for itself at 20 ns; c, in the next
 // pass, asks for a (due at 20 ns) and b (run already) now: a third pass.
