@@ -99,6 +99,7 @@ void ActivationScheduler::finalize() {
   }
   words_ = (by_slot_.size() + 63) / 64;
   next_pass_ = alloc_bucket();  // collects the requests for the time being run
+  add_free_buckets(due_.size());
   final_ = true;
   for (Activation* a : by_slot_)
     if (a->pending_ != Activation::kNever) enter(a, a->pending_);  // asked for during elaboration
@@ -130,21 +131,22 @@ std::uint64_t* ActivationScheduler::alloc_bucket() {
   return bucket_store_.back().get() + 1;
 }
 
-__attribute__((noinline)) std::uint64_t* ActivationScheduler::new_bucket() {
-  free_buckets_.push_back(nullptr);  // room for this bucket when it is freed
-  return alloc_bucket();
+void ActivationScheduler::add_free_buckets(std::size_t n) {
+  free_buckets_.resize(free_buckets_.size() + n);
+  for (std::size_t i = 0; i < n; ++i) free_buckets_[free_count_++] = alloc_bucket();
 }
 
 void ActivationScheduler::grow_due() {
   const std::size_t n = static_cast<std::size_t>(due_top_ - due_.data());
-  due_.resize(std::max<std::size_t>(64, due_.size() * 2));
+  const std::size_t old = due_.size();
+  due_.resize(std::max<std::size_t>(64, old * 2));
   due_top_ = due_.data() + n;
   due_end_ = due_.data() + due_.size();
+  add_free_buckets(due_.size() - old);
 }
 
 __attribute__((noinline)) void ActivationScheduler::add_time_slow(Activation* a, std::uint64_t t,
                                                                   std::size_t e) {
-  if (free_count_ == 0) free_buckets_[free_count_++] = new_bucket();
   if (due_top_ + 1 == due_end_) grow_due();
   if (t < armed_) arm(t);  // a request from outside run() (armed_ is 0 inside)
   add_time(a, t, e);
@@ -156,7 +158,8 @@ __attribute__((noinline)) void ActivationScheduler::add_time(Activation* a, std:
   // searched from the earliest end, where most new times go (the next few edges). Room for both
   // is made out of line, and the arming a request from outside run() may need, so that this
   // path calls nothing but the index's rare growth at its end.
-  if (free_count_ == 0 || due_top_ + 1 == due_end_ || t < armed_) return add_time_slow(a, t, e);
+  // Room in due_ means a free bucket too (one bucket per entry of due_ and one more).
+  if (due_top_ + 1 == due_end_ || t < armed_) return add_time_slow(a, t, e);
   std::uint64_t* const b = free_buckets_[--free_count_];
   // The sentinel at due_'s front (kNever, never requested) ends the search.
   Due* p = ++due_top_;
@@ -184,7 +187,6 @@ __attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::ui
       // A bit whose process was asked for another time meanwhile (pending_ differs) is stale.
       if (a->pending_ != now) continue;
       a->pending_ = Activation::kNever;  // from here a request for now means the next pass
-      ++activations_;
       a->fn_(a->obj_);
     }
   }
@@ -227,12 +229,13 @@ void ActivationScheduler::run() {
   // not before every step (about 100 host instructions per L1D transaction on fermi vecadd).
   bool asked = false;
   std::uint64_t kernel_next = Activation::kNever;
+  // Nothing due at the kernel's time: a catch-up wake after a run-ahead (see the end).
+  if (due_top_->t != now) goto ahead;
   for (;;) {
-    // The passes of time now, each in slot order. The first is the bucket due_ holds; requests
-    // for now made during a pass collect in next_pass_, the next pass (a delta cycle), which
-    // swaps places with the bucket just read (all zero again).
-    bool stopped = false;
-    if (due_top_->t == now) {
+    // The passes of time now (due_top_'s), each in slot order. The first is the bucket due_
+    // holds; requests for now made during a pass collect in next_pass_, the next pass (a delta
+    // cycle), which swaps places with the bucket just read (all zero again).
+    {
       std::uint64_t* b = due_top_->bucket;
       index_.erase(now, static_cast<std::size_t>(b[-1]));
       --due_top_;
@@ -242,28 +245,28 @@ void ActivationScheduler::run() {
         run_pass(b, now);
         // sc_stop() lets the current delta finish and starts no further one.
         if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) {
-          stopped = true;
-          break;
+          if (next_pass_due_) {
+            // Keep the next pass due, as an ordinary pending time (the earliest).
+            std::size_t e = 0;
+            index_.lookup(now, e);
+            index_.insert_at(e, now, next_pass_);
+            next_pass_[-1] = e;
+            if (due_top_ + 1 == due_end_) grow_due();
+            *++due_top_ = Due{now, next_pass_};
+            next_pass_ = b;
+          } else {
+            free_buckets_[free_count_++] = b;
+          }
+          goto done;
         }
         if (!next_pass_due_) break;
         std::swap(b, next_pass_);
       }
-      current_ = Activation::kNever;
-      if (stopped && next_pass_due_) {
-        // Keep the next pass due, as an ordinary pending time (the earliest).
-        std::size_t e = 0;
-        index_.lookup(now, e);
-        index_.insert_at(e, now, next_pass_);
-        next_pass_[-1] = e;
-        if (due_top_ + 1 == due_end_) grow_due();
-        *++due_top_ = Due{now, next_pass_};
-        next_pass_ = b;
-      } else {
-        free_buckets_[free_count_++] = b;
-      }
+      free_buckets_[free_count_++] = b;
     }
-    if (stopped || due_top_->t == Activation::kNever) break;
-    // Run-ahead (header): the next due time, if nothing else in the kernel comes first.
+  ahead:
+    // Run-ahead (header): the next due time, if nothing else in the kernel comes first (with
+    // nothing due, next is kNever and the kernel's next event, if any, is not later).
     const std::uint64_t next = due_top_->t;
     if (next > run_ahead_limit_) break;
     if (!asked || detail::kernel_touched) {
@@ -275,6 +278,8 @@ void ActivationScheduler::run() {
     set_value(ahead_, now);
     ++steps_ahead_;
   }
+done:
+  current_ = Activation::kNever;
   // An event notified without the offset is due before the time reached.
   if (now > kernel_now) check_kernel_next(now);
   detail::sim_time_ahead = nullptr;

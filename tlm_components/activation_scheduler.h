@@ -120,8 +120,8 @@ class ActivationScheduler {
   // elaboration only.
   void set_order_seed(std::uint64_t seed);
 
-  // Activations run so far, and the passes (distinct (time, delta) steps) they ran in.
-  std::uint64_t activations() const { return activations_; }
+  // Passes run so far (distinct (time, delta) steps). The activations are not counted: an
+  // increment per activation was 1 host instruction in 12 of the pass loop's.
   std::uint64_t passes() const { return passes_; }
   // Times the scheduler reached by stepping itself (run-ahead) rather than being woken by
   // SystemC's kernel.
@@ -172,7 +172,7 @@ class ActivationScheduler {
   void add_time_slow(Activation* a, std::uint64_t t, std::size_t e);
   void grow_due();
   std::uint64_t* alloc_bucket();
-  std::uint64_t* new_bucket();
+  void add_free_buckets(std::size_t n);
   void arm(std::uint64_t t);
   void finalize();
   void run();
@@ -196,7 +196,8 @@ class ActivationScheduler {
   // Every bucket's storage (a header word, then words_ words).
   std::vector<std::unique_ptr<std::uint64_t[]>> bucket_store_;
   // Buckets not in use: a stack in free_buckets_[0, free_count_), sized to the number of buckets
-  // so that a push needs no capacity check.
+  // so that a push needs no capacity check. There is one bucket per entry of due_ and one more
+  // (next_pass_), so that room in due_ means a free bucket as well (grow_due() adds them).
   std::vector<std::uint64_t*> free_buckets_;
   std::size_t free_count_ = 0;
   BasicTimeIndex<std::uint64_t*> index_;  // the times of due_ -> their buckets
@@ -206,9 +207,9 @@ class ActivationScheduler {
   std::uint64_t armed_ = Activation::kNever;
   std::uint64_t seed_ = 0;
   bool final_ = false;
-  std::uint64_t activations_ = 0, passes_ = 0, steps_ahead_ = 0;
+  std::uint64_t passes_ = 0, steps_ahead_ = 0;
   std::uint64_t run_ahead_limit_ = 0;
-  // The time whose passes run() is running (kNever outside them), and the bucket that collects
+  // The time whose passes run() is running (kNever outside run()), and the bucket that collects
   // the requests for it, i.e. its next pass.
   std::uint64_t current_ = Activation::kNever;
   std::uint64_t* next_pass_ = nullptr;
