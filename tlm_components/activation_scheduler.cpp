@@ -99,7 +99,7 @@ void ActivationScheduler::finalize() {
   }
   words_ = (by_slot_.size() + 63) / 64;
   next_pass_ = alloc_bucket();  // collects the requests for the time being run
-  add_free_buckets(due_.size());
+  spare_ = alloc_bucket();
   final_ = true;
   for (Activation* a : by_slot_)
     if (a->pending_ != Activation::kNever) enter(a, a->pending_);  // asked for during elaboration
@@ -110,7 +110,33 @@ __attribute__((noinline)) void ActivationScheduler::arm(std::uint64_t t) {
   wake_.notify(sc_core::sc_time::from_value(t - ctx_->time_stamp().value()));
 }
 
-void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t e) {
+std::uint64_t* ActivationScheduler::alloc_bucket() {
+  bucket_store_.emplace_back(new std::uint64_t[words_ + 1]());
+  return bucket_store_.back().get() + 1;
+}
+
+void ActivationScheduler::grow_due() {
+  const std::size_t n = static_cast<std::size_t>(due_top_ - due_.data());
+  const std::size_t old = due_.size();
+  due_.resize(std::max<std::size_t>(64, old * 2));
+  for (std::size_t i = old; i < due_.size(); ++i) due_[i].bucket = alloc_bucket();
+  due_top_ = due_.data() + n;
+  due_end_ = due_.data() + due_.size();
+}
+
+__attribute__((noinline)) void ActivationScheduler::enter_slow(Activation* a, std::uint64_t t,
+                                                               std::size_t e) {
+  if (!final_) {  // during elaboration: finalize() enters the pending runs
+    if (t < armed_) arm(t);
+    return;
+  }
+  if (due_top_ + 1 == due_end_) grow_due();
+  if (t < armed_) arm(t);  // a request from outside run() (armed_ is 0 inside)
+  enter_new(a, t, e);
+}
+
+__attribute__((noinline)) void ActivationScheduler::enter_new(Activation* a, std::uint64_t t,
+                                                              std::size_t e) {
   // A request for the time being run (a process that ran this pass, or one due later): the
   // next pass, a bucket of its own outside due_ and the index (its time left the index when
   // its first pass began).
@@ -119,50 +145,16 @@ void ActivationScheduler::enter_new(Activation* a, std::uint64_t t, std::size_t 
     next_pass_due_ = true;
     return;
   }
-  if (!final_) {                    // during elaboration: finalize() enters the pending runs
-    if (t < armed_) return arm(t);  // a tail call: the paths here need no stack frame
-    return;
-  }
-  add_time(a, t, e);  // out of line: the path above needs no stack frame
-}
-
-std::uint64_t* ActivationScheduler::alloc_bucket() {
-  bucket_store_.emplace_back(new std::uint64_t[words_ + 1]());
-  return bucket_store_.back().get() + 1;
-}
-
-void ActivationScheduler::add_free_buckets(std::size_t n) {
-  free_buckets_.resize(free_buckets_.size() + n);
-  for (std::size_t i = 0; i < n; ++i) free_buckets_[free_count_++] = alloc_bucket();
-}
-
-void ActivationScheduler::grow_due() {
-  const std::size_t n = static_cast<std::size_t>(due_top_ - due_.data());
-  const std::size_t old = due_.size();
-  due_.resize(std::max<std::size_t>(64, old * 2));
-  due_top_ = due_.data() + n;
-  due_end_ = due_.data() + due_.size();
-  add_free_buckets(due_.size() - old);
-}
-
-__attribute__((noinline)) void ActivationScheduler::add_time_slow(Activation* a, std::uint64_t t,
-                                                                  std::size_t e) {
-  if (due_top_ + 1 == due_end_) grow_due();
-  if (t < armed_) arm(t);  // a request from outside run() (armed_ is 0 inside)
-  add_time(a, t, e);
-}
-
-__attribute__((noinline)) void ActivationScheduler::add_time(Activation* a, std::uint64_t t,
-                                                             std::size_t e) {
   // A time not pending yet (e: its free entry in the index): a bucket, and its place in due_,
-  // searched from the earliest end, where most new times go (the next few edges). Room for both
+  // searched from the earliest end, where most new times go (the next few edges). Room in due_
   // is made out of line, and the arming a request from outside run() may need, so that this
-  // path calls nothing but the index's rare growth at its end.
-  // Room in due_ means a free bucket too (one bucket per entry of due_ and one more).
-  if (due_top_ + 1 == due_end_ || t < armed_) return add_time_slow(a, t, e);
-  std::uint64_t* const b = free_buckets_[--free_count_];
-  // The sentinel at due_'s front (kNever, never requested) ends the search.
+  // path calls nothing but the index's rare growth at its end. Before finalize() due_ has no
+  // room (its sentinel only), so a request made during elaboration takes the slow path too.
+  if (due_top_ + 1 == due_end_ || t < armed_) return enter_slow(a, t, e);
+  // The free bucket that the entry above due_top_ holds.
   Due* p = ++due_top_;
+  std::uint64_t* const b = p->bucket;
+  // The sentinel at due_'s front (kNever, never requested) ends the search.
   for (; p[-1].t < t; --p) *p = p[-1];
   *p = Due{t, b};
   b[-1] = e;
@@ -237,6 +229,7 @@ void ActivationScheduler::run() {
     // cycle), which swaps places with the bucket just read (all zero again).
     {
       std::uint64_t* b = due_top_->bucket;
+      due_top_->bucket = spare_;  // the entry leaves due_ with a free bucket in its place
       index_.erase(now, static_cast<std::size_t>(b[-1]));
       --due_top_;
       current_ = now;
@@ -252,17 +245,17 @@ void ActivationScheduler::run() {
             index_.insert_at(e, now, next_pass_);
             next_pass_[-1] = e;
             if (due_top_ + 1 == due_end_) grow_due();
-            *++due_top_ = Due{now, next_pass_};
-            next_pass_ = b;
-          } else {
-            free_buckets_[free_count_++] = b;
+            std::uint64_t* const f = (++due_top_)->bucket;
+            *due_top_ = Due{now, next_pass_};
+            next_pass_ = f;
           }
+          spare_ = b;
           goto done;
         }
         if (!next_pass_due_) break;
         std::swap(b, next_pass_);
       }
-      free_buckets_[free_count_++] = b;
+      spare_ = b;
     }
   ahead:
     // Run-ahead (header): the next due time, if nothing else in the kernel comes first (with

@@ -168,11 +168,9 @@ class ActivationScheduler {
   }
   // A time not in the index: the time being run (its next pass) or a new pending time.
   void enter_new(Activation* a, std::uint64_t t, std::size_t e);
-  void add_time(Activation* a, std::uint64_t t, std::size_t e);
-  void add_time_slow(Activation* a, std::uint64_t t, std::size_t e);
+  void enter_slow(Activation* a, std::uint64_t t, std::size_t e);
   void grow_due();
   std::uint64_t* alloc_bucket();
-  void add_free_buckets(std::size_t n);
   void arm(std::uint64_t t);
   void finalize();
   void run();
@@ -188,18 +186,18 @@ class ActivationScheduler {
   std::vector<Activation*> by_slot_;  // same-time order (after finalize())
   std::size_t words_ = 0;             // 64-bit words per bucket
   // Distinct pending times, the earliest last (at due_top_), after a kNever sentinel at the
-  // front. The vector is the storage, [data(), due_top_] the times: add_time()'s fast path then
+  // front. The vector is the storage, [data(), due_top_] the times: enter_new()'s fast path then
   // needs no capacity check of its own and calls nothing (no saved registers).
   std::vector<Due> due_;
   Due* due_top_ = nullptr;
   Due* due_end_ = nullptr;  // due_.data() + due_.size()
   // Every bucket's storage (a header word, then words_ words).
   std::vector<std::unique_ptr<std::uint64_t[]>> bucket_store_;
-  // Buckets not in use: a stack in free_buckets_[0, free_count_), sized to the number of buckets
-  // so that a push needs no capacity check. There is one bucket per entry of due_ and one more
-  // (next_pass_), so that room in due_ means a free bucket as well (grow_due() adds them).
-  std::vector<std::uint64_t*> free_buckets_;
-  std::size_t free_count_ = 0;
+  // Buckets not in use: each entry of due_ above due_top_ holds one (so a new time finds its
+  // bucket where it goes, and room in due_ means a free bucket), and spare_ one more outside
+  // run()'s passes (a time's bucket leaves due_ while its passes read it; spare_ takes its place
+  // in due_ and the bucket becomes spare_ when they end).
+  std::uint64_t* spare_ = nullptr;
   BasicTimeIndex<std::uint64_t*> index_;  // the times of due_ -> their buckets
   sc_core::sc_event wake_;
   // Time wake_ is notified for (kNever: not notified); 0 inside run(), so that a request does
