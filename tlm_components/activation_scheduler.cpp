@@ -219,7 +219,8 @@ void ActivationScheduler::run() {
   // which adds sim_time_ahead_by() and so sets detail::kernel_touched (sc_stop() is seen after
   // each pass), so the kernel is asked at the first step and after such a notification only,
   // not before every step (about 100 host instructions per L1D transaction on fermi vecadd).
-  bool asked = false;
+  // Nothing is known before the first step: as if touched.
+  detail::kernel_touched = true;
   std::uint64_t kernel_next = Activation::kNever;
   // Nothing due at the kernel's time: a catch-up wake after a run-ahead (see the end).
   if (due_top_->t != now) goto ahead;
@@ -262,10 +263,7 @@ void ActivationScheduler::run() {
     // nothing due, next is kNever and the kernel's next event, if any, is not later).
     const std::uint64_t next = due_top_->t;
     if (next > run_ahead_limit_) break;
-    if (!asked || detail::kernel_touched) {
-      if (!ask_kernel(now, kernel_next)) break;
-      asked = true;
-    }
+    if (detail::kernel_touched && !ask_kernel(now, kernel_next)) break;
     if (kernel_next <= next) break;
     now = next;
     set_value(ahead_, now);
