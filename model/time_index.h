@@ -24,7 +24,13 @@ class BasicTimeIndex {
       return std::numeric_limits<V>::max();
   }();
 
-  BasicTimeIndex() : keys_(64, kFree), values_(64, V{}) {}
+  // 2^log2_size entries to start with (it grows when half full).
+  explicit BasicTimeIndex(unsigned log2_size = 6)
+      : keys_(std::size_t{1} << log2_size, kFree),
+        values_(std::size_t{1} << log2_size, V{}),
+        mask_((std::size_t{1} << log2_size) - 1),
+        shift_(64 - log2_size),
+        limit_(std::size_t{1} << (log2_size - 1)) {}
 
   // The value of t, or kAbsent with `e` set to the free entry where t would go.
   V lookup(std::uint64_t t, std::size_t& e) const {
@@ -109,10 +115,10 @@ class BasicTimeIndex {
   // Keys and values apart: a probe reads 8-byte keys, indexed without scaling arithmetic.
   std::vector<std::uint64_t> keys_;
   std::vector<V> values_;
-  std::size_t mask_ = 63;
-  unsigned shift_ = 58;  // 64 - log2(table size)
+  std::size_t mask_;
+  unsigned shift_;  // 64 - log2(table size)
   std::size_t size_ = 0;
-  std::size_t limit_ = 32;  // half the table
+  std::size_t limit_;  // half the table
 };
 
 using TimeIndex = BasicTimeIndex<std::uint32_t>;

@@ -198,7 +198,9 @@ class ActivationScheduler {
   // run()'s passes (a time's bucket leaves due_ while its passes read it; spare_ takes its place
   // in due_ and the bucket becomes spare_ when they end).
   std::uint64_t* spare_ = nullptr;
-  BasicTimeIndex<std::uint64_t*> index_;  // the times of due_ -> their buckets
+  // The times of due_ -> their buckets. 256 entries for about a dozen times: a request's probe
+  // and a removal's backward shift rarely meet a neighbour.
+  BasicTimeIndex<std::uint64_t*> index_{8};
   sc_core::sc_event wake_;
   // Time wake_ is notified for (kNever: not notified); 0 inside run(), so that a request does
   // not arm it.

@@ -142,3 +142,17 @@ TEST_CASE("time index: pointer values, null when absent") {
   }
   CHECK(ix.size() == 50);
 }
+
+TEST_CASE("time index: an initial size of 2^k entries is kept until more than half are in use") {
+  TimeIndex ix(8);
+  REQUIRE(ix.capacity() == 256);
+  for (std::uint64_t t = 1; t < 100000; t += 997) CHECK(ix.home(t) < 256);
+  for (std::uint32_t i = 0; i < 128; ++i) put(ix, 1000 + 125 * std::uint64_t{i}, i);
+  CHECK(ix.capacity() == 256);
+  put(ix, 1000 + 125 * 128, 128);
+  CHECK(ix.capacity() == 512);
+  for (std::uint32_t i = 0; i <= 128; ++i) CHECK(get(ix, 1000 + 125 * std::uint64_t{i}) == i);
+  ix.erase(1000);
+  CHECK(get(ix, 1000) == TimeIndex::kAbsent);
+  CHECK(ix.size() == 128);
+}
