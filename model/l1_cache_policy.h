@@ -85,19 +85,25 @@ class L1CachePolicy {
   // Decides what to do with a request (`bytes` of the line at `addr`) and applies it unless it
   // fails. `miss_queue_full` / `bypass_queue_full` are the shell's queues towards the NoC.
   // `data_structure` selects the Locality Descriptor treatment (set_ds_treatment), if any.
-  // Always inline: one call per attempt of the L1 shell, whose decision then stays in
-  // registers instead of a 48-byte struct returned through memory.
-  [[gnu::always_inline]] L1Decision access(AccessKind kind, Addr addr, const ByteMask& bytes,
-                                           std::uint32_t bypass_rank, Req req, bool miss_queue_full,
-                                           bool bypass_queue_full,
-                                           std::uint16_t data_structure = kNoDataStructure) {
+  L1Decision access(AccessKind kind, Addr addr, const ByteMask& bytes, std::uint32_t bypass_rank,
+                    Req req, bool miss_queue_full, bool bypass_queue_full,
+                    std::uint16_t data_structure = kNoDataStructure) {
     L1Decision d;
+    access(kind, addr, bytes, bypass_rank, req, miss_queue_full, bypass_queue_full, data_structure,
+           d);
+    return d;
+  }
+  // The same into `d` (reset first). Always inline: one call per attempt of the L1 shell, which
+  // fills its own decision in place (every return of a returned struct wrote all of it to the
+  // stack).
+  [[gnu::always_inline]] void access(AccessKind kind, Addr addr, const ByteMask& bytes,
+                                     std::uint32_t bypass_rank, Req req, bool miss_queue_full,
+                                     bool bypass_queue_full, std::uint16_t data_structure,
+                                     L1Decision& d) {
+    d = L1Decision();
     d.line = tags_.line_addr(addr);
     const Addr line = d.line;
-    auto fail = [&](ReservationFail f) {
-      d.fail = f;
-      return d;
-    };
+    auto fail = [&](ReservationFail f) { d.fail = f; };
     if (kind != AccessKind::Load) {
       // Stores and atomics: write-through / performed at L2; evict a present copy (write-evict).
       if (miss_queue_full) return fail(ReservationFail::MissQueue);
@@ -116,12 +122,12 @@ class L1CachePolicy {
         }
       }
       d.outcome = L1Outcome::WriteThrough;
-      return d;
+      return;
     }
     if (!cfg_.enabled) {
       if (miss_queue_full) return fail(ReservationFail::MissQueue);
       d.outcome = L1Outcome::Bypass;
-      return d;
+      return;
     }
     const DsTreatment* t = treatment(data_structure);
     d.no_reuse = t && t->bypass;  // seed 000 R3.1: NO-REUSE loads never allocate
@@ -130,7 +136,7 @@ class L1CachePolicy {
       if (bypass_queue_full) return fail(ReservationFail::BypassQueue);
       d.outcome = L1Outcome::Bypass;
       d.via_bypass_queue = true;
-      return d;
+      return;
     }
     const std::uint32_t want = bytes.sector_mask(tags_.geometry().sector_bytes);
     const Probe p = tags_.probe(line, want);
@@ -139,7 +145,7 @@ class L1CachePolicy {
       case ProbeResult::Hit:
         touch(p, line);
         d.outcome = L1Outcome::Hit;
-        return d;
+        return;
       case ProbeResult::HitReserved: {
         // The line's fill is in flight: wait for the wanted sectors already on their way, and
         // fetch the others now as a sector miss (one MSHR entry per sector, model/mshr_table.h).
@@ -150,7 +156,7 @@ class L1CachePolicy {
           touch(p, line);
           mshr_.wait(line, waits, req);
           d.outcome = L1Outcome::MshrMerge;
-          return d;
+          return;
         }
         break;
       }
@@ -178,7 +184,7 @@ class L1CachePolicy {
       if (way < 0) {
         d.outcome = L1Outcome::PdpBypass;
         d.via_bypass_queue = true;
-        return d;
+        return;
       }
       victim.way = way;
     }
@@ -196,7 +202,6 @@ class L1CachePolicy {
     }
     if (pdp_) pdp_->protect(victim.set, victim.way);
     mshr_.fetch_and_wait(line, d.fetch, waits | d.fetch, req, tags_.slot(victim.set, victim.way));
-    return d;
   }
 
   // Seed 000 §4.5 (R6.4): a prefetch of the line holding `addr` with insertion priority `pin`.

@@ -235,8 +235,9 @@ void L1DataCache::maybe_prefetch(const Payload& gp, const L1Decision& demand) {
 int L1DataCache::process(Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   if (ldesc_) maybe_unpin(now);
-  const L1Decision d = policy_.access(e.kind, gp.get_address(), e.bytes, e.bypass_rank, &gp,
-                                      miss_queue_.full(), bypass_queue_.full(), e.data_structure);
+  L1Decision d;
+  policy_.access(e.kind, gp.get_address(), e.bytes, e.bypass_rank, &gp, miss_queue_.full(),
+                 bypass_queue_.full(), e.data_structure, d);
   if (d.outcome == L1Outcome::Fail) return static_cast<int>(d.fail);
   ++accesses_;
   if (working_set_ && e.kind == AccessKind::Load) ws_lines_.insert(d.line);
