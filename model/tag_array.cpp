@@ -27,6 +27,7 @@ void CacheGeometry::validate() const {
 TagArray::TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr)
     : geo_(g), index_addr_(index_addr) {
   geo_.validate();
+  line_mask_ = ~Addr{g.line_bytes - 1};
   line_shift_ = log2_floor(g.line_bytes);
   set_bits_ = log2_floor(g.sets);
   set_mask_ = g.sets - 1;

@@ -90,7 +90,7 @@ class TagArray {
   const CacheGeometry& geometry() const { return geo_; }
   // geometry().full_sector_mask(), kept (a division otherwise).
   std::uint32_t full_sector_mask() const { return full_mask_; }
-  Addr line_addr(Addr a) const { return a & ~Addr{geo_.line_bytes - 1}; }
+  Addr line_addr(Addr a) const { return a & line_mask_; }
   std::uint32_t set_index(Addr a) const {
     // Inline for the common power-of-two linear index (every built-in L1D and L2 uses it).
     if (linear_pow2_) return static_cast<std::uint32_t>((index_of(a) >> line_shift_) & set_mask_);
@@ -205,6 +205,7 @@ class TagArray {
 
   CacheGeometry geo_;
   const SetIndexAddress* index_addr_;
+  Addr line_mask_;  // ~(line_bytes - 1), kept: line_addr() is asked several times per access
   unsigned line_shift_;
   unsigned set_bits_;
   Addr set_mask_;

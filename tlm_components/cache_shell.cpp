@@ -65,7 +65,10 @@ bool CacheShell::on_request(Payload& gp) {
   const int f = process(gp, now);
   if (f == 0) {
     last_accept_ = now;
-    accepted(gp);
+    if (call_accepted_) {
+      call_accepted_ = false;
+      accepted(gp);
+    }
     drop_same_cycle_retry(now);
     return true;
   }
@@ -86,7 +89,10 @@ void CacheShell::retry_method() {
   note_attempt(held_cause_, held_since_, f, now);
   if (f == 0) {
     last_accept_ = now;
-    accepted(*gp);
+    if (call_accepted_) {
+      call_accepted_ = false;
+      accepted(*gp);
+    }
     up_.accept_request();  // the upper block may offer its next request here (held)
     drop_same_cycle_retry(now);
   }

@@ -93,8 +93,10 @@ class CacheShell : public sc_core::sc_module {
     cause = result;
     since = now;
   }
-  // A request was accepted (after process() took it).
+  // A request was accepted (after process() took it): called only when process() set
+  // `call_accepted_` (reset before the call), so that a block without an observer costs no call.
   virtual void accepted(Payload&) {}
+  bool call_accepted_ = false;
   // A response arrived from below: return true to take it now.
   virtual bool on_response_from_below(Payload& gp) = 0;
   // The link below is free again: send what waits.

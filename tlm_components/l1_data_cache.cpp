@@ -71,9 +71,7 @@ void L1DataCache::stalled(int cause, std::uint64_t n) {
 }
 
 void L1DataCache::accepted(Payload& gp) {
-  if (!on_load_access || !cfg_.enabled) return;  // the usual case: no extension read
-  GpuExtension& e = gpu_ext(gp);
-  if (e.kind == AccessKind::Load) on_load_access(policy_.tags().line_addr(gp.get_address()), e);
+  on_load_access(policy_.tags().line_addr(gp.get_address()), gpu_ext(gp));
 }
 
 void L1DataCache::enable_locality_descriptor(Cycle unpin_period) {
@@ -301,6 +299,9 @@ int L1DataCache::process(Payload& gp, Cycle now) {
     case L1Outcome::Fail:
       break;
   }
+  // The load-stream observer sees every accepted load, in accepted() (after the shell's stall
+  // accounting, which it observes too).
+  if (on_load_access && cfg_.enabled && e.kind == AccessKind::Load) call_accepted_ = true;
   return 0;
 }
 
