@@ -52,6 +52,8 @@ struct L1Decision {
   Addr evicted_line = 0;          // the displaced line when `evicted`
   bool no_reuse = false;          // Bypass because the data structure is NO-REUSE (seed 000)
   std::uint8_t pin = 0;           // Miss: insertion priority of the allocated line (seed 000)
+  // Miss / SectorMiss: the line's tag-array frame (TagArray::slot()), a hint for its fill.
+  std::uint32_t slot = 0;
 };
 
 // GpuExtension::data_structure of an access that belongs to no declared data structure.
@@ -74,7 +76,7 @@ template <class Req>
 class L1CachePolicy {
  public:
   explicit L1CachePolicy(const L1PolicyConfig& c)
-      : cfg_(c), tags_(c.geometry), mshr_(c.mshr_entries, c.mshr_max_merge) {
+      : cfg_(c), tags_(c.geometry), mshr_(c.mshr_entries, c.mshr_max_merge, tags_.slots()) {
     if (c.pdp) {
       PdpConfig pc;
       pc.geometry = c.geometry;
@@ -149,12 +151,13 @@ class L1CachePolicy {
       case ProbeResult::HitReserved: {
         // The line's fill is in flight: wait for the wanted sectors already on their way, and
         // fetch the others now as a sector miss (one MSHR entry per sector, model/mshr_table.h).
-        const std::uint32_t pending = mshr_.pending(line);
+        const std::uint32_t slot = tags_.slot(p.set, p.way);
+        const std::uint32_t pending = mshr_.pending(slot);
         waits = want & pending;
-        if (!mshr_.can_wait(line, waits)) return fail(ReservationFail::MshrMerge);
+        if (!mshr_.can_wait(slot, waits)) return fail(ReservationFail::MshrMerge);
         if ((want & ~tags_.line(p.set, p.way).valid_sectors & ~pending) == 0) {
           touch(p, line);
-          mshr_.wait(line, waits, req);
+          mshr_.wait(slot, waits, req);
           d.outcome = L1Outcome::MshrMerge;
           return;
         }
@@ -171,7 +174,8 @@ class L1CachePolicy {
     // Sectored caches fetch only the sectors asked for; others fetch the whole line.
     const std::uint32_t fetch =
         tag_miss ? (g.sector_bytes < g.line_bytes ? want : tags_.full_sector_mask())
-                 : want & ~tags_.line(p.set, p.way).valid_sectors & ~mshr_.pending(line);
+                 : want & ~tags_.line(p.set, p.way).valid_sectors &
+                       ~mshr_.pending(tags_.slot(p.set, p.way));
     if (!mshr_.can_fetch(fetch)) return fail(ReservationFail::MshrEntry);
     if (miss_queue_full) return fail(ReservationFail::MissQueue);
     Probe victim = p;
@@ -201,7 +205,8 @@ class L1CachePolicy {
       d.evicted_line = ev.line_addr;
     }
     if (pdp_) pdp_->protect(victim.set, victim.way);
-    mshr_.fetch_and_wait(line, d.fetch, waits | d.fetch, req, tags_.slot(victim.set, victim.way));
+    d.slot = tags_.slot(victim.set, victim.way);
+    mshr_.fetch_and_wait(d.slot, d.fetch, waits | d.fetch, req);
   }
 
   // Seed 000 §4.5 (R6.4): a prefetch of the line holding `addr` with insertion priority `pin`.
@@ -218,8 +223,8 @@ class L1CachePolicy {
     const Probe p = tags_.probe(d.line, g.full_sector_mask());
     if (p.result == ProbeResult::Hit || p.result == ProbeResult::SectorMiss)
       return PrefetchDrop::Present;
-    if (p.result == ProbeResult::HitReserved || mshr_.pending(d.line) != 0)
-      return PrefetchDrop::InFlight;
+    // A line absent from the tags has nothing in flight (its tag stays until its fill).
+    if (p.result == ProbeResult::HitReserved) return PrefetchDrop::InFlight;
     if (p.result == ProbeResult::MissNoVictim) return PrefetchDrop::NoLine;
     if (!mshr_.can_fetch(g.full_sector_mask())) return PrefetchDrop::NoMshr;
     if (miss_queue_full) return PrefetchDrop::MissQueue;
@@ -229,7 +234,8 @@ class L1CachePolicy {
     d.evicted = ev.valid;
     d.evicted_line = ev.line_addr;
     d.fetch = g.full_sector_mask();
-    mshr_.fetch_and_wait(d.line, d.fetch, d.fetch, marker, tags_.slot(p.set, p.way));
+    d.slot = tags_.slot(p.set, p.way);
+    mshr_.fetch_and_wait(d.slot, d.fetch, d.fetch, marker);
     return PrefetchDrop::None;
   }
 
@@ -242,11 +248,16 @@ class L1CachePolicy {
     return done;
   }
   // The same into `done` (cleared first): no allocation once the caller's vector has grown.
-  void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done) {
-    std::uint32_t slot = ~std::uint32_t{0};  // none: fill_at() looks the line up
-    const std::uint32_t left = mshr_.fill(line, sectors, done, slot);
-    tags_.fill_at(line, slot, sectors);
-    if (left != 0) tags_.reserve_sectors(line);
+  // `slot`: the line's frame if the caller knows it (L1Decision::slot of its fetch), checked;
+  // else the line is looked up.
+  void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done,
+            std::uint32_t slot = kNoSlot) {
+    if (!tags_.holds(slot, line) && (slot = tags_.slot_of(line)) == kNoSlot) {
+      done.clear();  // not in flight
+      return;
+    }
+    const std::uint32_t left = mshr_.fill(slot, sectors, done);
+    tags_.fill_slot(slot, sectors, left != 0);  // still reserved while sectors are in flight
   }
 
   // Kernel boundary: GPUs drop (non-coherent) L1 contents between kernels.
@@ -283,7 +294,7 @@ class L1CachePolicy {
 
   L1PolicyConfig cfg_;
   TagArray tags_;
-  SectorMshrTable<Req> mshr_;
+  SlotMshrTable<Req> mshr_;
   std::uint32_t bypass_limit_ = ~std::uint32_t{0};
   std::unique_ptr<ProtectingDistancePolicy> pdp_;
   std::vector<DsTreatment> treatment_;

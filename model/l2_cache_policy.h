@@ -54,7 +54,7 @@ class L2CachePolicy {
   // index_addr (optional): set indexing on a bank-local address (TagArray).
   L2CachePolicy(const CacheGeometry& g, std::uint32_t mshr_entries, std::uint32_t mshr_max_merge,
                 const SetIndexAddress* index_addr = nullptr)
-      : tags_(g, index_addr), mshr_(mshr_entries, mshr_max_merge) {}
+      : tags_(g, index_addr), mshr_(mshr_entries, mshr_max_merge, tags_.slots()) {}
 
   // `queue_free`: entries free in the queue towards DRAM (a miss needs one for its fetch and one
   // for a dirty victim's write-back).
@@ -115,7 +115,7 @@ class L2CachePolicy {
       return;
     }
     if (d.sector_miss) tags_.reserve_sectors(line);
-    mshr_.fetch_and_wait(line, d.missing, d.missing, req, tags_.slot(p.set, p.way));
+    mshr_.fetch_and_wait(tags_.slot(p.set, p.way), d.missing, d.missing, req);
     d.outcome = L2Outcome::Miss;
     return;
   }
@@ -140,21 +140,25 @@ class L2CachePolicy {
     return done;
   }
   // The same into `done` (cleared first): no allocation once the caller's vector has grown.
-  // Always inline: one per fill.
-  [[gnu::always_inline]] void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done) {
-    std::uint32_t slot = ~std::uint32_t{0};  // none: fill_at() looks the line up
-    const std::uint32_t left = mshr_.fill(line, sectors, done, slot);
-    tags_.fill_at(line, slot, sectors);
-    if (left != 0)
-      tags_.reserve_sectors(line);
-    else if (!claims_.empty())  // claims are rare: skip the hash lookup
-      claims_.erase(line);
+  // `slot`: the line's frame if the caller knows it (TagArray::slot() of the decision's set and
+  // way), checked; else the line is looked up. Always inline: one per fill.
+  [[gnu::always_inline]] void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done,
+                                   std::uint32_t slot = kNoSlot) {
+    if (!tags_.holds(slot, line) && (slot = tags_.slot_of(line)) == kNoSlot) {
+      done.clear();  // not in flight
+      if (!claims_.empty()) claims_.erase(line);
+      return;
+    }
+    const std::uint32_t left = mshr_.fill(slot, sectors, done);
+    tags_.fill_slot(slot, sectors, left != 0);  // still reserved while sectors are in flight
+    if (left == 0 && !claims_.empty()) claims_.erase(line);  // claims are rare: skip the lookup
   }
   // A store released by a fill may fully cover sectors that were not fetched: they are valid
   // now, or a later load would refetch them over the stored bytes.
   void store_covers(Addr line, const ByteMask& bytes) {
-    tags_.fill(line, covered_sectors(bytes));
-    if (mshr_.pending(line) != 0) tags_.reserve_sectors(line);
+    const std::uint32_t slot = tags_.slot_of(line);
+    if (slot == kNoSlot) return;
+    tags_.fill_slot(slot, covered_sectors(bytes), mshr_.pending(slot) != 0);
   }
 
   const TagArray& tags() const { return tags_; }
@@ -170,7 +174,8 @@ class L2CachePolicy {
     // written by this store) are fetched now, one MSHR entry each; the request then waits for
     // the sectors it needs, or, a store covering everything not in flight, behind the fill.
     const std::uint32_t valid = tags_.line(p.set, p.way).valid_sectors;
-    const std::uint32_t pending = mshr_.pending(line);
+    const std::uint32_t slot = tags_.slot(p.set, p.way);
+    const std::uint32_t pending = mshr_.pending(slot);
     // Sectors a waiting store will write without a fetch: fetching them now could land stale
     // DRAM data over the store, so requests for them wait for the line's fill to complete.
     auto claim = claims_.find(line);
@@ -178,14 +183,14 @@ class L2CachePolicy {
     const std::uint32_t extra = need & ~valid & ~pending & ~covered;
     std::uint32_t waits = need & pending;
     if (extra == 0 && waits == 0) waits = pending;
-    if (!mshr_.can_wait(line, waits)) return fail(d, L2Fail::MshrMerge);
+    if (!mshr_.can_wait(slot, waits)) return fail(d, L2Fail::MshrMerge);
     const std::uint32_t claims = covered & ~valid & ~pending;
     if (extra != 0) {
       if (!mshr_.can_fetch(extra)) return fail(d, L2Fail::MshrEntry);
       if (queue_free < 1) return fail(d, L2Fail::MissQueue);
       if (claims != 0) claims_[line] |= claims;
       tags_.touch(p.set, p.way);
-      mshr_.fetch_and_wait(line, extra, waits | extra, req, tags_.slot(p.set, p.way));
+      mshr_.fetch_and_wait(slot, extra, waits | extra, req);
       d.sector_miss = true;
       d.missing = extra;
       d.set = p.set;
@@ -195,7 +200,7 @@ class L2CachePolicy {
     }
     if (claims != 0) claims_[line] |= claims;
     tags_.touch(p.set, p.way);
-    mshr_.wait(line, waits, req);
+    mshr_.wait(slot, waits, req);
     d.outcome = L2Outcome::MshrMerge;
   }
   // fully_covered_sectors(): a store of the whole line (a line is at most 128 bytes, so every
@@ -206,7 +211,7 @@ class L2CachePolicy {
   }
 
   TagArray tags_;
-  SectorMshrTable<Req> mshr_;
+  SlotMshrTable<Req> mshr_;
   std::unordered_map<Addr, std::uint32_t> claims_;  // per line in flight: see access()
 };
 

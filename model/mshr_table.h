@@ -193,4 +193,127 @@ class SectorMshrTable {
   std::size_t used_ = 0;
 };
 
+// The same MSHRs for a cache whose lines in flight keep their tag-array frame: a line with
+// sectors in flight holds a reserved tag that is never evicted or moved, so the frame's index
+// (TagArray::slot(), "slot" here) names the line for as long as it is in flight. Each slot in
+// flight points to an entry of a small pool (at most one per line in flight, each keeping its
+// waiter vector), instead of a hash table looked up and shifted on every miss and fill. The
+// caller keeps the invariant: a slot is only fetched for while it holds (or just got) the line,
+// and keeps the line until its last sector has arrived.
+template <class Req>
+class SlotMshrTable {
+ public:
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+
+  // `slots`: the tag array's frames (sets x ways).
+  SlotMshrTable(std::uint32_t entries, std::uint32_t max_merged, std::size_t slots)
+      : entries_(entries), max_merged_(max_merged), entry_of_(slots, kNone) {
+    // Room for every line in flight at once (one sector each at worst); an unbounded table
+    // (the functional replay's) starts small and grows as lines come.
+    const std::size_t n = std::min<std::size_t>(std::min<std::uint32_t>(entries, 1024), slots);
+    pool_.reserve(n);
+    free_.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) add_entry();
+  }
+
+  std::uint32_t capacity() const { return entries_; }
+  std::uint32_t max_merged() const { return max_merged_; }
+  // Sectors in flight over all lines (entries in use).
+  std::uint32_t in_use() const { return in_use_; }
+  // Sectors in flight of the line in `slot`.
+  std::uint32_t pending(std::uint32_t slot) const {
+    const std::uint32_t e = entry_of_[slot];
+    return e == kNone ? 0 : pool_[e].pending;
+  }
+  // Room for `sectors` more in flight.
+  bool can_fetch(std::uint32_t sectors) const { return in_use_ + popcount(sectors) <= entries_; }
+  // Room for one more request waiting for `sectors` of the line in `slot` (each below
+  // max_merged).
+  bool can_wait(std::uint32_t slot, std::uint32_t sectors) const {
+    const std::uint32_t e = entry_of_[slot];
+    if (e == kNone) return true;
+    for (std::uint32_t s = sectors; s != 0; s &= s - 1) {
+      const std::uint32_t bit = s & (~s + 1);
+      std::uint32_t n = 0;
+      for (const Waiter& w : pool_[e].waiters) n += (w.sectors & bit) ? 1u : 0u;
+      if (n >= max_merged_) return false;
+    }
+    return true;
+  }
+  // `sectors` of the line in `slot` go in flight (precondition: can_fetch(sectors), none of
+  // them pending) and `r` waits for `waits` of them.
+  void fetch_and_wait(std::uint32_t slot, std::uint32_t sectors, std::uint32_t waits, Req r) {
+    Line& l = pool_[entry(slot)];
+    l.pending |= sectors;
+    in_use_ += popcount(sectors);
+    l.waiters.push_back(Waiter{waits, std::move(r)});
+  }
+  // `r` waits for `sectors` of the line in `slot` (a subset of what is pending). Precondition:
+  // can_wait.
+  void wait(std::uint32_t slot, std::uint32_t sectors, Req r) {
+    pool_[entry(slot)].waiters.push_back(Waiter{sectors, std::move(r)});
+  }
+  // `sectors` of the line in `slot` arrived: `out` (cleared first) gets, in arrival order, the
+  // requests that now have every sector they waited for; returns the sectors still in flight.
+  // The slot's entry goes when nothing of the line is in flight.
+  std::uint32_t fill(std::uint32_t slot, std::uint32_t sectors, std::vector<Req>& out) {
+    out.clear();
+    const std::uint32_t e = entry_of_[slot];
+    if (e == kNone) return 0;
+    Line& l = pool_[e];
+    in_use_ -= popcount(l.pending & sectors);
+    l.pending &= ~sectors;
+    std::size_t keep = 0;
+    for (std::size_t i = 0; i < l.waiters.size(); ++i) {
+      if ((l.waiters[i].sectors & l.pending) == 0)
+        out.push_back(std::move(l.waiters[i].req));
+      else
+        l.waiters[keep++] = std::move(l.waiters[i]);
+    }
+    l.waiters.erase(l.waiters.begin() + static_cast<std::ptrdiff_t>(keep), l.waiters.end());
+    const std::uint32_t left = l.pending;
+    if (left == 0) {
+      entry_of_[slot] = kNone;
+      free_.push_back(e);
+    }
+    return left;
+  }
+
+ private:
+  static std::uint32_t popcount(std::uint32_t v) {
+    return static_cast<std::uint32_t>(__builtin_popcount(v));
+  }
+  struct Waiter {
+    std::uint32_t sectors;
+    Req req;
+  };
+  struct Line {
+    std::uint32_t pending = 0;
+    std::vector<Waiter> waiters;  // empty when the entry is free
+  };
+  static constexpr std::size_t kReservedWaiters = 2;  // a slot's first waiter allocates nothing
+  // The slot's entry, taken from the free ones if it has none.
+  std::uint32_t entry(std::uint32_t slot) {
+    std::uint32_t& e = entry_of_[slot];
+    if (e == kNone) {
+      if (free_.empty()) add_entry();
+      e = free_.back();
+      free_.pop_back();
+    }
+    return e;
+  }
+  void add_entry() {
+    free_.push_back(static_cast<std::uint32_t>(pool_.size()));
+    pool_.emplace_back();
+    pool_.back().waiters.reserve(kReservedWaiters);
+  }
+
+  std::uint32_t entries_;
+  std::uint32_t max_merged_;
+  std::uint32_t in_use_ = 0;
+  std::vector<std::uint32_t> entry_of_;  // per slot: its entry in pool_, or kNone
+  std::vector<Line> pool_;
+  std::vector<std::uint32_t> free_;  // entries of pool_ not in use
+};
+
 }  // namespace locsim

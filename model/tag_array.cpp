@@ -100,6 +100,13 @@ int TagArray::find(Addr addr) const {
   return find_in(set_index(la), la);
 }
 
+std::uint32_t TagArray::slot_of(Addr addr) const {
+  const Addr la = line_addr(addr);
+  const std::uint32_t set = set_index(la);
+  const int way = find_in(set, la);
+  return way < 0 ? kNoSlot : slot(set, way);
+}
+
 std::uint32_t TagArray::first_invalid_from(std::uint32_t set, std::uint32_t w) const {
   const TagLine* ways = &lines_[std::size_t(set) * geo_.ways];
   while (w < geo_.ways && ways[w].valid) ++w;

@@ -81,6 +81,9 @@ struct Eviction {
   std::uint32_t dirty_sectors = 0;
 };
 
+// No frame (TagArray::slot()) known.
+constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
+
 class TagArray {
  public:
   // index_addr (optional, must outlive the array): the address sets are indexed with; tags
@@ -115,6 +118,21 @@ class TagArray {
   // The index of (set, way) over the whole array (a hint for fill_at()).
   std::uint32_t slot(std::uint32_t set, int way) const {
     return set * geo_.ways + static_cast<std::uint32_t>(way);
+  }
+  // Frames (sets x ways): slot()'s range.
+  std::size_t slots() const { return lines_.size(); }
+  // The frame holding the line of `addr`, kNoSlot if none (out of line: the fills' fallback).
+  std::uint32_t slot_of(Addr addr) const;
+  // Whether frame `slot` holds the line of `addr` (false for a slot out of range).
+  bool holds(std::uint32_t slot, Addr addr) const {
+    return slot < lines_.size() && lines_[slot].line_addr == line_addr(addr) && lines_[slot].valid;
+  }
+  // fill_way() of frame `slot`, the line then reserved again if `reserved` (sectors of it still
+  // in flight).
+  void fill_slot(std::uint32_t slot, std::uint32_t sector_mask, bool reserved) {
+    TagLine& l = lines_[slot];
+    l.valid_sectors |= sector_mask;
+    l.reserved = reserved;
   }
   // fill(addr, sector_mask), the line looked for first in `slot` (where it was allocated or
   // found): a line is only ever held in its own set and in one way of it.

@@ -139,7 +139,7 @@ void L1DataCache::line_evicted(Addr line) {
 }
 
 inline void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch,
-                                           AccessKind kind) {
+                                           std::uint32_t slot, AccessKind kind) {
   const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
   const CacheGeometry& g = policy_.tags().geometry();
   Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, line, g.line_bytes);
@@ -161,6 +161,7 @@ inline void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::ui
   if (kind == AccessKind::Load) fe.demand = e.bytes;
   fe.requesters.push_back(e.sm);
   fe.owner = this;
+  fe.owner_tag = slot;  // the line's frame: its fill finds the line there
   fe.issue_ps = e.issue_ps;
   fe.parent = e.id;
   fe.at(name());
@@ -227,7 +228,7 @@ void L1DataCache::maybe_prefetch(const Payload& gp, const L1Decision& demand) {
   }
   if (d.pin) ++*(d.pin == kPinHard ? st.hard_fills : st.soft_fills);
   pf_inflight_[d.line] = false;
-  send_fill_request(gp, d.line, d.fetch, AccessKind::Prefetch);
+  send_fill_request(gp, d.line, d.fetch, d.slot, AccessKind::Prefetch);
 }
 
 int L1DataCache::process(Payload& gp, Cycle now) {
@@ -293,7 +294,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       ++misses_;
       if (d.outcome == L1Outcome::SectorMiss) ++sector_misses_;
       if (d.pin && ldesc_) ++*(d.pin == kPinHard ? ldesc_->hard_fills : ldesc_->soft_fills);
-      send_fill_request(gp, d.line, d.fetch);
+      send_fill_request(gp, d.line, d.fetch, d.slot);
       if (ldesc_) maybe_prefetch(gp, d);  // R6.1: on a primary miss
       break;
     case L1Outcome::Fail:
@@ -319,7 +320,8 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
     const Addr line = gp.get_address();
     const CacheGeometry& g = policy_.tags().geometry();
     const unsigned lb = g.line_bytes;
-    policy_.fill(line, e.bytes.sector_mask(g.sector_bytes), filled_);
+    policy_.fill(line, e.bytes.sector_mask(g.sector_bytes), filled_,
+                 static_cast<std::uint32_t>(e.owner_tag));
     const std::vector<Payload*>& waiting = filled_;
     ++fills_;
     if (on_fill) on_fill(line);

@@ -92,7 +92,7 @@ class L1DataCache : public CacheShell {
   // about 20 instructions each per transaction.
   [[gnu::always_inline]] inline bool drain();
   [[gnu::always_inline]] inline void send_fill_request(const Payload& gp, Addr line,
-                                                       std::uint32_t fetch,
+                                                       std::uint32_t fetch, std::uint32_t slot,
                                                        AccessKind kind = AccessKind::Load);
   void maybe_prefetch(const Payload& gp, const L1Decision& demand);
   void line_evicted(Addr line);

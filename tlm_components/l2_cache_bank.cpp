@@ -6,6 +6,7 @@
 namespace locsim {
 
 namespace {
+// A fill's tag also carries its line's tag-array frame (the bits above these two).
 constexpr std::uintptr_t kFillTag = 1, kWritebackTag = 2;
 // The shell's stall cause for a request refused because the input queue is full (the tag
 // stage's causes are L2Fail values).
@@ -229,7 +230,7 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
   }
   fe.bytes = fill_bytes_;
   fe.owner = this;
-  fe.owner_tag = kFillTag;
+  fe.owner_tag = kFillTag | std::uintptr_t{policy_.tags().slot(d.set, d.way)} << 2;
   fe.parent = e.id;
   fe.at(name());
   push_down(f, tagged);
@@ -280,7 +281,7 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
   // The fill is written to the data array and the waiting requests read from it.
   const Cycle when = now + cfg_.data_latency;
   const Cycle pipeline = cfg_.tag_latency + cfg_.data_latency;
-  policy_.fill(line, e.sector_mask, filled_);
+  policy_.fill(line, e.sector_mask, filled_, static_cast<std::uint32_t>(e.owner_tag >> 2));
   bool to_head = false;  // whether a response went to the queue's head (see respond_at())
   for (Payload* r : filled_) {
     GpuExtension& re = gpu_ext(*r);

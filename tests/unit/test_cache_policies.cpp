@@ -319,3 +319,30 @@ TEST_CASE("L2 policy: a sector not in flight is fetched at once, one MSHR entry 
   CHECK_FALSE(p.tags().line(0, p.tags().find(0x0)).reserved);
   CHECK(p.access(AccessKind::Load, 0x0, bytes(0, 128), 8, 8).outcome == L2Outcome::Hit);
 }
+
+TEST_CASE("L1 and L2 policies: a fill finds its line with a right, wrong or no frame hint",
+          "[cache_policy][l1][l2]") {
+  for (const std::uint32_t hint : {0u, 1u, 5u, kNoSlot}) {
+    L1CachePolicy<int> p(l1_config());
+    const L1Decision d = load(p, 0x1004, 1);
+    REQUIRE(d.outcome == L1Outcome::Miss);
+    CHECK(load(p, 0x1204, 2).outcome == L1Outcome::Miss);  // the same set, the other way
+    std::vector<int> done;
+    p.fill(0x1000, 1u, done, hint);
+    CHECK(done == std::vector<int>{1});
+    CHECK(load(p, 0x1008, 3).outcome == L1Outcome::Hit);
+    p.fill(0x1200, 1u, done, d.slot);  // the first line's frame: checked, then looked up
+    CHECK(done == std::vector<int>{2});
+    CHECK(p.mshr_in_use() == 0);
+    p.fill(0x3000, 1u, done, hint);  // not in flight
+    CHECK(done.empty());
+  }
+  for (const std::uint32_t hint : {0u, 7u, kNoSlot}) {
+    L2CachePolicy<int> p(CacheGeometry{4, 4, 128, 32, SetIndexing::Linear}, 16, 4);
+    REQUIRE(p.access(AccessKind::Load, 0x2000, kWord, 1, 4).outcome == L2Outcome::Miss);
+    std::vector<int> done;
+    p.fill(0x2000, 0x1u, done, hint);
+    CHECK(done == std::vector<int>{1});
+    CHECK(p.access(AccessKind::Load, 0x2000, kWord, 2, 4).outcome == L2Outcome::Hit);
+  }
+}

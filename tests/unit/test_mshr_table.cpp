@@ -126,3 +126,91 @@ TEST_CASE("SectorMshrTable: fill returns the sectors still in flight and the lin
   CHECK(hint == 7);
   CHECK(out.empty());
 }
+
+TEST_CASE("SlotMshrTable: entries per frame, waiters per sector, released in order", "[mshr]") {
+  SlotMshrTable<int> m(4, 2, 8);  // four sectors in flight, eight frames
+  CHECK(m.capacity() == 4);
+  CHECK(m.max_merged() == 2);
+  CHECK(m.pending(3) == 0);
+  CHECK(m.can_wait(3, 0x1u));  // no entry: nothing limits it
+  CHECK(m.can_fetch(0xfu));
+  CHECK_FALSE(m.can_fetch(0x1fu));
+  m.fetch_and_wait(3, 0x3u, 0x3u, 1);
+  CHECK(m.in_use() == 2);
+  CHECK(m.pending(3) == 0x3u);
+  CHECK(m.pending(2) == 0);
+  m.wait(3, 0x2u, 2);
+  CHECK(m.can_wait(3, 0x1u));
+  CHECK_FALSE(m.can_wait(3, 0x2u));  // sector 1: requests 1 and 2, the merge limit
+  m.fetch_and_wait(5, 0x4u, 0x4u, 3);
+  CHECK(m.in_use() == 3);
+  std::vector<int> out{99};
+  CHECK(m.fill(3, 0x2u, out) == 0x1u);  // request 2 had only sector 1 to wait for
+  CHECK(out == std::vector<int>{2});
+  CHECK(m.fill(3, 0x1u, out) == 0);
+  CHECK(out == std::vector<int>{1});
+  CHECK(m.pending(3) == 0);
+  CHECK(m.fill(3, 0x1u, out) == 0);  // nothing in flight: nothing released
+  CHECK(out.empty());
+  CHECK(m.in_use() == 1);
+  // The frame's entry went back: the frame (and more than the pool was sized for) can be used
+  // again.
+  for (std::uint32_t s = 0; s < 8; ++s)
+    if (s != 5) m.fetch_and_wait(s, 0x0u, 0x0u, 10 + static_cast<int>(s));
+  CHECK(m.fill(5, 0x4u, out) == 0);
+  CHECK(out == std::vector<int>{3});
+}
+
+TEST_CASE("SlotMshrTable: the same answers as SectorMshrTable over a random run", "[mshr]") {
+  // A line in flight keeps its frame until its last sector has arrived (the tag arrays' reserved
+  // lines); frames are reused by other lines afterwards. The line-keyed table is the reference.
+  const std::uint32_t frames = 16;
+  SlotMshrTable<int> m(24, 3, frames);
+  SectorMshrTable<int> ref(24, 3);
+  std::vector<Addr> line_of(frames, 0);  // 0: frame free
+  std::uint64_t x = 777;
+  auto rnd = [&] {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x >> 33;
+  };
+  Addr next_line = 0x1000;
+  int req = 0, wrong = 0;
+  std::vector<int> a, b;
+  for (int step = 0; step < 50000; ++step) {
+    const std::uint32_t s = static_cast<std::uint32_t>(rnd() % frames);
+    const std::uint32_t sectors = static_cast<std::uint32_t>(rnd() % 15) + 1;  // 4 sectors
+    const unsigned op = rnd() % 3;
+    if (line_of[s] == 0) {  // a miss allocates the frame to a new line
+      if (!ref.can_fetch(sectors)) continue;
+      line_of[s] = next_line += 0x80;
+      m.fetch_and_wait(s, sectors, sectors, req);
+      ref.fetch_and_wait(line_of[s], sectors, sectors, req++);
+    } else if (op == 0) {  // a request to the line in flight fetches what is not pending
+      const Addr l = line_of[s];
+      const std::uint32_t extra = sectors & ~ref.pending(l);
+      const std::uint32_t waits = sectors & ref.pending(l);
+      wrong += m.can_wait(s, waits) != ref.can_wait(l, waits);
+      if (!ref.can_wait(l, waits) || !ref.can_fetch(extra)) continue;
+      if (extra != 0) {
+        m.fetch_and_wait(s, extra, waits | extra, req);
+        ref.fetch_and_wait(l, extra, waits | extra, req++);
+      } else {
+        m.wait(s, waits, req);
+        ref.wait(l, waits, req++);
+      }
+    } else {  // some of its sectors arrive
+      const Addr l = line_of[s];
+      const std::uint32_t arrive = ref.pending(l) & sectors;
+      if (arrive == 0) continue;
+      const std::uint32_t left = m.fill(s, arrive, a);
+      wrong += left != ref.fill(l, arrive, b);
+      wrong += a != b;
+      if (left == 0) line_of[s] = 0;
+    }
+    wrong += m.in_use() != ref.in_use();
+    for (std::uint32_t f = 0; f < frames; ++f)
+      wrong += m.pending(f) != (line_of[f] ? ref.pending(line_of[f]) : 0u);
+  }
+  CHECK(wrong == 0);
+  CHECK(req > 1000);
+}
