@@ -95,14 +95,13 @@ class L1CachePolicy {
            d);
     return d;
   }
-  // The same into `d` (reset first). Always inline: one call per attempt of the L1 shell, which
-  // fills its own decision in place (every return of a returned struct wrote all of it to the
-  // stack).
+  // The same into `d`, a default-constructed decision (not reset here: the caller's fresh one
+  // would be cleared twice). Always inline: one call per attempt of the L1 shell, which fills
+  // its own decision in place (every return of a returned struct wrote all of it to the stack).
   [[gnu::always_inline]] void access(AccessKind kind, Addr addr, const ByteMask& bytes,
                                      std::uint32_t bypass_rank, Req req, bool miss_queue_full,
                                      bool bypass_queue_full, std::uint16_t data_structure,
                                      L1Decision& d) {
-    d = L1Decision();
     d.line = tags_.line_addr(addr);
     const Addr line = d.line;
     auto fail = [&](ReservationFail f) { d.fail = f; };

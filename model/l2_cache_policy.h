@@ -64,11 +64,11 @@ class L2CachePolicy {
     access(kind, addr, bytes, req, queue_free, d);
     return d;
   }
-  // The same into `d` (reset first). Always inline: the tag stage's one call per request, which
-  // then fills its own decision in place (a returned 56-byte struct was copied once more).
+  // The same into `d`, a default-constructed decision (not reset here: the caller's fresh one
+  // would be cleared twice). Always inline: the tag stage's one call per request, which then
+  // fills its own decision in place (a returned 56-byte struct was copied once more).
   [[gnu::always_inline]] void access(AccessKind kind, Addr addr, const ByteMask& bytes, Req req,
                                      std::size_t queue_free, L2Decision& d) {
-    d = L2Decision();
     const CacheGeometry& g = tags_.geometry();
     d.line = tags_.line_addr(addr);
     const Addr line = d.line;
