@@ -2,6 +2,9 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace locsim {
 
@@ -57,9 +60,17 @@ struct ByteMask {
   std::uint32_t sector_mask(unsigned sector_bytes) const {
     if (sector_bytes >= 128) return any() ? 1u : 0u;
     if (sector_bytes == 64) return (w[0] != 0 ? 1u : 0u) | (w[1] != 0 ? 2u : 0u);
-    if (sector_bytes == 32)
+    if (sector_bytes == 32) {
+#if defined(__SSE2__)
+      // The four 32-bit lanes compared with zero at once (x86: lane i is sector i).
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w));
+      const int zero = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, _mm_setzero_si128())));
+      return static_cast<std::uint32_t>(~zero) & 0xfu;
+#else
       return (static_cast<std::uint32_t>(w[0]) != 0 ? 1u : 0u) | ((w[0] >> 32) != 0 ? 2u : 0u) |
              (static_cast<std::uint32_t>(w[1]) != 0 ? 4u : 0u) | ((w[1] >> 32) != 0 ? 8u : 0u);
+#endif
+    }
     return small_sector_mask(sector_bytes);
   }
   // Sectors (of sector_bytes each, within 128 bytes) every byte of which is set; inline for 32,

@@ -67,3 +67,16 @@ TEST_CASE("ByteMask: sector masks of 1 and 2 byte sectors name the first 32 sect
   CHECK(high.sector_mask(2) == 0u);
   CHECK(high.full_sector_mask(2) == 0u);
 }
+
+TEST_CASE("ByteMask: 32 B sector masks for every pattern of empty and non-empty sectors",
+          "[byte_mask]") {
+  // The 32 B case compares the four 32-bit lanes at once (SSE2 where available): a lane's
+  // lowest and highest byte each make its sector non-empty, and nothing else does.
+  for (std::uint32_t want = 0; want < 16; ++want)
+    for (const unsigned edge : {0u, 31u}) {
+      ByteMask m;
+      for (unsigned s = 0; s < 4; ++s)
+        if ((want >> s) & 1u) m.set(s * 32 + edge);
+      CHECK(m.sector_mask(32) == want);
+    }
+}
