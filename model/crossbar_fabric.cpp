@@ -10,7 +10,6 @@ CrossbarFabric::CrossbarFabric(const Config& c)
       inq_(c.inputs, Ring<InPkt>(c.input_buffer)),
       outq_(c.outputs, Ring<OutPkt>(c.output_buffer)),
       busy_in_(c.inputs),
-      busy_out_(c.outputs),
       contested_(c.outputs),
       in_free_(c.inputs, 0),
       out_free_(c.outputs, 0),
@@ -23,7 +22,13 @@ CrossbarFabric::CrossbarFabric(const Config& c)
       out_width_(c.output_width.empty() ? std::vector<std::uint32_t>(c.outputs, 1)
                                         : c.output_width),
       head_ready_(c.outputs, kNever),
-      in_head_(c.inputs, InHead{0, 0}) {
+      in_head_(c.inputs, InHead{0, 0}),
+      due_(c.outputs),
+      far_(c.outputs),
+      owords_((c.outputs + 63) / 64),
+      wheel_() {
+  while ((1u << wshift_) < owords_) ++wshift_;
+  wheel_.assign(std::size_t{kWheel} << wshift_, 0);
   if (!c.inputs || !c.outputs || !c.input_buffer || !c.output_buffer)
     throw std::invalid_argument("crossbar needs at least one input, output and buffer slot");
   if (in_width_.size() != c.inputs || out_width_.size() != c.outputs)
@@ -71,9 +76,11 @@ void CrossbarFabric::arbitrate(Cycle now) {
     in_busy_total_[i] += cycles;
     out_busy_total_[o] += cycles;
     const Cycle ready = now + cycles + cfg_.latency;
-    if (outq_[o].empty()) head_ready_[o] = ready;
+    if (outq_[o].empty()) {
+      head_ready_[o] = ready;
+      schedule(o, ready);
+    }
     outq_[o].push_back(OutPkt{ready, p.h, p.injected});
-    busy_out_.set(o);
     ++transfers_;
     flits_ += p.flits;
     rr_[o] = i + 1;  // n: from input 0 next time
@@ -84,12 +91,69 @@ Cycle CrossbarFabric::next_event(Cycle now) const {
   Cycle best = kNever;
   // An output whose head is already ready waits for its consumer (which calls pop()), so only
   // heads that become ready in the future are events. Nothing is earlier than now.
-  busy_out_.for_each_until([&](std::uint32_t o) {
+  for (std::uint32_t o = 0; o < cfg_.outputs && best != now; ++o) {
     const Cycle r = head_ready_[o];
     if (r >= now) best = std::min(best, r);
-    return best == now;
-  });
+  }
   return best == now ? best : std::min(best, next_arbitration(now));
+}
+
+void CrossbarFabric::advance_to(Cycle now) {
+  // The slots of cycles adv_ + 1 .. now (all of them after kWheel cycles or more).
+  std::uint64_t m = occ_;
+  const Cycle n = now - adv_;
+  if (n < kWheel) {
+    const unsigned s = static_cast<unsigned>((adv_ + 1) & (kWheel - 1));
+    const std::uint64_t run = (std::uint64_t{1} << n) - 1;
+    m &= (run << s) | (run >> ((kWheel - s) & (kWheel - 1)));
+  }
+  for (; m; m &= m - 1) take_slot(static_cast<unsigned>(__builtin_ctzll(m)));
+  adv_ = now;
+  if (far_any_) {
+    // Heads ready by now are due; the others go onto the wheel once it reaches them.
+    bool any = false;
+    far_.for_each([&](std::uint32_t o) {
+      const Cycle r = head_ready_[o];
+      if (r <= now) {
+        far_.reset(o);
+        due_.set(o);
+      } else if (r - now < kWheel) {
+        far_.reset(o);
+        schedule(o, r);
+      } else {
+        any = true;
+      }
+    });
+    far_any_ = any;
+  }
+  fast_ = far_any_ ? kNever : now + 1;
+}
+
+CrossbarFabric::Handle CrossbarFabric::pop_early(std::uint32_t out) {
+  if (far_.test(out)) {
+    far_.reset(out);
+  } else {
+    const unsigned s = static_cast<unsigned>(head_ready_[out] & (kWheel - 1));
+    std::uint64_t* const w = &wheel_[std::size_t{s} << wshift_];
+    w[out >> 6] &= ~(std::uint64_t{1} << (out & 63));
+    bool empty = true;
+    for (std::uint32_t k = 0; k < owords_; ++k) empty = empty && !w[k];
+    if (empty) occ_ &= ~(std::uint64_t{1} << s);
+  }
+  Ring<OutPkt>& q = outq_[out];
+  Handle h = q.front().h;
+  q.pop_front();
+  if (q.empty()) {
+    head_ready_[out] = kNever;
+  } else {
+    const Cycle r = q.front().ready;
+    head_ready_[out] = r;
+    if (r > adv_)
+      schedule(out, r);
+    else
+      due_.set(out);
+  }
+  return h;
 }
 
 Cycle CrossbarFabric::next_arbitration(Cycle now) const {

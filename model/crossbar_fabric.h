@@ -63,32 +63,52 @@ class CrossbarFabric {
   Cycle head_ready(std::uint32_t out) const { return head_ready_[out]; }
   Handle front(std::uint32_t out) const { return outq_[out].front().h; }
   Cycle front_injected(std::uint32_t out) const { return outq_[out].front().injected; }
-  Handle pop(std::uint32_t out) {
+  [[gnu::always_inline]] Handle pop(std::uint32_t out) {
+    if (!due_.test(out)) return pop_early(out);
     Ring<OutPkt>& q = outq_[out];
     Handle h = q.front().h;
     q.pop_front();
     if (q.empty()) {
-      busy_out_.reset(out);
+      due_.reset(out);
       head_ready_[out] = kNever;
     } else {
-      head_ready_[out] = q.front().ready;
+      const Cycle r = q.front().ready;
+      head_ready_[out] = r;
+      if (r > adv_) {  // in flight: on the wheel until it is due
+        due_.reset(out);
+        schedule(out, r);
+      }
     }
     return h;
   }
-  // Calls f(out) for each output with a queued packet, in increasing order; f may pop().
+  // Calls f(out) for each output whose head is ready by `now` (one waiting for its consumer
+  // included), in increasing order; f may pop(). Heads still in flight are not visited:
+  // next_ready() gives the earliest of them. `now` never decreases from call to call.
   template <class F>
-  void for_each_nonempty_output(F&& f) const {
-    busy_out_.for_each(f);
+  void for_each_ready_output(Cycle now, F&& f) {
+    advance(now);
+    due_.for_each(f);
+  }
+  // After for_each_ready_output(now) or arbitrate(now): the earliest cycle > now at which an
+  // output head becomes ready, kNever if none is in flight.
+  Cycle next_ready(Cycle now) const {
+    Cycle best = kNever;
+    if (occ_) {  // the first non-empty slot after now's
+      const unsigned s = static_cast<unsigned>((now + 1) & (kWheel - 1));
+      const std::uint64_t m = (occ_ >> s) | (occ_ << ((kWheel - s) & (kWheel - 1)));
+      best = now + 1 + static_cast<unsigned>(__builtin_ctzll(m));
+    }
+    if (far_any_) far_.for_each([&](std::uint32_t o) { best = std::min(best, head_ready_[o]); });
+    return best;
   }
   // Earliest cycle >= now at which arbitrate() could start a transfer or an output head becomes
   // ready; kNever when nothing can happen until an inject() or pop(). Heads that were already
   // ready before `now` are the consumer's business (it is blocked and will pop later).
   Cycle next_event(Cycle now) const;
   // The input side of next_event(): the earliest cycle >= now at which arbitrate() could start
-  // a transfer. A consumer that visits every non-empty output anyway takes the minimum of the
-  // future head_ready() itself and asks only this.
+  // a transfer (a consumer of for_each_ready_output() takes the output side from next_ready()).
   Cycle next_arbitration(Cycle now) const;
-  bool idle() const { return busy_in_.none() && busy_out_.none(); }
+  bool idle() const { return busy_in_.none() && due_.none() && !occ_ && far_.none(); }
 
   std::uint64_t transfers() const { return transfers_; }
   std::uint64_t flits() const { return flits_; }
@@ -107,6 +127,8 @@ class CrossbarFabric {
     explicit Bits(std::uint32_t n) : w_((n + 63) / 64, 0) {}
     void set(std::uint32_t i) { w_[i >> 6] |= std::uint64_t{1} << (i & 63); }
     void reset(std::uint32_t i) { w_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+    bool test(std::uint32_t i) const { return (w_[i >> 6] >> (i & 63)) & 1; }
+    std::uint64_t* words() { return w_.data(); }
     bool none() const {
       for (auto w : w_)
         if (w) return false;
@@ -162,8 +184,8 @@ class CrossbarFabric {
   Config cfg_;
   std::vector<Ring<InPkt>> inq_;
   std::vector<Ring<OutPkt>> outq_;
-  Bits busy_in_, busy_out_;  // non-empty input / output FIFOs
-  Bits contested_;           // scratch of arbitrate(): outputs some input head competes for
+  Bits busy_in_;    // non-empty input FIFOs
+  Bits contested_;  // scratch of arbitrate(): outputs some input head competes for
   std::vector<Cycle> in_free_, out_free_;
   std::vector<Cycle> last_pop_;    // cycle of each input's last grant (at most one per cycle)
   std::vector<std::uint32_t> rr_;  // per output: the input with the first turn (n: input 0)
@@ -182,6 +204,57 @@ class CrossbarFabric {
     std::uint32_t out;
   };
   std::vector<InHead> in_head_;
+
+  // Output heads by the cycle they become ready, so that a consumer visits only the ready ones
+  // (most queued packets are in flight) and finds the next one without a scan. `due_`: the
+  // outputs whose head is ready by cycle adv_. A head in flight, ready at r with
+  // adv_ < r < adv_ + kWheel, is in slot r % kWheel of a ring of output sets (`occ_`: the
+  // non-empty slots); one further ahead (a long latency or packet) is in `far_`.
+  static constexpr std::uint32_t kWheel = 64;
+  Bits due_, far_;
+  bool far_any_ = false;  // far_ may be non-empty
+  std::uint32_t owords_;  // words of an output set
+  unsigned wshift_ = 0;   // a slot is 1 << wshift_ words (owords_ rounded up to a power of 2)
+  std::vector<std::uint64_t> wheel_;
+  std::uint64_t occ_ = 0;
+  Cycle adv_ = 0;
+  Cycle fast_ = 1;  // adv_ + 1 while far_ is empty (advance() to it inline), else kNever
+  [[gnu::always_inline]] void schedule(std::uint32_t o, Cycle r) {
+    if (r - adv_ < kWheel) {
+      const unsigned s = static_cast<unsigned>(r & (kWheel - 1));
+      wheel_[(std::size_t{s} << wshift_) + (o >> 6)] |= std::uint64_t{1} << (o & 63);
+      occ_ |= std::uint64_t{1} << s;
+    } else {
+      far_.set(o);
+      far_any_ = true;
+      fast_ = kNever;
+    }
+  }
+  // pop() of a head not yet due (tests do): takes it off the wheel or far_ first.
+  [[gnu::noinline]] Handle pop_early(std::uint32_t out);
+  // Moves the heads ready by `now` to due_: the slot of the next cycle inline (a consumer
+  // visits nearly every cycle), the rest out of line.
+  void advance(Cycle now) {
+    if (now == fast_) {
+      const unsigned s = static_cast<unsigned>(now & (kWheel - 1));
+      if ((occ_ >> s) & 1) take_slot(s);
+      adv_ = now;
+      fast_ = now + 1;
+    } else if (now > adv_) {
+      advance_to(now);
+    }
+  }
+  void take_slot(unsigned s) {
+    occ_ &= ~(std::uint64_t{1} << s);
+    std::uint64_t* const due = due_.words();
+    std::uint64_t* const w = &wheel_[std::size_t{s} << wshift_];
+    std::uint32_t k = 0;
+    do {
+      due[k] |= w[k];
+      w[k] = 0;
+    } while (++k < owords_);
+  }
+  void advance_to(Cycle now);
 };
 
 }  // namespace locsim

@@ -264,13 +264,11 @@ void Crossbar::step_method() {
     rep_.arbitrate(now);
   }
   // Deliveries: requests to L2 ports, replies through each port's response FIFO (1 per cycle) to
-  // the binding their request entered by. Only outputs holding packets are visited (in order);
-  // the visits also find the next cycle an output head becomes ready (the output side of the
-  // fabrics' next_event(), heads ready by now wait for their consumer).
-  Cycle next_head = CrossbarFabric::kNever;
-  req_.for_each_nonempty_output([&](std::uint32_t t) {
-    Cycle r;
-    while ((r = req_.head_ready(t)) <= now) {
+  // the binding their request entered by. Only outputs whose head is ready are visited (in
+  // order); the fabrics give the next cycle a head in flight becomes ready (the output side of
+  // their next_event(); heads ready by now wait for their consumer).
+  req_.for_each_ready_output(now, [&](std::uint32_t t) {
+    while (req_.head_ready(t) <= now) {
       if (!fwd_.empty()) {
         auto f = fwd_.find(static_cast<Payload*>(req_.front(t)));
         if (f != fwd_.end() &&
@@ -284,21 +282,16 @@ void Crossbar::step_method() {
       req_latency_.sample(now - req_.front_injected(t));
       out_ports_[t]->send(*static_cast<Payload*>(req_.pop(t)));
     }
-    if (r > now) next_head = std::min(next_head, r);
   });
   // A port that delivered this cycle with its next reply ready by then needs a step next cycle
-  // (nothing below pops or fills the reply network's outputs, so it is decided here). Most
-  // visited heads are still in flight: they are tested first.
-  rep_.for_each_nonempty_output([&](std::uint32_t p) {
-    Cycle r = rep_.head_ready(p);
-    if (r <= now) {
-      if (port_delivered_[p] != now) {
-        deliver_reply(p, now);
-        if (port_delivered_[p] != now) return;  // the binding is busy; its kick() asks for a step
-      }
-      r = std::max(rep_.head_ready(p), now + 1);
+  // (nothing below pops or fills the reply network's outputs, so it is decided here).
+  bool soon = waiting_inputs;
+  rep_.for_each_ready_output(now, [&](std::uint32_t p) {
+    if (port_delivered_[p] != now) {
+      deliver_reply(p, now);
+      if (port_delivered_[p] != now) return;  // the binding is busy; its kick() asks for a step
     }
-    next_head = std::min(next_head, r);
+    if (rep_.head_ready(p) <= now) soon = true;
   });
   for (std::uint32_t h = 0; h < home_fwd_.size(); ++h) {
     std::deque<Payload*>& q = home_fwd_[h];
@@ -311,14 +304,14 @@ void Crossbar::step_method() {
   }
   // The next step: now + 1 if something waits for it, else the fabrics' next event (never
   // earlier than now + 1, so they need not be asked in the first case).
-  bool soon = waiting_inputs;
   for (const auto& q : slice_fwd_)
     if (!q.empty()) soon = true;
-  // (Nothing is earlier than now + 1: the reply network is not asked when the request network
-  // can arbitrate then.)
+  // (Nothing is earlier than now + 1: the fabrics' arbitrations are not asked when a head
+  // becomes ready then, the reply network's when the request network can arbitrate then.)
   Cycle next = now + 1;
-  if (!soon && next_head != now + 1) {
-    next = std::min(next_head, req_.next_arbitration(now + 1));
+  if (!soon) {
+    next = std::min(req_.next_ready(now), rep_.next_ready(now));
+    if (next != now + 1) next = std::min(next, req_.next_arbitration(now + 1));
     if (next != now + 1) next = std::min(next, rep_.next_arbitration(now + 1));
   }
   if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify_at(clk_.ps_at(next));

@@ -191,3 +191,101 @@ TEST_CASE("CrossbarFabric: an input FIFO filled past its buffer keeps its order"
   for (std::uintptr_t k = 1; k <= 7; ++k) CHECK(x.pop(0) == h(k));
   CHECK(x.idle());
 }
+
+namespace {
+// The outputs whose head is ready by `now` and the earliest head in flight, by scanning every
+// output (what for_each_ready_output() and next_ready() find without the scan).
+void check_ready_outputs(CrossbarFabric& x, std::uint32_t outputs, Cycle now) {
+  std::vector<std::uint32_t> want;
+  Cycle next = CrossbarFabric::kNever;
+  for (std::uint32_t o = 0; o < outputs; ++o) {
+    if (x.head_ready(o) <= now)
+      want.push_back(o);
+    else
+      next = std::min(next, x.head_ready(o));
+  }
+  std::vector<std::uint32_t> got;
+  x.for_each_ready_output(now, [&](std::uint32_t o) { got.push_back(o); });
+  CHECK(got == want);
+  CHECK(x.next_ready(now) == next);
+}
+}  // namespace
+
+TEST_CASE("CrossbarFabric: ready outputs and the next head in flight, long packets and gaps",
+          "[xbar]") {
+  // Latency 70 is past the wheel of ready cycles (64 slots): those heads wait aside.
+  CrossbarFabric x({2, 3, 4, 4, 70});
+  x.inject(0, 2, 1, h(1));
+  x.arbitrate(0);  // ready at 71
+  check_ready_outputs(x, 3, 0);
+  CHECK(x.next_ready(0) == 71);
+  check_ready_outputs(x, 3, 10);  // 61 cycles ahead: onto the wheel
+  x.inject(1, 0, 3, h(2));
+  x.arbitrate(11);  // ready at 84
+  check_ready_outputs(x, 3, 70);
+  check_ready_outputs(x, 3, 71);
+  check_ready_outputs(x, 3, 500);  // a gap longer than the wheel
+  CHECK(x.pop(2) == h(1));
+  CHECK(x.pop(0) == h(2));
+  CHECK(x.idle());
+  // A head popped before it is due (its slot cleared) and one behind it.
+  CrossbarFabric y({1, 1, 4, 4, 2});
+  y.inject(0, 0, 1, h(3));
+  y.inject(0, 0, 1, h(4));
+  y.arbitrate(0);
+  y.arbitrate(1);
+  CHECK(y.pop(0) == h(3));  // due at 3, popped at 1
+  check_ready_outputs(y, 1, 3);
+  check_ready_outputs(y, 1, 4);
+  CHECK(y.pop(0) == h(4));
+  CHECK(y.idle());
+}
+
+TEST_CASE("CrossbarFabric: ready outputs match a scan of every output (random traffic)", "[xbar]") {
+  std::uint64_t seed = 12345;
+  auto rnd = [&](std::uint32_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>((seed >> 33) % n);
+  };
+  for (std::uint32_t latency : {0u, 1u, 4u, 58u, 64u, 90u}) {
+    for (std::uint32_t outputs : {1u, 5u, 64u, 70u, 130u}) {
+      const std::uint32_t inputs = 1 + rnd(6);
+      CrossbarFabric::Config c{inputs, outputs, 4, 3, latency};
+      c.registered_inputs = rnd(2) == 0;
+      if (rnd(2)) {
+        c.input_width.resize(inputs);
+        for (auto& w : c.input_width) w = 1 + rnd(3);
+      }
+      CrossbarFabric x(c);
+      Cycle now = 0;
+      std::uintptr_t id = 1;
+      for (int step = 0; step < 400; ++step) {
+        now += rnd(8) == 0 ? 1 + rnd(150) : 1 + rnd(2);
+        for (std::uint32_t i = 0; i < inputs; ++i)
+          if (rnd(3) == 0 && x.can_inject(i, now))
+            x.inject(i, rnd(outputs), 1 + rnd(6), h(id++), now);
+        x.arbitrate(now);
+        check_ready_outputs(x, outputs, now);
+        // Pop some ready heads, now and then one not yet due.
+        x.for_each_ready_output(now, [&](std::uint32_t o) {
+          while (x.head_ready(o) <= now && rnd(3)) x.pop(o);
+        });
+        if (rnd(10) == 0) {
+          const std::uint32_t o = rnd(outputs);
+          if (x.head_ready(o) != CrossbarFabric::kNever) x.pop(o);
+        }
+        check_ready_outputs(x, outputs, now);
+      }
+      // Drain: everything arrives and is popped.
+      for (int k = 0; k < 2000 && !x.idle(); ++k) {
+        now += 1 + rnd(3);
+        x.arbitrate(now);
+        x.for_each_ready_output(now, [&](std::uint32_t o) {
+          while (x.head_ready(o) <= now) x.pop(o);
+        });
+      }
+      CHECK(x.idle());
+      CHECK(x.next_ready(now) == CrossbarFabric::kNever);
+    }
+  }
+}
