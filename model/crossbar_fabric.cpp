@@ -15,7 +15,6 @@ CrossbarFabric::CrossbarFabric(const Config& c)
       out_free_(c.outputs, 0),
       last_pop_(c.inputs, kNever),
       rr_(c.outputs, 0),
-      in_busy_total_(c.inputs, 0),
       out_busy_total_(c.outputs, 0),
       winner_(c.outputs, kNone),
       in_width_(c.input_width.empty() ? std::vector<std::uint32_t>(c.inputs, 1) : c.input_width),
@@ -73,7 +72,6 @@ void CrossbarFabric::arbitrate(Cycle now) {
       cycles = (p.flits + width - 1) / width;
     }
     in_free_[i] = out_free_[o] = now + cycles;
-    in_busy_total_[i] += cycles;
     out_busy_total_[o] += cycles;
     const Cycle ready = now + cycles + cfg_.latency;
     if (outq_[o].empty()) {

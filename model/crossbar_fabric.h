@@ -113,7 +113,6 @@ class CrossbarFabric {
   std::uint64_t transfers() const { return transfers_; }
   std::uint64_t flits() const { return flits_; }
   std::uint64_t output_busy_cycles(std::uint32_t out) const { return out_busy_total_[out]; }
-  std::uint64_t input_busy_cycles(std::uint32_t in) const { return in_busy_total_[in]; }
 
  private:
   // Per-port FIFOs sized for their buffers at construction (growing only if a caller injects
@@ -189,7 +188,7 @@ class CrossbarFabric {
   std::vector<Cycle> in_free_, out_free_;
   std::vector<Cycle> last_pop_;    // cycle of each input's last grant (at most one per cycle)
   std::vector<std::uint32_t> rr_;  // per output: the input with the first turn (n: input 0)
-  std::vector<std::uint64_t> in_busy_total_, out_busy_total_;
+  std::vector<std::uint64_t> out_busy_total_;
   std::uint64_t transfers_ = 0, flits_ = 0;
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   std::vector<std::uint32_t> winner_;  // scratch of arbitrate(): per output, kNone between calls
