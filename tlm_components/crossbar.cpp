@@ -267,9 +267,17 @@ void Crossbar::step_method() {
   // the binding their request entered by. Only outputs whose head is ready are visited (in
   // order); the fabrics give the next cycle a head in flight becomes ready (the output side of
   // their next_event(); heads ready by now wait for their consumer).
-  req_.for_each_ready_output(now, [&](std::uint32_t t) {
-    while (req_.head_ready(t) <= now) {
-      if (!fwd_.empty()) {
+  if (fwd_.empty()) {  // (no forwarded packet: the usual loop, without its lookups)
+    req_.for_each_ready_output(now, [&](std::uint32_t t) {
+      do {
+        if (out_ports_[t]->busy()) return;
+        req_latency_.sample(now - req_.front_injected(t));
+        out_ports_[t]->send(*static_cast<Payload*>(req_.pop(t)));
+      } while (req_.head_ready(t) <= now);
+    });
+  } else {
+    req_.for_each_ready_output(now, [&](std::uint32_t t) {
+      while (req_.head_ready(t) <= now) {
         auto f = fwd_.find(static_cast<Payload*>(req_.front(t)));
         if (f != fwd_.end() &&
             (f->second.leg == Leg::RequestToSlice || f->second.leg == Leg::ReplyToSlice)) {
@@ -277,12 +285,12 @@ void Crossbar::step_method() {
           slice_fwd_[t].push_back(static_cast<Payload*>(req_.pop(t)));
           continue;
         }
+        if (out_ports_[t]->busy()) break;
+        req_latency_.sample(now - req_.front_injected(t));
+        out_ports_[t]->send(*static_cast<Payload*>(req_.pop(t)));
       }
-      if (out_ports_[t]->busy()) break;
-      req_latency_.sample(now - req_.front_injected(t));
-      out_ports_[t]->send(*static_cast<Payload*>(req_.pop(t)));
-    }
-  });
+    });
+  }
   // A port that delivered this cycle with its next reply ready by then needs a step next cycle
   // (nothing below pops or fills the reply network's outputs, so it is decided here).
   bool soon = waiting_inputs;
