@@ -23,8 +23,9 @@ class Scoreboard {
   // Whether `in` may issue now (register hazards and the two waits above). The tests without
   // registers inline at the caller (once per fetched instruction), the register scan not.
   [[gnu::always_inline]] bool ready(const WarpInst& in) const {
-    if (blocking_) return false;
-    if (outstanding_ && (in.wait_all_loads || in.op == WarpOp::Exit)) return false;
+    // Nothing outstanding: nothing blocks and no register is pending (both come with a load).
+    if (!outstanding_) return true;
+    if (blocking_ || in.wait_all_loads || in.op == WarpOp::Exit) return false;
     return !any_pending_ || registers_free(in);
   }
   // No source or destination register of `in` is pending.

@@ -144,6 +144,32 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
   note_scoreboard(w, wi);
 }
 
+// fetch() after a compute instruction issued: the warp was eligible (so not at a barrier) and its
+// global and shared bits were clear, so only what the new instruction changes is written.
+[[gnu::always_inline]] inline void StreamingMultiprocessor::fetch_after_compute(Warp& w,
+                                                                                std::uint32_t wi) {
+  w.have_inst = w.stream->next(w.inst);
+  if (!w.have_inst) {
+    w.inst = WarpInst();
+    w.inst.op = WarpOp::Exit;
+    w.have_inst = true;
+  }
+  MaskWord& mw = masks_[wi >> 6];
+  const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
+  if (w.inst.op == WarpOp::Compute) {
+    w.compute_left = std::max<std::uint32_t>(1, w.inst.count);
+  } else {
+    const unsigned op = static_cast<unsigned>(w.inst.op) & 7u;
+    mw.global |= kGlobalAll[op] & bit;
+    mw.shared |= kSharedAll[op] & bit;
+  }
+  w.sb_stalled = !w.sb.ready(w.inst);
+  if (!w.sb_stalled) return;
+  mw.eligible &= ~bit;
+  w.sb_since = w.ready_at;
+  ++sb_stalled_insts_;
+}
+
 bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
   if (!eligible(wi)) return false;
   const Warp& w = warps_[wi];
@@ -303,21 +329,20 @@ template <bool kSwl>
 [[gnu::always_inline]] inline Cycle StreamingMultiprocessor::next_ready_one_word(Cycle now) const {
   const MaskWord& mw = masks_[0];
   const bool ldst_full = ldst_queue_.size() >= cfg_.ldst_queue;
+  const Cycle soon = now + 1;
+  std::uint64_t m = mw.eligible & (ldst_full ? ~mw.global : ~std::uint64_t{0});
+  // Only an issue at `now` moves ldst_free_at_, to now + 1, so it never delays a global warp
+  // past `soon`; a shared-memory warp waits for shared_free_at_ only if that is later.
+  const std::uint64_t shared_wait = shared_free_at_ > soon ? mw.shared : 0;
   Cycle next = kNeverCycle;
-  for (std::uint64_t m = mw.eligible & (ldst_full ? ~mw.global : ~std::uint64_t{0}); m;
-       m &= m - 1) {
-    const std::uint64_t bit = m & (~m + 1);
-    const Warp& w = warps_[static_cast<unsigned>(__builtin_ctzll(m))];
+  for (; m; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
+    const Warp& w = warps_[i];
     if (kSwl && w.age > swl_max_age_) continue;
-    Cycle r = std::max(w.ready_at, now + 1);
-    if (mw.global & bit)
-      r = std::max(r, ldst_free_at_);
-    else if (mw.shared & bit)
-      r = std::max(r, shared_free_at_);
-    if (r < next) {
-      next = r;
-      if (next == now + 1) break;
-    }
+    Cycle r = w.ready_at;
+    if ((shared_wait >> i) & 1u) r = std::max(r, shared_free_at_);
+    if (r <= soon) return soon;  // no warp is ready before now + 1
+    next = std::min(next, r);
   }
   return next;
 }
@@ -432,19 +457,22 @@ void StreamingMultiprocessor::update_warp_limit() {
 // Inlined into cycle_method, its only caller.
 [[gnu::always_inline]] inline void StreamingMultiprocessor::issue(std::uint32_t wi, Cycle now) {
   Warp& w = warps_[wi];
-  CtaSlot& c = ctas_[w.cta_slot];
   const WarpInst& in = w.inst;
   ++warp_insts_;
   thread_insts_ += static_cast<std::uint64_t>(__builtin_popcount(in.active_mask));
   ++ctx_.progress;
+  if (in.op == WarpOp::Compute) {  // the common case first, without the jump table
+    if (--w.compute_left == 0) {
+      w.ready_at = now + std::max<Cycle>(1, in.latency);
+      fetch_after_compute(w, wi);
+    } else {
+      w.ready_at = now + 1;
+    }
+    return;
+  }
+  CtaSlot& c = ctas_[w.cta_slot];
   switch (in.op) {
     case WarpOp::Compute:
-      if (--w.compute_left == 0) {
-        w.ready_at = now + std::max<Cycle>(1, in.latency);
-        fetch(w, wi);
-      } else {
-        w.ready_at = now + 1;
-      }
       return;
     case WarpOp::Load:
     case WarpOp::Store:
