@@ -65,6 +65,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
   const std::uint32_t S = cfg.schedulers;
   if (S >= 4 && S <= 32 && (S & (S - 1)) == 0) sched_fold_ = __builtin_ctz(S);
   gto_one_word_ = one_word_ && cfg.policy == WarpSchedulerPolicy::Gto;
+  fast_path_ = gto_one_word_ && !cfg.warp_limit;
   if (!cfg.rotate_issue)
     first_mask_ = 0;
   else if ((S & (S - 1)) == 0)
@@ -357,6 +358,26 @@ void StreamingMultiprocessor::cycle_method() {
     return;
   }
   if (!shared_releases_.empty()) release_shared_loads(now);
+  Cycle next = kNeverCycle;
+  if (fast_path_) {  // GTO, one mask word, no warp limit: the general path's tests at once
+    if (now != last_cycle_) {
+      last_cycle_ = now;
+      if (issue_gto_one_word(now)) ++active_cycles_;
+    }
+    next = next_ready_one_word<false>(now);
+  } else {
+    next = cycle_general(now);
+  }
+  if (!shared_releases_.empty()) next = std::min(next, shared_releases_.top().when);
+  // schedule_wake(next) without ps_at()'s time read: next > now, so its edge is in the future.
+  if (next != kNeverCycle && next < wake_at_) {
+    wake_at_ = next;
+    wake_.notify_at(next * period_ps);
+  }
+}
+
+// cycle_method()'s issue and wake-up scan for the other configurations. Returns the wake-up cycle.
+Cycle StreamingMultiprocessor::cycle_general(Cycle now) {
   if (now != last_cycle_) {
     last_cycle_ = now;
     if (cfg_.warp_limit) update_warp_limit();
@@ -408,12 +429,7 @@ void StreamingMultiprocessor::cycle_method() {
       }
     }
   }
-  if (!shared_releases_.empty()) next = std::min(next, shared_releases_.top().when);
-  // schedule_wake(next) without ps_at()'s time read: next > now, so its edge is in the future.
-  if (next != kNeverCycle && next < wake_at_) {
-    wake_at_ = next;
-    wake_.notify_at(next * period_ps);
-  }
+  return next;
 }
 
 // Inline in on_response() (once per returned load line) and release_shared_loads().

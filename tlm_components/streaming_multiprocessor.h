@@ -122,6 +122,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   };
 
   void cycle_method();
+  Cycle cycle_general(Cycle now);
   bool can_issue(std::uint32_t wi, Cycle now) const;
   // Keeps warp wi's bits in masks_ equal to its flags; called after every change of them.
   // Inline and without branches: it runs after every fetch and returned load.
@@ -234,6 +235,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::vector<std::uint64_t> sched_word_;
   int sched_fold_ = -1;        // log2(schedulers) if a power of two up to 32, else -1
   bool gto_one_word_ = false;  // one_word_ and GTO: issue_gto_one_word() issues
+  bool fast_path_ = false;     // gto_one_word_ without a warp limit (cycle_method's own path)
   // The first scheduler of a cycle is now & first_mask_ (0 without rotation, schedulers - 1 for
   // a power of two), or now % schedulers if first_mask_ is all ones.
   std::uint32_t first_mask_ = ~std::uint32_t{0};
