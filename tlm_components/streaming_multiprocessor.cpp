@@ -238,8 +238,10 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
 // through another scheduler's issue, except after a barrier or an exit (a barrier's release makes
 // warps eligible that may issue now), which recompute the set; warps made eligible by a response
 // or a launch inside the loop are not ready before now + 1. Each visit reads the masks afresh.
+template <std::uint32_t kS>
 [[gnu::always_inline]] inline bool StreamingMultiprocessor::issue_gto_one_word(Cycle now) {
-  const std::uint32_t S = cfg_.schedulers;
+  const std::uint32_t S = kS ? kS : cfg_.schedulers;
+  const int fold = kS ? __builtin_ctz(kS) : sched_fold_;
   const std::uint32_t s0 = first_mask_ != ~std::uint32_t{0}
                                ? static_cast<std::uint32_t>(now) & first_mask_
                                : static_cast<std::uint32_t>(now % S);
@@ -285,7 +287,7 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
     }
     return op;
   };
-  if (sched_fold_ < 0) {
+  if (fold < 0) {
     for (std::uint32_t k = 0, s = s0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) visit(s);
     return issued;
   }
@@ -293,7 +295,7 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
   // a multiple of S, so bit j then holds a warp of scheduler s0 + j mod S) and folded after.
   auto turns_from = [&](std::uint64_t m) {
     m = (m >> s0) | (m << ((64 - s0) & 63));
-    switch (sched_fold_) {  // OR the bits of each residue mod S into bits 0 .. S - 1
+    switch (fold) {  // OR the bits of each residue mod S into bits 0 .. S - 1
       case 0:
         m |= m >> 1;
         [[fallthrough]];
@@ -362,7 +364,8 @@ void StreamingMultiprocessor::cycle_method() {
   if (fast_path_) {  // GTO, one mask word, no warp limit: the general path's tests at once
     if (now != last_cycle_) {
       last_cycle_ = now;
-      if (issue_gto_one_word(now)) ++active_cycles_;
+      if (cfg_.schedulers == 4 ? issue_gto_one_word<4>(now) : issue_gto_one_word<0>(now))
+        ++active_cycles_;
     }
     next = next_ready_one_word<false>(now);
   } else {
@@ -383,7 +386,7 @@ Cycle StreamingMultiprocessor::cycle_general(Cycle now) {
     if (cfg_.warp_limit) update_warp_limit();
     bool issued = false;
     if (gto_one_word_) {
-      issued = issue_gto_one_word(now);
+      issued = issue_gto_one_word<0>(now);
     } else {
       // The schedulers take turns at going first (the first one gets the shared LDST and shared
       // memory ports), rotating every cycle as GPGPU-Sim's shader_core_ctx::issue() does; a
@@ -486,15 +489,34 @@ void StreamingMultiprocessor::update_warp_limit() {
     }
     return;
   }
+  if (kGlobalOps >> static_cast<unsigned>(in.op) & 1u) {
+    issue_memory(wi, now);
+  } else if (in.op == WarpOp::Exit) {  // once per warp: inline
+    CtaSlot& c = ctas_[w.cta_slot];
+    w.exited = true;
+    w.active = false;
+    refresh(w, wi, false);
+    w.stream.reset();
+    --c.live_warps;
+    if (c.live_warps && c.at_barrier == c.live_warps) release_barrier(w.cta_slot);
+    check_cta_done(w.cta_slot);
+  } else {
+    issue_rare(wi, now);
+  }
+}
+
+// Shared memory and barriers: out of line, so that each inlined copy of issue() stays small.
+void StreamingMultiprocessor::issue_rare(std::uint32_t wi, Cycle now) {
+  Warp& w = warps_[wi];
+  const WarpInst& in = w.inst;
   CtaSlot& c = ctas_[w.cta_slot];
   switch (in.op) {
     case WarpOp::Compute:
-      return;
     case WarpOp::Load:
     case WarpOp::Store:
     case WarpOp::Atomic:
-      issue_memory(wi, now);
-      return;
+    case WarpOp::Exit:
+      return;  // issued by issue()
     case WarpOp::SharedLoad:
     case WarpOp::SharedStore: {
       ++shared_insts_;
@@ -519,15 +541,6 @@ void StreamingMultiprocessor::update_warp_limit() {
       w.ready_at = now + 1;
       fetch(w, wi);
       if (c.at_barrier == c.live_warps) release_barrier(w.cta_slot);
-      return;
-    case WarpOp::Exit:
-      w.exited = true;
-      w.active = false;
-      refresh(w, wi, false);
-      w.stream.reset();
-      --c.live_warps;
-      if (c.live_warps && c.at_barrier == c.live_warps) release_barrier(w.cta_slot);
-      check_cta_done(w.cta_slot);
       return;
   }
 }

@@ -175,11 +175,13 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   bool eligible(std::uint32_t wi) const { return (masks_[wi >> 6].eligible >> (wi & 63)) & 1u; }
   void update_warp_limit();
   int pick(std::uint32_t sched, Cycle now);
+  template <std::uint32_t kS>  // the number of schedulers if known here (4), else 0
   bool issue_gto_one_word(Cycle now);
   template <bool kSwl>  // whether static warp limiting is on (the age test)
   Cycle next_ready_one_word(Cycle now) const;
   void issue(std::uint32_t wi, Cycle now);
   void issue_memory(std::uint32_t wi, Cycle now);
+  [[gnu::noinline]] void issue_rare(std::uint32_t wi, Cycle now);
   void fetch(Warp& w, std::uint32_t wi);
   void fetch_after_compute(Warp& w, std::uint32_t wi);
   // The test inline (once per response), the completion out of line.
