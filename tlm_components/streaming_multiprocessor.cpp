@@ -145,10 +145,11 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
   note_scoreboard(w, wi);
 }
 
-// fetch() after a compute instruction issued: the warp was eligible (so not at a barrier) and its
-// global and shared bits were clear, so only what the new instruction changes is written.
-[[gnu::always_inline]] inline void StreamingMultiprocessor::fetch_after_compute(Warp& w,
-                                                                                std::uint32_t wi) {
+// fetch() after a compute (was_global false) or global memory instruction issued: the warp was
+// eligible (so not at a barrier), its shared bit was clear and its global bit was was_global, so
+// only what the new instruction changes is written.
+[[gnu::always_inline]] inline void StreamingMultiprocessor::fetch_issued(Warp& w, std::uint32_t wi,
+                                                                         bool was_global) {
   w.have_inst = w.stream->next(w.inst);
   if (!w.have_inst) {
     w.inst = WarpInst();
@@ -159,9 +160,13 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
   const std::uint64_t bit = std::uint64_t{1} << (wi & 63);
   if (w.inst.op == WarpOp::Compute) {
     w.compute_left = std::max<std::uint32_t>(1, w.inst.count);
+    if (was_global) mw.global &= ~bit;
   } else {
     const unsigned op = static_cast<unsigned>(w.inst.op) & 7u;
-    mw.global |= kGlobalAll[op] & bit;
+    if (was_global)
+      mw.global &= kGlobalAll[op] | ~bit;
+    else
+      mw.global |= kGlobalAll[op] & bit;
     mw.shared |= kSharedAll[op] & bit;
   }
   w.sb_stalled = !w.sb.ready(w.inst);
@@ -483,7 +488,7 @@ void StreamingMultiprocessor::update_warp_limit() {
   if (in.op == WarpOp::Compute) {  // the common case first, without the jump table
     if (--w.compute_left == 0) {
       w.ready_at = now + std::max<Cycle>(1, in.latency);
-      fetch_after_compute(w, wi);
+      fetch_issued(w, wi, false);
     } else {
       w.ready_at = now + 1;
     }
@@ -633,7 +638,7 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   ldst_free_at_ = now + 1;
   if (ldst_queue_.size() >= cfg_.ldst_queue) ++ldst_stall_;
   w.ready_at = now + 1;
-  fetch(w, wi);
+  fetch_issued(w, wi, true);
   send_requests();
 }
 

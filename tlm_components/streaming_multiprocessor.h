@@ -183,7 +183,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   void issue_memory(std::uint32_t wi, Cycle now);
   [[gnu::noinline]] void issue_rare(std::uint32_t wi, Cycle now);
   void fetch(Warp& w, std::uint32_t wi);
-  void fetch_after_compute(Warp& w, std::uint32_t wi);
+  void fetch_issued(Warp& w, std::uint32_t wi, bool was_global);
   // The test inline (once per response), the completion out of line.
   void check_cta_done(std::uint32_t slot) {
     const CtaSlot& c = ctas_[slot];
