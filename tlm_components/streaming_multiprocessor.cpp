@@ -65,7 +65,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
   const std::uint32_t S = cfg.schedulers;
   if (S >= 4 && S <= 32 && (S & (S - 1)) == 0) sched_fold_ = __builtin_ctz(S);
   gto_one_word_ = one_word_ && cfg.policy == WarpSchedulerPolicy::Gto;
-  fast_path_ = gto_one_word_ && !cfg.warp_limit;
+  fast_path_ = gto_one_word_ && !cfg.warp_limit && (S == 2 || S == 4);
   if (!cfg.rotate_issue)
     first_mask_ = 0;
   else if ((S & (S - 1)) == 0)
@@ -246,7 +246,7 @@ bool StreamingMultiprocessor::can_issue(std::uint32_t wi, Cycle now) const {
 template <std::uint32_t kS>
 [[gnu::always_inline]] inline bool StreamingMultiprocessor::issue_gto_one_word(Cycle now) {
   const std::uint32_t S = kS ? kS : cfg_.schedulers;
-  const int fold = kS ? __builtin_ctz(kS) : sched_fold_;
+  const int fold = kS >= 4 ? __builtin_ctz(kS) : kS ? -1 : sched_fold_;
   const std::uint32_t s0 = first_mask_ != ~std::uint32_t{0}
                                ? static_cast<std::uint32_t>(now) & first_mask_
                                : static_cast<std::uint32_t>(now % S);
@@ -366,10 +366,10 @@ void StreamingMultiprocessor::cycle_method() {
   }
   if (!shared_releases_.empty()) release_shared_loads(now);
   Cycle next = kNeverCycle;
-  if (fast_path_) {  // GTO, one mask word, no warp limit: the general path's tests at once
+  if (fast_path_) {  // GTO, one mask word, 2 or 4 schedulers, no warp limit: one test
     if (now != last_cycle_) {
       last_cycle_ = now;
-      if (cfg_.schedulers == 4 ? issue_gto_one_word<4>(now) : issue_gto_one_word<0>(now))
+      if (cfg_.schedulers == 4 ? issue_gto_one_word<4>(now) : issue_gto_one_word<2>(now))
         ++active_cycles_;
     }
     next = next_ready_one_word<false>(now);

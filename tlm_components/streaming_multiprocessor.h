@@ -175,7 +175,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   bool eligible(std::uint32_t wi) const { return (masks_[wi >> 6].eligible >> (wi & 63)) & 1u; }
   void update_warp_limit();
   int pick(std::uint32_t sched, Cycle now);
-  template <std::uint32_t kS>  // the number of schedulers if known here (4), else 0
+  template <std::uint32_t kS>  // the number of schedulers if known here (2, 4), else 0
   bool issue_gto_one_word(Cycle now);
   template <bool kSwl>  // whether static warp limiting is on (the age test)
   Cycle next_ready_one_word(Cycle now) const;
@@ -237,7 +237,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::vector<std::uint64_t> sched_word_;
   int sched_fold_ = -1;        // log2(schedulers) if a power of two up to 32, else -1
   bool gto_one_word_ = false;  // one_word_ and GTO: issue_gto_one_word() issues
-  bool fast_path_ = false;     // gto_one_word_ without a warp limit (cycle_method's own path)
+  bool fast_path_ = false;  // gto_one_word_, 2 or 4 schedulers, no warp limit (cycle_method's path)
   // The first scheduler of a cycle is now & first_mask_ (0 without rotation, schedulers - 1 for
   // a power of two), or now % schedulers if first_mask_ is all ones.
   std::uint32_t first_mask_ = ~std::uint32_t{0};
