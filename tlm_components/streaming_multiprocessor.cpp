@@ -341,16 +341,25 @@ template <bool kSwl>
   std::uint64_t m = mw.eligible & (ldst_full ? ~mw.global : ~std::uint64_t{0});
   // Only an issue at `now` moves ldst_free_at_, to now + 1, so it never delays a global warp
   // past `soon`; a shared-memory warp waits for shared_free_at_ only if that is later.
-  const std::uint64_t shared_wait = shared_free_at_ > soon ? mw.shared : 0;
   Cycle next = kNeverCycle;
-  for (; m; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
-    const Warp& w = warps_[i];
+  if (shared_free_at_ > soon && (mw.shared & m)) {
+    const std::uint64_t shared_wait = mw.shared;
+    for (; m; m &= m - 1) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctzll(m));
+      const Warp& w = warps_[i];
+      if (kSwl && w.age > swl_max_age_) continue;
+      Cycle r = w.ready_at;
+      if ((shared_wait >> i) & 1u) r = std::max(r, shared_free_at_);
+      if (r <= soon) return soon;  // no warp is ready before now + 1
+      next = std::min(next, r);
+    }
+    return next;
+  }
+  for (; m; m &= m - 1) {  // no warp waits for a unit
+    const Warp& w = warps_[static_cast<unsigned>(__builtin_ctzll(m))];
     if (kSwl && w.age > swl_max_age_) continue;
-    Cycle r = w.ready_at;
-    if ((shared_wait >> i) & 1u) r = std::max(r, shared_free_at_);
-    if (r <= soon) return soon;  // no warp is ready before now + 1
-    next = std::min(next, r);
+    if (w.ready_at <= soon) return soon;
+    next = std::min(next, w.ready_at);
   }
   return next;
 }
