@@ -1,7 +1,9 @@
 // The warp scoreboard (model/scoreboard.h) without SystemC: register hazards, release after the
 // last line request, the wait-for-all escapes and blocking loads.
 #include <catch2/catch.hpp>
+#include <cstddef>
 #include <initializer_list>
+#include <vector>
 
 #include "model/scoreboard.h"
 
@@ -104,5 +106,65 @@ TEST_CASE("scoreboard: completed entries are reused, registers of both loads tra
     CHECK_FALSE(sb.ready(inst(WarpOp::Compute, {}, {7})));
     sb.line_returned(a);
     CHECK(sb.ready(inst(WarpOp::Compute, {}, {4, 5, 6, 7})));
+  }
+}
+
+TEST_CASE("scoreboard: ready() matches a reference model over random load sequences",
+          "[scoreboard]") {
+  // The reference: the outstanding loads as a list; an instruction waits for a blocking load, for
+  // any load if it waits for all or exits, and for a load whose destination it reads or writes.
+  // Loads issue only when ready, as in the SM; ready() has a shortcut when nothing is outstanding.
+  struct Load {
+    std::uint32_t slot, lines;
+    bool blocks;
+    std::vector<std::uint8_t> dst;
+  };
+  std::uint64_t seed = 12345;
+  auto rnd = [&seed](std::uint32_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(seed >> 33) % n;
+  };
+  auto random_inst = [&](WarpOp op) {
+    WarpInst in;
+    in.op = op;
+    in.wait_all_loads = rnd(8) == 0;
+    in.n_dst = static_cast<std::uint8_t>(rnd(3));
+    in.n_src = static_cast<std::uint8_t>(rnd(3));
+    for (unsigned i = 0; i < in.n_dst; ++i)
+      in.dst[i] = rnd(6) == 0 ? Scoreboard::kZeroRegister : static_cast<std::uint8_t>(rnd(12));
+    for (unsigned i = 0; i < in.n_src; ++i) in.src[i] = static_cast<std::uint8_t>(rnd(12));
+    return in;
+  };
+  for (int mode = 0; mode < 2; ++mode) {
+    Scoreboard sb;
+    std::vector<Load> out;
+    for (int step = 0; step < 20000; ++step) {
+      const WarpOp ops[] = {WarpOp::Compute, WarpOp::Load, WarpOp::Exit, WarpOp::Barrier};
+      const WarpInst in = random_inst(ops[rnd(4)]);
+      bool ref = true;
+      for (const Load& l : out) {
+        if (l.blocks || in.wait_all_loads || in.op == WarpOp::Exit) ref = false;
+        for (std::uint8_t r : l.dst) {
+          for (unsigned i = 0; i < in.n_src; ++i) ref = ref && in.src[i] != r;
+          for (unsigned i = 0; i < in.n_dst; ++i) ref = ref && in.dst[i] != r;
+        }
+      }
+      REQUIRE(sb.ready(in) == ref);
+      REQUIRE(sb.outstanding() == out.size());
+      if (ref && in.op == WarpOp::Load) {
+        const std::uint32_t lines = 1 + rnd(3);
+        const bool blocks = mode == 1 && rnd(4) == 0;
+        Load l{sb.reserve(in, lines, blocks), lines, blocks, {}};
+        for (unsigned i = 0; i < in.n_dst; ++i)
+          if (in.dst[i] != Scoreboard::kZeroRegister) l.dst.push_back(in.dst[i]);
+        out.push_back(l);
+      }
+      if (!out.empty() && rnd(3) == 0) {  // a line of a random outstanding load returns
+        const std::size_t k = rnd(static_cast<std::uint32_t>(out.size()));
+        const bool last = --out[k].lines == 0;
+        REQUIRE(sb.line_returned(out[k].slot) == last);
+        if (last) out.erase(out.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+    }
   }
 }
