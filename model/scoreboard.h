@@ -40,10 +40,9 @@ class Scoreboard {
   // Records load/atomic `in`, issued as `lines` (>= 1) line requests, and returns the handle to
   // pass to line_returned(). Its destination registers become pending (RZ = 255 never does).
   std::uint32_t reserve(const WarpInst& in, std::uint32_t lines, bool blocks_all) {
-    std::uint32_t slot;
-    if (!free_.empty()) {
-      slot = free_.back();
-      free_.pop_back();
+    std::uint32_t slot = free_head_;
+    if (slot != kNone) {
+      free_head_ = entries_[slot].next_free;
     } else {
       slot = static_cast<std::uint32_t>(entries_.size());
       entries_.emplace_back();
@@ -55,7 +54,8 @@ class Scoreboard {
     for (unsigned i = 0; i < in.n_dst && i < in.dst.size(); ++i) {
       if (in.dst[i] == kZeroRegister) continue;
       e.dst[e.n_dst++] = in.dst[i];
-      set(in.dst[i], true);
+      regs_[in.dst[i] >> 6] |= std::uint64_t{1} << (in.dst[i] & 63);
+      any_pending_ = true;
     }
     ++outstanding_;
     blocking_ += blocks_all;
@@ -67,10 +67,13 @@ class Scoreboard {
   bool line_returned(std::uint32_t slot) {
     Entry& e = entries_[slot];
     if (--e.lines_left) return false;
-    for (unsigned i = 0; i < e.n_dst; ++i) set(e.dst[i], false);
+    for (unsigned i = 0; i < e.n_dst; ++i)
+      regs_[e.dst[i] >> 6] &= ~(std::uint64_t{1} << (e.dst[i] & 63));
+    any_pending_ = (regs_[0] | regs_[1] | regs_[2] | regs_[3]) != 0;  // once, not per register
     blocking_ -= e.blocks_all;
     --outstanding_;
-    free_.push_back(slot);
+    e.next_free = free_head_;  // the free slots: a stack through the entries
+    free_head_ = slot;
     return true;
   }
 
@@ -80,7 +83,7 @@ class Scoreboard {
     any_pending_ = false;
     outstanding_ = blocking_ = 0;
     entries_.clear();
-    free_.clear();
+    free_head_ = kNone;
   }
 
   // Load instructions issued and not yet complete.
@@ -95,21 +98,14 @@ class Scoreboard {
     bool blocks_all = false;
     std::uint8_t n_dst = 0;
     std::array<std::uint8_t, 4> dst{};
+    std::uint32_t next_free = 0;  // while free: the next free slot
   };
-  void set(std::uint8_t r, bool on) {
-    const std::uint64_t bit = std::uint64_t{1} << (r & 63);
-    if (on)
-      regs_[r >> 6] |= bit;
-    else
-      regs_[r >> 6] &= ~bit;
-    any_pending_ = (regs_[0] | regs_[1] | regs_[2] | regs_[3]) != 0;
-  }
-
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   std::array<std::uint64_t, 4> regs_{};  // R0..R255, one bit each
   bool any_pending_ = false;
   std::uint32_t outstanding_ = 0, blocking_ = 0;
   std::vector<Entry> entries_;
-  std::vector<std::uint32_t> free_;
+  std::uint32_t free_head_ = kNone;  // the last freed slot
 };
 
 }  // namespace locsim

@@ -450,11 +450,13 @@ Cycle StreamingMultiprocessor::cycle_general(Cycle now) {
 }
 
 // Inline in on_response() (once per returned load line) and release_shared_loads().
+template <typename AtFn>
 [[gnu::always_inline]] inline bool StreamingMultiprocessor::release_load(std::uint32_t wi,
                                                                          std::uint32_t slot,
-                                                                         Cycle at) {
+                                                                         AtFn at_fn) {
   Warp& w = warps_[wi];
   if (!w.sb.line_returned(slot) || !w.sb_stalled || !w.sb.ready(w.inst)) return false;
+  const Cycle at = at_fn();
   w.sb_stalled = false;
   refresh(w, wi, false);
   if (!w.at_barrier && at > w.sb_since) sb_stall_cycles_ += at - w.sb_since;
@@ -468,7 +470,7 @@ void StreamingMultiprocessor::release_shared_loads(Cycle now) {
     shared_releases_.pop();
     // The consumer issues in the cycle the data is back, as it did when the warp waited at the
     // load.
-    release_load(r.warp, r.slot, r.when);
+    release_load(r.warp, r.slot, [&r] { return r.when; });
   }
 }
 
@@ -674,9 +676,14 @@ bool StreamingMultiprocessor::on_response(Payload& gp) {
   ++ctx_.progress;
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE || ctx_.check_data) check_response(gp, e);
   if (e.kind != AccessKind::Store) {
-    load_latency_.sample(sim_time().value() - e.issue_ps);
-    if (release_load(e.warp, static_cast<std::uint32_t>(e.owner_tag >> 32),
-                     clk_.next_edge_cycle() + 1))
+    const std::uint64_t t_ps = sim_time().value();
+    load_latency_.sample(t_ps - e.issue_ps);
+    // clk_.next_edge_cycle() + 1, computed only for a warp this response releases.
+    auto at = [this, t_ps] {
+      const std::uint64_t p = clk_.period().value();
+      return (t_ps + p - 1) / p + 1;
+    };
+    if (release_load(e.warp, static_cast<std::uint32_t>(e.owner_tag >> 32), at))
       schedule_wake(warps_[e.warp].ready_at);
   }
   --c.pending_mem;

@@ -209,7 +209,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   void release_shared_loads(Cycle now);
   // A load line of warp `wi` returned (scoreboard slot `slot`); if that readies the instruction
   // the warp stalls at, it may issue from cycle `at`. Returns whether it was released.
-  bool release_load(std::uint32_t wi, std::uint32_t slot, Cycle at);
+  // `at` is a callable that gives that cycle, asked only for a released warp.
+  template <typename AtFn>
+  bool release_load(std::uint32_t wi, std::uint32_t slot, AtFn at);
 
   tlm::tlm_sync_enum nb_transport_bw(Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
     return port_.on_bw(gp, ph, d);
