@@ -247,11 +247,14 @@ template <std::uint32_t kS>
 [[gnu::always_inline]] inline bool StreamingMultiprocessor::issue_gto_one_word(Cycle now) {
   const std::uint32_t S = kS ? kS : cfg_.schedulers;
   const int fold = kS >= 4 ? __builtin_ctz(kS) : kS ? -1 : sched_fold_;
-  const std::uint32_t s0 = first_mask_ != ~std::uint32_t{0}
+  // kS is a power of two: first_mask_ is then 0 or kS - 1.
+  const std::uint32_t s0 = kS || first_mask_ != ~std::uint32_t{0}
                                ? static_cast<std::uint32_t>(now) & first_mask_
                                : static_cast<std::uint32_t>(now % S);
   const MaskWord& mw = masks_[0];
-  bool ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
+  // Once per cycle, before any issue of this cycle: an earlier cycle's issue set ldst_free_at_ to
+  // at most now, so only the queue decides; an issue this cycle sets it to now + 1.
+  bool ldst_ok = ldst_occupancy(now) < cfg_.ldst_queue;
   bool shared_ok = shared_free_at_ <= now;
   bool issued = false;
   auto candidates = [&]() {
