@@ -31,7 +31,6 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
       sched_warps_(cfg.schedulers, std::vector<std::uint64_t>(masks_.size(), 0)),
       one_word_(masks_.size() == 1),
       ctas_(cfg.resources.max_ctas),
-      last_issued_(cfg.schedulers, -1),
       warp_insts_(ctx.stats.counter(this->name(), "sm", "warp_insts", "instructions",
                                     "warp instructions issued")),
       thread_insts_(ctx.stats.counter(this->name(), "sm", "thread_insts", "instructions",
@@ -61,7 +60,10 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
   line_sectors_ = cfg.line_bytes / cfg.sector_bytes;
   for (std::uint32_t i = 0; i < cfg.resources.max_warps; ++i)
     sched_warps_[i % cfg.schedulers][i >> 6] |= std::uint64_t{1} << (i & 63);
-  for (const auto& m : sched_warps_) sched_word_.push_back(m.empty() ? 0 : m[0]);
+  sc_assert(cfg.schedulers >= 1 && cfg.schedulers <= kMaxSchedulers);
+  last_issued_.fill(-1);
+  for (std::uint32_t s = 0; s < cfg.schedulers; ++s)
+    sched_word_[s] = sched_warps_[s].empty() ? 0 : sched_warps_[s][0];
   const std::uint32_t S = cfg.schedulers;
   if (S >= 4 && S <= 32 && (S & (S - 1)) == 0) sched_fold_ = __builtin_ctz(S);
   gto_one_word_ = one_word_ && cfg.policy == WarpSchedulerPolicy::Gto;

@@ -12,6 +12,7 @@
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -236,7 +237,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   // With at most 64 warps (one mask word, every built-in platform) the GTO issue and the wake-up
   // scan take a path without the loops over words; sched_word_[s] is sched_warps_[s][0].
   bool one_word_ = false;
-  std::vector<std::uint64_t> sched_word_;
+  // Per scheduler data in the object (no vector's data pointer to load at each access).
+  static constexpr std::uint32_t kMaxSchedulers = 64;  // sm.schedulers' limit
+  std::array<std::uint64_t, kMaxSchedulers> sched_word_{};
   int sched_fold_ = -1;        // log2(schedulers) if a power of two up to 32, else -1
   bool gto_one_word_ = false;  // one_word_ and GTO: issue_gto_one_word() issues
   bool fast_path_ = false;  // gto_one_word_, 2 or 4 schedulers, no warp limit (cycle_method's path)
@@ -245,7 +248,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::uint32_t first_mask_ = ~std::uint32_t{0};
   std::vector<CtaSlot> ctas_;
   std::uint32_t resident_ = 0;
-  std::vector<int> last_issued_;  // per scheduler
+  std::array<int, kMaxSchedulers> last_issued_{};  // per scheduler
   std::uint64_t age_counter_ = 0;
   std::uint64_t launch_counter_ = 0;
   RingBuffer<Payload*> ldst_queue_;  // a ring: size() is a subtraction (a deque's is not)
