@@ -273,7 +273,8 @@ template <std::uint32_t kS>
     const int last = last_issued_[s];
     if (last >= 0 && ((m >> last) & 1u)) {
       const Warp& w = warps_[static_cast<std::uint32_t>(last)];
-      if (w.ready_at <= now && w.age <= swl_max_age_) wi = last;
+      // kS != 0 only on cycle_method's own path, without a warp limit (no age bound).
+      if (w.ready_at <= now && (kS != 0 || w.age <= swl_max_age_)) wi = last;
     }
     if (wi < 0) {  // the oldest issuable warp of this scheduler
       // Ages at or above best_age lose; it starts just past the SWL limit (ages never reach ~0).
