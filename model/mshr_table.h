@@ -11,6 +11,46 @@
 
 namespace locsim {
 
+namespace detail {
+inline std::uint32_t mshr_popcount(std::uint32_t v) {
+  return static_cast<std::uint32_t>(__builtin_popcount(v));
+}
+// A request waiting in an MSHR entry for `sectors` of its line.
+template <class Req>
+struct MshrWaiter {
+  std::uint32_t sectors;
+  Req req;
+};
+// Room for one more waiter for `sectors`: fewer than max_merged wait for each of them.
+template <class Req>
+bool mshr_room_to_wait(const std::vector<MshrWaiter<Req>>& waiters, std::uint32_t sectors,
+                       std::uint32_t max_merged) {
+  for (std::uint32_t s = sectors; s != 0; s &= s - 1) {
+    const std::uint32_t bit = s & (~s + 1);
+    std::uint32_t n = 0;
+    for (const MshrWaiter<Req>& w : waiters) n += (w.sectors & bit) ? 1u : 0u;
+    if (n >= max_merged) return false;
+  }
+  return true;
+}
+// Moves to `out`, in arrival order, the waiters none of whose sectors is still `pending`
+// (inline in each table's fill(), where it was written out before: a call cost 30 per
+// transaction).
+template <class Req>
+[[gnu::always_inline]] inline void mshr_release_ready(std::vector<MshrWaiter<Req>>& waiters,
+                                                      std::uint32_t pending,
+                                                      std::vector<Req>& out) {
+  std::size_t keep = 0;
+  for (std::size_t i = 0; i < waiters.size(); ++i) {
+    if ((waiters[i].sectors & pending) == 0)
+      out.push_back(std::move(waiters[i].req));
+    else
+      waiters[keep++] = std::move(waiters[i]);
+  }
+  waiters.erase(waiters.begin() + static_cast<std::ptrdiff_t>(keep), waiters.end());
+}
+}  // namespace detail
+
 // MSHRs of a sectored cache with one entry per sector in flight, as GPGPU-Sim keys its MSHR
 // table on the sector address of a sectored cache (`mshr_addr`, atom size = sector): a request
 // to a line whose fill is in flight fetches the sectors nobody has asked for yet instead of
@@ -42,14 +82,7 @@ class SectorMshrTable {
   // Room for one more request waiting for `sectors` of line (each below max_merged).
   bool can_wait(Addr line, std::uint32_t sectors) const {
     const std::size_t i = find(line);
-    if (i == kNone) return true;
-    for (std::uint32_t s = sectors; s != 0; s &= s - 1) {
-      const std::uint32_t bit = s & (~s + 1);
-      std::uint32_t n = 0;
-      for (const Waiter& w : lines_[i].waiters) n += (w.sectors & bit) ? 1u : 0u;
-      if (n >= max_merged_) return false;
-    }
-    return true;
+    return i == kNone || detail::mshr_room_to_wait(lines_[i].waiters, sectors, max_merged_);
   }
   // Precondition: can_fetch(sectors); sectors not already pending.
   void fetch(Addr line, std::uint32_t sectors) {
@@ -93,27 +126,15 @@ class SectorMshrTable {
     hint = l.hint;
     in_use_ -= popcount(l.pending & sectors);
     l.pending &= ~sectors;
-    std::size_t keep = 0;
-    for (std::size_t i = 0; i < l.waiters.size(); ++i) {
-      if ((l.waiters[i].sectors & l.pending) == 0)
-        out.push_back(std::move(l.waiters[i].req));
-      else
-        l.waiters[keep++] = std::move(l.waiters[i]);
-    }
-    l.waiters.erase(l.waiters.begin() + static_cast<std::ptrdiff_t>(keep), l.waiters.end());
+    detail::mshr_release_ready(l.waiters, l.pending, out);
     const std::uint32_t left = l.pending;
     if (left == 0) erase(at);
     return left;
   }
 
  private:
-  static std::uint32_t popcount(std::uint32_t v) {
-    return static_cast<std::uint32_t>(__builtin_popcount(v));
-  }
-  struct Waiter {
-    std::uint32_t sectors;
-    Req req;
-  };
+  static std::uint32_t popcount(std::uint32_t v) { return detail::mshr_popcount(v); }
+  using Waiter = detail::MshrWaiter<Req>;
   struct Line {
     std::uint32_t pending = 0;
     std::uint32_t hint = 0;
@@ -231,14 +252,7 @@ class SlotMshrTable {
   // max_merged).
   bool can_wait(std::uint32_t slot, std::uint32_t sectors) const {
     const std::uint32_t e = entry_of_[slot];
-    if (e == kNone) return true;
-    for (std::uint32_t s = sectors; s != 0; s &= s - 1) {
-      const std::uint32_t bit = s & (~s + 1);
-      std::uint32_t n = 0;
-      for (const Waiter& w : pool_[e].waiters) n += (w.sectors & bit) ? 1u : 0u;
-      if (n >= max_merged_) return false;
-    }
-    return true;
+    return e == kNone || detail::mshr_room_to_wait(pool_[e].waiters, sectors, max_merged_);
   }
   // `sectors` of the line in `slot` go in flight (precondition: can_fetch(sectors), none of
   // them pending) and `r` waits for `waits` of them.
@@ -263,14 +277,7 @@ class SlotMshrTable {
     Line& l = pool_[e];
     in_use_ -= popcount(l.pending & sectors);
     l.pending &= ~sectors;
-    std::size_t keep = 0;
-    for (std::size_t i = 0; i < l.waiters.size(); ++i) {
-      if ((l.waiters[i].sectors & l.pending) == 0)
-        out.push_back(std::move(l.waiters[i].req));
-      else
-        l.waiters[keep++] = std::move(l.waiters[i]);
-    }
-    l.waiters.erase(l.waiters.begin() + static_cast<std::ptrdiff_t>(keep), l.waiters.end());
+    detail::mshr_release_ready(l.waiters, l.pending, out);
     const std::uint32_t left = l.pending;
     if (left == 0) {
       entry_of_[slot] = kNone;
@@ -280,13 +287,8 @@ class SlotMshrTable {
   }
 
  private:
-  static std::uint32_t popcount(std::uint32_t v) {
-    return static_cast<std::uint32_t>(__builtin_popcount(v));
-  }
-  struct Waiter {
-    std::uint32_t sectors;
-    Req req;
-  };
+  static std::uint32_t popcount(std::uint32_t v) { return detail::mshr_popcount(v); }
+  using Waiter = detail::MshrWaiter<Req>;
   struct Line {
     std::uint32_t pending = 0;
     std::vector<Waiter> waiters;  // empty when the entry is free
