@@ -1659,6 +1659,25 @@ LOCSIM_INLINE void set_static(const StaticPart& sp, WarpInst& out) {
 // The rest of `out` once its static part and lane addresses are set: operation, latency, access
 // size, data structure, shared-memory offsets, linear. step: the stride of a full warp's base +
 // stride line (0 if not known), which makes a global access of that size linear.
+// Generic shared-memory addresses of the active lanes become offsets in the CTA's window.
+LOCSIM_INLINE void rebase_shared(WarpInst& out, std::uint32_t m, Addr shmem_base) {
+  if (shmem_base == 0) return;
+  for (unsigned l = 0; l < 32; ++l)
+    if (((m >> l) & 1u) && out.addr[l] >= shmem_base) out.addr[l] -= shmem_base;
+}
+
+// A global access's data structure: the copied region holding its first active lane's address.
+LOCSIM_INLINE void tag_data_structure(WarpInst& out, std::uint32_t m,
+                                      const std::vector<TraceMemcpy>& regions) {
+  if (m == 0) return;
+  const Addr a = out.addr[__builtin_ctz(m)];
+  for (std::size_t r = 0; r < regions.size(); ++r)
+    if (a >= regions[r].base && a - regions[r].base < regions[r].bytes) {
+      out.data_structure = static_cast<std::uint16_t>(r);
+      return;
+    }
+}
+
 LOCSIM_INLINE void finish_inst(const StaticPart& sp, bool last, const TraceKernelInfo& info,
                                const std::vector<TraceMemcpy>& regions, const Where& where,
                                WarpInst& out, bool fill, std::uint64_t step = 0) {
@@ -1693,19 +1712,10 @@ LOCSIM_INLINE void finish_inst(const StaticPart& sp, bool last, const TraceKerne
   out.size = w;
   if (!fill) return;
   if (cls.op == WarpOp::SharedLoad || cls.op == WarpOp::SharedStore) {
-    if (info.shmem_base != 0)  // generic shared addresses become offsets in the CTA's window
-      for (unsigned l = 0; l < 32; ++l)
-        if (((m >> l) & 1u) && out.addr[l] >= info.shmem_base) out.addr[l] -= info.shmem_base;
+    rebase_shared(out, m, info.shmem_base);
     return;
   }
-  if (m != 0) {
-    const Addr a = out.addr[__builtin_ctz(m)];
-    for (std::size_t r = 0; r < regions.size(); ++r)
-      if (a >= regions[r].base && a - regions[r].base < regions[r].bytes) {
-        out.data_structure = static_cast<std::uint16_t>(r);
-        break;
-      }
-  }
+  tag_data_structure(out, m, regions);
   out.linear = step == w;  // a global access (shared offsets may have moved): lanes as read
 }
 
@@ -1839,21 +1849,10 @@ const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info,
       zero_lanes(out.addr.data());
       break;
     case StaticPart::kShared:
-      if (info.shmem_base != 0)
-        for (unsigned l = 0; l < 32; ++l)
-          if (((out.active_mask >> l) & 1u) && out.addr[l] >= info.shmem_base)
-            out.addr[l] -= info.shmem_base;
+      rebase_shared(out, out.active_mask, info.shmem_base);
       break;
     case StaticPart::kGlobal: {
-      const std::uint32_t m = out.active_mask;
-      if (m != 0) {
-        const Addr a = out.addr[__builtin_ctz(m)];
-        for (std::size_t r = 0; r < regions.size(); ++r)
-          if (a >= regions[r].base && a - regions[r].base < regions[r].bytes) {
-            out.data_structure = static_cast<std::uint16_t>(r);
-            break;
-          }
-      }
+      tag_data_structure(out, out.active_mask, regions);
       out.linear = step == out.size;
       break;
     }
