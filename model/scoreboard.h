@@ -11,6 +11,7 @@
 // the model before issue 15). Exit always waits for every outstanding load. No SystemC here.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +21,11 @@ namespace locsim {
 
 class Scoreboard {
  public:
+  // Room for kInitialEntries outstanding loads from the start: a warp slot's scoreboard then
+  // does not grow (reallocate) while the run touches new slots; more loads still grow it.
+  static constexpr std::size_t kInitialEntries = 4;
+  Scoreboard() { entries_.reserve(kInitialEntries); }
+
   // Whether `in` may issue now (register hazards and the two waits above). The tests without
   // registers inline at the caller (once per fetched instruction), the register scan not.
   [[gnu::always_inline]] bool ready(const WarpInst& in) const {

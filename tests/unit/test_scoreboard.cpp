@@ -109,6 +109,25 @@ TEST_CASE("scoreboard: completed entries are reused, registers of both loads tra
   }
 }
 
+TEST_CASE("scoreboard: more loads than the initial room grow it, after a reset too",
+          "[scoreboard]") {
+  Scoreboard sb;
+  const unsigned n = 3 * Scoreboard::kInitialEntries + 1;
+  for (int round = 0; round < 2; ++round) {
+    std::vector<std::uint32_t> slots;
+    for (unsigned i = 0; i < n; ++i)
+      slots.push_back(sb.reserve(inst(WarpOp::Load, {static_cast<std::uint8_t>(i)}, {}), 1, false));
+    CHECK(sb.outstanding() == n);
+    for (unsigned i = 0; i < n; ++i) CHECK(sb.pending(static_cast<std::uint8_t>(i)));
+    for (unsigned i = 0; i + 1 < n; ++i) CHECK(sb.line_returned(slots[i]));
+    CHECK(sb.pending(static_cast<std::uint8_t>(n - 1)));
+    CHECK_FALSE(sb.pending(0));
+    sb.reset();  // a new warp in the slot: nothing pending
+    CHECK(sb.outstanding() == 0);
+    CHECK_FALSE(sb.pending(static_cast<std::uint8_t>(n - 1)));
+  }
+}
+
 TEST_CASE("scoreboard: ready() matches a reference model over random load sequences",
           "[scoreboard]") {
   // The reference: the outstanding loads as a list; an instruction waits for a blocking load, for
