@@ -371,22 +371,19 @@ template <bool kSwl>
 }
 
 void StreamingMultiprocessor::cycle_method() {
+  // Every run is asked for through wake_at_, for an edge after the current cycle
+  // (schedule_wake()'s callers and the end of this method), and the earliest request wins: the
+  // run is at cycle wake_at_'s edge (no time read or division) and at most one per cycle (no
+  // same-cycle test).
+  const Cycle now = wake_at_;
+  const std::uint64_t period_ps = clk_.period().value();
+  sc_assert(now * period_ps == sim_time().value());
   wake_at_ = kNeverCycle;
-  // clk_.now() and clk_.on_edge(now) from one read of the time.
-  const std::uint64_t t_ps = sim_time().value(), period_ps = clk_.period().value();
-  const Cycle now = t_ps / period_ps;
-  if (now * period_ps != t_ps) {  // not on our edge: run at the next one
-    schedule_wake(now + 1);
-    return;
-  }
   if (!shared_releases_.empty()) release_shared_loads(now);
   Cycle next = kNeverCycle;
   if (fast_path_) {  // GTO, one mask word, 2 or 4 schedulers, no warp limit: one test
-    if (now != last_cycle_) {
-      last_cycle_ = now;
-      if (cfg_.schedulers == 4 ? issue_gto_one_word<4>(now) : issue_gto_one_word<2>(now))
-        ++active_cycles_;
-    }
+    if (cfg_.schedulers == 4 ? issue_gto_one_word<4>(now) : issue_gto_one_word<2>(now))
+      ++active_cycles_;
     next = next_ready_one_word<false>(now);
   } else {
     next = cycle_general(now);
@@ -401,31 +398,28 @@ void StreamingMultiprocessor::cycle_method() {
 
 // cycle_method()'s issue and wake-up scan for the other configurations. Returns the wake-up cycle.
 Cycle StreamingMultiprocessor::cycle_general(Cycle now) {
-  if (now != last_cycle_) {
-    last_cycle_ = now;
-    if (cfg_.warp_limit) update_warp_limit();
-    bool issued = false;
-    if (gto_one_word_) {
-      issued = issue_gto_one_word<0>(now);
-    } else {
-      // The schedulers take turns at going first (the first one gets the shared LDST and shared
-      // memory ports), rotating every cycle as GPGPU-Sim's shader_core_ctx::issue() does; a
-      // fixed order (sm.issue_order=fixed) lets scheduler 0's warps issue all their loads before
-      // the others' first one.
-      const std::uint32_t S = cfg_.schedulers;
-      std::uint32_t s = !cfg_.rotate_issue ? 0
-                        : S == 2           ? static_cast<std::uint32_t>(now & 1u)
-                                           : static_cast<std::uint32_t>(now % S);
-      for (std::uint32_t k = 0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) {
-        int w = pick(s, now);
-        if (w < 0) continue;
-        issue(static_cast<std::uint32_t>(w), now);
-        last_issued_[s] = w;
-        issued = true;
-      }
+  if (cfg_.warp_limit) update_warp_limit();
+  bool issued = false;
+  if (gto_one_word_) {
+    issued = issue_gto_one_word<0>(now);
+  } else {
+    // The schedulers take turns at going first (the first one gets the shared LDST and shared
+    // memory ports), rotating every cycle as GPGPU-Sim's shader_core_ctx::issue() does; a
+    // fixed order (sm.issue_order=fixed) lets scheduler 0's warps issue all their loads before
+    // the others' first one.
+    const std::uint32_t S = cfg_.schedulers;
+    std::uint32_t s = !cfg_.rotate_issue ? 0
+                      : S == 2           ? static_cast<std::uint32_t>(now & 1u)
+                                         : static_cast<std::uint32_t>(now % S);
+    for (std::uint32_t k = 0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) {
+      int w = pick(s, now);
+      if (w < 0) continue;
+      issue(static_cast<std::uint32_t>(w), now);
+      last_issued_[s] = w;
+      issued = true;
     }
-    if (issued) ++active_cycles_;
   }
+  if (issued) ++active_cycles_;
   // Sleep until the first cycle at which some warp can issue (responses and launches wake us).
   if (cfg_.warp_limit) update_warp_limit();  // warps may have exited or reached a barrier
   Cycle next = kNeverCycle;

@@ -272,7 +272,6 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   };
   std::priority_queue<SharedRelease, std::vector<SharedRelease>, std::greater<SharedRelease>>
       shared_releases_;
-  Cycle last_cycle_ = ~Cycle{0};
   Cycle wake_at_ = ~Cycle{0};
   Activation wake_{Activation::Stage::kCore};
   std::vector<LineRequest> coalesced_;
