@@ -81,10 +81,14 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
                                                      std::string(this->name()) + ".cycle_method");
 }
 
+// Every caller asks for an edge after the current cycle: the edge's time needs no comparison with
+// the time now (ClockDomain::ps_at()).
 void StreamingMultiprocessor::schedule_wake(Cycle c) {
   if (c >= wake_at_) return;
   wake_at_ = c;
-  wake_.notify_at(clk_.ps_at(c));
+  const std::uint64_t t_ps = c * clk_.period().value();
+  sc_assert(t_ps > sim_time().value());
+  wake_.notify_at(t_ps);
 }
 
 void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_seq,
