@@ -576,6 +576,25 @@ void StreamingMultiprocessor::release_barrier(std::uint32_t slot) {
   ctas_[slot].at_barrier = 0;
 }
 
+[[gnu::always_inline]] inline void StreamingMultiprocessor::send_queued_at(Cycle c) {
+  const bool was_full = ldst_queue_.size() >= cfg_.ldst_queue;
+  while (!port_.busy() && !ldst_queue_.empty()) {
+    Payload* gp = ldst_queue_.front();
+    ldst_queue_.pop_front();
+    if (c != ldst_pop_cycle_) {
+      ldst_pop_cycle_ = c;
+      ldst_pops_ = 0;
+    }
+    ++ldst_pops_;
+    port_.send(*gp);
+  }
+  if (was_full && ldst_queue_.size() < cfg_.ldst_queue) schedule_wake(clk_.next_edge_cycle() + 1);
+}
+
+void StreamingMultiprocessor::send_queued() {
+  send_queued_at(clk_.now());
+}
+
 void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   Warp& w = warps_[wi];
   CtaSlot& c = ctas_[w.cta_slot];
@@ -654,23 +673,7 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   if (ldst_queue_.size() >= cfg_.ldst_queue) ++ldst_stall_;
   w.ready_at = now + 1;
   fetch_issued(w, wi, true);
-  send_requests();
-}
-
-void StreamingMultiprocessor::send_queued() {
-  const bool was_full = ldst_queue_.size() >= cfg_.ldst_queue;
-  const Cycle c = clk_.now();
-  while (!port_.busy() && !ldst_queue_.empty()) {
-    Payload* gp = ldst_queue_.front();
-    ldst_queue_.pop_front();
-    if (c != ldst_pop_cycle_) {
-      ldst_pop_cycle_ = c;
-      ldst_pops_ = 0;
-    }
-    ++ldst_pops_;
-    port_.send(*gp);
-  }
-  if (was_full && ldst_queue_.size() < cfg_.ldst_queue) schedule_wake(clk_.next_edge_cycle() + 1);
+  if (!port_.busy() && !ldst_queue_.empty()) send_queued_at(now);  // send_requests()
 }
 
 bool StreamingMultiprocessor::on_response(Payload& gp) {

@@ -197,6 +197,9 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   void send_requests() {
     if (!port_.busy() && !ldst_queue_.empty()) send_queued();
   }
+  // send_queued() with the current cycle c given; inline at issue_memory() (once per memory
+  // instruction on volta, where the port is usually free then), out of line for the port.
+  void send_queued_at(Cycle c);
   void send_queued();
   bool on_response(Payload& gp);
   // The rare paths of issue_memory() and on_response(), out of line: atomics' word counts, the
