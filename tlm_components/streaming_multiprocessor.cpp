@@ -650,17 +650,20 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
     if (kind != AccessKind::Load) {
       // Stores and atomics carry TLM byte enables for the bytes they touch.
       std::uint8_t* be = PayloadPool::byte_enables(gp);
-      for (unsigned b0 = 0; b0 < cfg_.line_bytes;
-           b0 += 64) {  // a 64-byte word of the mask at a time
-        const unsigned n = std::min(64u, cfg_.line_bytes - b0);
-        const std::uint64_t bits = lr.bytes.w[b0 >> 6];
-        if (n == 64 && (bits == 0 || bits == ~std::uint64_t{0}))  // constant size: inlined
-          std::memset(be + b0, bits ? 0xff : 0x00, 64);
-        else if (bits == 0)
-          std::memset(be + b0, 0x00, n);
-        else
-          for (unsigned b = 0; b < n; ++b) be[b0 + b] = (bits >> b) & 1u ? 0xff : 0x00;
-      }
+      if (cfg_.line_bytes == 128 && (lr.bytes.w[0] & lr.bytes.w[1]) == ~std::uint64_t{0})
+        std::memset(be, 0xff, 128);  // a whole 128-byte line (the common store): one fill
+      else
+        for (unsigned b0 = 0; b0 < cfg_.line_bytes;
+             b0 += 64) {  // a 64-byte word of the mask at a time
+          const unsigned n = std::min(64u, cfg_.line_bytes - b0);
+          const std::uint64_t bits = lr.bytes.w[b0 >> 6];
+          if (n == 64 && (bits == 0 || bits == ~std::uint64_t{0}))  // constant size: inlined
+            std::memset(be + b0, bits ? 0xff : 0x00, 64);
+          else if (bits == 0)
+            std::memset(be + b0, 0x00, n);
+          else
+            for (unsigned b = 0; b < n; ++b) be[b0 + b] = (bits >> b) & 1u ? 0xff : 0x00;
+        }
       gp->set_byte_enable_ptr(be);
       gp->set_byte_enable_length(cfg_.line_bytes);
       if (kind == AccessKind::Store && ctx_.check_data) golden_store(lr, *gp);
