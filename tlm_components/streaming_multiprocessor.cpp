@@ -77,8 +77,14 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
   port_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                     sc_core::sc_time& d) { return mem->nb_transport_fw(gp, ph, d); },
              [this](Payload& gp) { return on_response(gp); }, [this]() { send_requests(); });
-  wake_.bind<&StreamingMultiprocessor::cycle_method>(this,
-                                                     std::string(this->name()) + ".cycle_method");
+  // The activation's method chosen once for the configuration (no per-run tests of it).
+  const std::string act_name = std::string(this->name()) + ".cycle_method";
+  if (fast_path_ && S == 4)
+    wake_.bind<&StreamingMultiprocessor::cycle_method<4>>(this, act_name);
+  else if (fast_path_)
+    wake_.bind<&StreamingMultiprocessor::cycle_method<2>>(this, act_name);
+  else
+    wake_.bind<&StreamingMultiprocessor::cycle_method<0>>(this, act_name);
 }
 
 // Every caller asks for an edge after the current cycle: the edge's time needs no comparison with
@@ -374,6 +380,7 @@ template <bool kSwl>
   return next;
 }
 
+template <std::uint32_t kFast>
 void StreamingMultiprocessor::cycle_method() {
   // Every run is asked for through wake_at_, for an edge after the current cycle
   // (schedule_wake()'s callers and the end of this method), and the earliest request wins: the
@@ -383,16 +390,15 @@ void StreamingMultiprocessor::cycle_method() {
   const std::uint64_t period_ps = clk_.period().value();
   sc_assert(now * period_ps == sim_time().value());
   wake_at_ = kNeverCycle;
-  if (!shared_releases_.empty()) release_shared_loads(now);
+  if (shared_next_ <= now) release_shared_loads(now);
   Cycle next = kNeverCycle;
-  if (fast_path_) {  // GTO, one mask word, 2 or 4 schedulers, no warp limit: one test
-    if (cfg_.schedulers == 4 ? issue_gto_one_word<4>(now) : issue_gto_one_word<2>(now))
-      ++active_cycles_;
+  if constexpr (kFast != 0) {  // GTO, one mask word, kFast (2 or 4) schedulers, no warp limit
+    if (issue_gto_one_word<kFast>(now)) ++active_cycles_;
     next = next_ready_one_word<false>(now);
   } else {
     next = cycle_general(now);
   }
-  if (!shared_releases_.empty()) next = std::min(next, shared_releases_.top().when);
+  next = std::min(next, shared_next_);
   // schedule_wake(next) without ps_at()'s time read: next > now, so its edge is in the future.
   if (next != kNeverCycle && next < wake_at_) {
     wake_at_ = next;
@@ -476,6 +482,7 @@ void StreamingMultiprocessor::release_shared_loads(Cycle now) {
     // load.
     release_load(r.warp, r.slot, [&r] { return r.when; });
   }
+  shared_next_ = shared_releases_.empty() ? kNeverCycle : shared_releases_.top().when;
 }
 
 void StreamingMultiprocessor::update_warp_limit() {
@@ -549,6 +556,7 @@ void StreamingMultiprocessor::issue_rare(std::uint32_t wi, Cycle now) {
         const Cycle done = now + cfg_.shared_latency + degree - 1;
         const std::uint32_t slot = w.sb.reserve(in, 1, cfg_.scoreboard == ScoreboardMode::BlockAll);
         shared_releases_.push(SharedRelease{done, wi, slot});
+        shared_next_ = std::min(shared_next_, done);
         schedule_wake(done);
       }
       w.ready_at = now + 1;

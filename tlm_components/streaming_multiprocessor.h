@@ -122,6 +122,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     std::uint32_t older = 0;        // resident CTAs launched before this one (its bypass rank)
   };
 
+  // The activation's method: kFast 2 or 4 for fast_path_ with that many schedulers, else 0.
+  template <std::uint32_t kFast>
   void cycle_method();
   Cycle cycle_general(Cycle now);
   bool can_issue(std::uint32_t wi, Cycle now) const;
@@ -245,7 +247,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   std::array<std::uint64_t, kMaxSchedulers> sched_word_{};
   int sched_fold_ = -1;        // log2(schedulers) if a power of two up to 32, else -1
   bool gto_one_word_ = false;  // one_word_ and GTO: issue_gto_one_word() issues
-  bool fast_path_ = false;  // gto_one_word_, 2 or 4 schedulers, no warp limit (cycle_method's path)
+  bool fast_path_ = false;     // gto_one_word_, 2 or 4 schedulers, no warp limit: cycle_method<S>
   // The first scheduler of a cycle is now & first_mask_ (0 without rotation, schedulers - 1 for
   // a power of two), or now % schedulers if first_mask_ is all ones.
   std::uint32_t first_mask_ = ~std::uint32_t{0};
@@ -275,6 +277,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   };
   std::priority_queue<SharedRelease, std::vector<SharedRelease>, std::greater<SharedRelease>>
       shared_releases_;
+  Cycle shared_next_ = ~Cycle{0};  // shared_releases_.top().when, ~0 while it is empty
   Cycle wake_at_ = ~Cycle{0};
   Activation wake_{Activation::Stage::kCore};
   std::vector<LineRequest> coalesced_;
