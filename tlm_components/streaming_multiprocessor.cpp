@@ -399,8 +399,9 @@ void StreamingMultiprocessor::cycle_method() {
     next = cycle_general(now);
   }
   next = std::min(next, shared_next_);
-  // schedule_wake(next) without ps_at()'s time read: next > now, so its edge is in the future.
-  if (next != kNeverCycle && next < wake_at_) {
+  // schedule_wake(next) without ps_at()'s time read: next > now, so its edge is in the future
+  // (next == kNeverCycle is never below wake_at_).
+  if (next < wake_at_) {
     wake_at_ = next;
     wake_.notify_at(next * period_ps);
   }
