@@ -689,7 +689,10 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
 }
 
 bool StreamingMultiprocessor::on_response(Payload& gp) {
-  GpuExtension& e = gpu_ext(gp);
+  // A response comes back in the payload issue_memory() took from the pool: its own extension,
+  // without gpu_ext()'s type test.
+  sc_assert(as_pooled(gp) != nullptr);
+  GpuExtension& e = static_cast<PooledPayload&>(gp).ext;
   const std::uint32_t slot = static_cast<std::uint32_t>(e.owner_tag & 0xffffffffu);
   CtaSlot& c = ctas_[slot];
   ++ctx_.progress;
