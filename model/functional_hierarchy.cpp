@@ -266,6 +266,7 @@ void FunctionalHierarchy::run_kernel(const Kernel& k) {
         case WarpOp::Load:
         case WarpOp::Store:
         case WarpOp::Atomic:
+          in.fill_lanes();  // (a linear instruction's producer may have written lane 0 alone)
           access_warp(si,
                       in.op == WarpOp::Load    ? AccessKind::Load
                       : in.op == WarpOp::Store ? AccessKind::Store

@@ -719,7 +719,7 @@ void StreamingMultiprocessor::count_atomic_words(const WarpInst& in, const LineR
   // Per-word add counts: several lanes may hit the same word (performed at the L2).
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!((in.active_mask >> l) & 1u)) continue;
-    Addr a = in.addr[l] & ~Addr{3};
+    Addr a = in.lane(l) & ~Addr{3};  // (a linear instruction's lanes may be unwritten)
     if (a < lr.line_addr || a >= lr.line_addr + cfg_.line_bytes) continue;
     ++e.word_count[(a - lr.line_addr) / 4];
   }

@@ -43,7 +43,9 @@ struct WarpInst {
   std::uint8_t size = 4;      // memory: bytes per lane (1, 2, 4, 8, 16)
   // Memory: every lane is active and addr[lane] == addr[0] + lane * size, as its producer knows
   // (the SM then coalesces without checking the lanes). False says nothing. Whoever changes
-  // addr, active_mask or size after the producer must clear it.
+  // addr, active_mask or size after the producer must clear it. The producer of a linear Load,
+  // Store or Atomic may write addr[0] alone (the SM's coalescer reads no other lane of it): a
+  // consumer that reads its lanes calls fill_lanes() first or reads them through lane().
   bool linear = false;
   std::uint16_t data_structure = 0;  // index into Kernel::data(); 0xffff = unknown
   std::array<Addr, 32> addr{};       // memory: per-lane byte addresses
@@ -58,6 +60,14 @@ struct WarpInst {
 
   // Warp instructions this entry stands for (a Compute block counts `count`).
   std::uint32_t warp_insts() const { return op == WarpOp::Compute ? count : 1u; }
+  // Lane l's address of a memory instruction, whether or not a linear one's lanes are written.
+  Addr lane(unsigned l) const { return linear ? addr[0] + Addr{l} * size : addr[l]; }
+  // Writes the lanes of a linear instruction whose producer wrote addr[0] alone (a no-op
+  // otherwise), so that addr can be read as an array.
+  void fill_lanes() {
+    if (!linear) return;
+    for (unsigned l = 1; l < 32; ++l) addr[l] = addr[0] + Addr{l} * size;
+  }
 };
 
 // A warp's instruction stream, generated on demand. next() fills `inst` and returns true until the

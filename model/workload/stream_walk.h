@@ -7,12 +7,16 @@
 
 namespace locsim {
 
-// Calls f(const WarpInst&) for each instruction of one warp, Exit included.
+// Calls f(const WarpInst&) for each instruction of one warp, Exit included, with every lane of a
+// linear instruction written (WarpInst::fill_lanes()).
 template <class F>
 void for_each_warp_inst(const Kernel& k, std::uint32_t cta, std::uint32_t warp, F&& f) {
   auto s = k.warp_stream(cta, warp);
   WarpInst in;
-  while (s->next(in)) f(static_cast<const WarpInst&>(in));
+  while (s->next(in)) {
+    in.fill_lanes();
+    f(static_cast<const WarpInst&>(in));
+  }
 }
 
 // Calls f(warp, const WarpInst&) for each instruction of each warp of a CTA, warp by warp.

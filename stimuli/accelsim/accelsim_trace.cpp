@@ -1381,6 +1381,10 @@ struct StaticPart {
   // exit that is not the warp's last instruction), the same and make an exit of the last one,
   // or finish a global or a shared access from its lanes.
   enum Kind : std::uint8_t { kZero, kExit, kGlobal, kShared } kind = kZero;
+  // The stride that makes a full warp's base + stride line a linear instruction (its access
+  // size, for a global access), else kNoStride: fast_tail() then writes lane 0 alone.
+  static constexpr std::uint64_t kNoStride = std::uint64_t{1} << 63;  // (no stride it reads)
+  std::uint64_t linear_step = kNoStride;
   // The WarpInst fields before `addr` and from `n_dst` on, as finish_inst() leaves them for a
   // line that is not its warp's last (a global access's data structure and linear excepted):
   // copied as two blocks per streamed line instead of field by field.
@@ -1782,6 +1786,10 @@ LOCSIM_INLINE const char* fast_tail(const char* p, const char* e, const StaticPa
         if (addr) {
           const std::uint64_t step = neg ? ~u + 1 : u;
           if (step_out) *step_out = step;
+          if (step_out && step == s.linear_step) {  // linear: its consumers fill the lanes
+            addr[0] = cur;
+            return q;
+          }
           // Two lanes per store, unrolled (the loop the compiler made of it cost six
           // instructions per pair).
           __m128i v =
@@ -1964,6 +1972,7 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
           : proto.op == WarpOp::Load || proto.op == WarpOp::Store || proto.op == WarpOp::Atomic
               ? StaticPart::kGlobal
               : StaticPart::kZero;
+      sp.linear_step = sp.kind == StaticPart::kGlobal ? proto.size : StaticPart::kNoStride;
       std::memcpy(sp.head, &proto, StaticPart::kHead);
       std::memcpy(sp.tail, reinterpret_cast<const unsigned char*>(&proto) + StaticPart::kTailAt,
                   StaticPart::kTail);

@@ -48,12 +48,12 @@ void append_addresses(const WarpInst& in, std::string& out) {
     const unsigned lo = __builtin_ctz(m), hi = 31 - __builtin_clz(m);
     const std::uint64_t run = hi - lo + 1;
     stride_ok = __builtin_popcount(m) == static_cast<int>(run);
-    if (stride_ok && run > 1) stride = static_cast<std::int64_t>(in.addr[lo + 1] - in.addr[lo]);
+    if (stride_ok && run > 1) stride = static_cast<std::int64_t>(in.lane(lo + 1) - in.lane(lo));
     if (stride < INT32_MIN || stride > INT32_MAX) stride_ok = false;
     for (unsigned l = lo + 1; stride_ok && l <= hi; ++l)
-      stride_ok = in.addr[l] - in.addr[l - 1] == static_cast<std::uint64_t>(stride);
+      stride_ok = in.lane(l) - in.lane(l - 1) == static_cast<std::uint64_t>(stride);
     if (stride_ok) {
-      std::snprintf(buf, sizeof buf, " 1 0x%016" PRIx64 " %" PRId64, in.addr[lo], stride);
+      std::snprintf(buf, sizeof buf, " 1 0x%016" PRIx64 " %" PRId64, in.lane(lo), stride);
       out += buf;
       return;
     }
@@ -61,7 +61,7 @@ void append_addresses(const WarpInst& in, std::string& out) {
   out += " 0";
   for (unsigned l = 0; l < 32; ++l)
     if ((m >> l) & 1u) {
-      std::snprintf(buf, sizeof buf, " 0x%016" PRIx64, in.addr[l]);
+      std::snprintf(buf, sizeof buf, " 0x%016" PRIx64, in.lane(l));
       out += buf;
     }
 }
