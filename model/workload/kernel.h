@@ -48,7 +48,10 @@ struct WarpInst {
   // consumer that reads its lanes calls fill_lanes() first or reads them through lane().
   bool linear = false;
   std::uint16_t data_structure = 0;  // index into Kernel::data(); 0xffff = unknown
-  std::array<Addr, 32> addr{};       // memory: per-lane byte addresses
+  // Memory instructions: per-lane byte addresses (0 for inactive lanes; of a linear one, see
+  // above). Unspecified for every other operation (a producer may leave what an earlier
+  // instruction put there): read it only for Load, Store, Atomic, SharedLoad and SharedStore.
+  std::array<Addr, 32> addr{};
   // Register dependencies for the SM's scoreboard (model/scoreboard.h): registers R0..R254 the
   // instruction writes and reads (255 = RZ, never pending); a load's destinations are pending
   // until it returns. wait_all_loads: the instruction waits until none of the warp's loads is

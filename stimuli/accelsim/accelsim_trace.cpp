@@ -1377,10 +1377,10 @@ struct StaticPart {
   bool text_ok = false, width_ok = false;
   // 1 + lineinfo if the text is not empty and both hold (fast_line() may use it), else 0.
   std::uint8_t fast = 0;
-  // What fast_inst() does after copying head and tail: clear the lanes (compute, barrier, an
-  // exit that is not the warp's last instruction), the same and make an exit of the last one,
-  // or finish a global or a shared access from its lanes.
-  enum Kind : std::uint8_t { kZero, kExit, kGlobal, kShared } kind = kZero;
+  // What fast_inst() does after copying head and tail: nothing (compute, barrier, an exit that
+  // is not the warp's last instruction: their lanes are not cleared, WarpInst::addr), make an
+  // exit of the warp's last one, or finish a global or a shared access from its lanes.
+  enum Kind : std::uint8_t { kPlain, kExit, kGlobal, kShared } kind = kPlain;
   // The stride that makes a full warp's base + stride line a linear instruction (its access
   // size, for a global access), else kNoStride: fast_tail() then writes lane 0 alone.
   static constexpr std::uint64_t kNoStride = std::uint64_t{1} << 63;  // (no stride it reads)
@@ -1418,7 +1418,7 @@ bool is_text(std::string_view s) {
 #define LOCSIM_INLINE inline __attribute__((always_inline))
 
 // Clears 32 lane addresses in 16 stores (std::fill becomes a `rep stos`, 32 steps and a set-up;
-// it runs for every compute line).
+// it runs for every line with inactive lanes).
 LOCSIM_INLINE void zero_lanes(Addr* a) {
 #if defined(__SSE2__)
   __m128i z = _mm_setzero_si128();
@@ -1699,15 +1699,12 @@ LOCSIM_INLINE void finish_inst(const StaticPart& sp, bool last, const TraceKerne
   if (cls.op == WarpOp::Exit && !last) cls = {WarpOp::Compute, 1};
   if (is_mem && width == 0) cls = {WarpOp::Compute, 1};  // no addresses recorded
   out.op = cls.op;
+  // A non-memory instruction's addr is left as it is (WarpInst: unspecified).
   if (cls.op == WarpOp::Compute) {
     out.latency = cls.latency;
-    if (fill) zero_lanes(out.addr.data());
     return;
   }
-  if (!is_mem) {
-    if (fill) zero_lanes(out.addr.data());
-    return;
-  }
+  if (!is_mem) return;
   std::uint8_t w = sp.opcode_w;
   if (w == 0) w = static_cast<std::uint8_t>(width);
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
@@ -1851,10 +1848,8 @@ const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info,
         out.op = WarpOp::Exit;
         out.latency = 0;
       }
-      zero_lanes(out.addr.data());
       break;
-    case StaticPart::kZero:
-      zero_lanes(out.addr.data());
+    case StaticPart::kPlain:  // (addr of a non-memory instruction is unspecified: not cleared)
       break;
     case StaticPart::kShared:
       rebase_shared(out, out.active_mask, info.shmem_base);
@@ -1871,7 +1866,7 @@ const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info,
 LOCSIM_INLINE const char* plain_line(const char* p, const char* e, const TraceKernelInfo& info,
                                      bool last, WarpInst& out, const StaticPart*& prev) {
   const StaticPart* s = prev ? prev->succ : nullptr;
-  if (!s || s->width != 0 || (s->kind != StaticPart::kZero && s->kind != StaticPart::kExit))
+  if (!s || s->width != 0 || (s->kind != StaticPart::kPlain && s->kind != StaticPart::kExit))
     return nullptr;
   // (n >= 16: same_bytes() then calls nothing, so that next() saves no registers)
   const std::size_t n = s->text.size();
@@ -1885,7 +1880,6 @@ LOCSIM_INLINE const char* plain_line(const char* p, const char* e, const TraceKe
     out.op = WarpOp::Exit;
     out.latency = 0;
   }
-  zero_lanes(out.addr.data());
   prev = s;
   return p + n;
 }
@@ -1971,7 +1965,7 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
           : proto.op == WarpOp::SharedLoad || proto.op == WarpOp::SharedStore ? StaticPart::kShared
           : proto.op == WarpOp::Load || proto.op == WarpOp::Store || proto.op == WarpOp::Atomic
               ? StaticPart::kGlobal
-              : StaticPart::kZero;
+              : StaticPart::kPlain;
       sp.linear_step = sp.kind == StaticPart::kGlobal ? proto.size : StaticPart::kNoStride;
       std::memcpy(sp.head, &proto, StaticPart::kHead);
       std::memcpy(sp.tail, reinterpret_cast<const unsigned char*>(&proto) + StaticPart::kTailAt,
