@@ -68,16 +68,19 @@ bool check_inst_fast(std::string_view line, const TraceKernelInfo& info);
 struct StaticPart;
 // check_inst_fast() (fill false: `addr` null) or the fast parse of a streamed line, on the
 // bytes [p, e) of a read buffer, before the line's end is known (defined below). `step`, if not
-// null, gets the stride of a full warp's base + stride line read by the short path.
+// null, gets the stride of a full warp's base + stride line read by the short path. `fast`:
+// 1 + info.lineinfo (StaticPart::fast), kept by the callers' loops.
 inline __attribute__((always_inline)) const char* fast_line(const char* p, const char* e,
-                                                            const TraceKernelInfo& info, Addr* addr,
+                                                            const TraceKernelInfo& info,
+                                                            unsigned fast, Addr* addr,
                                                             const StaticPart*& sp,
                                                             std::uint64_t* step = nullptr);
 // fast_inst() for the usual line alone: an instruction without operands (not a memory access)
 // whose static part is the previous one's successor (`prev` updated), else nullptr. Inline: a
 // small function, so that the warp stream's next() needs no frame for it.
+// `fast`: 1 + the kernel's lineinfo (StaticPart::plain).
 inline __attribute__((always_inline)) const char* plain_line(const char* p, const char* e,
-                                                             const TraceKernelInfo& info, bool last,
+                                                             unsigned fast, bool last,
                                                              WarpInst& out,
                                                              const StaticPart*& prev);
 // fast_line() with `out` filled as parse_inst() fills it. `prev`: the static part of the
@@ -727,28 +730,30 @@ void parse_header_line(std::string_view t, TraceKernelInfo& k, const std::string
 }
 
 // The instruction lines that lie whole in a read buffer from `p` to `e` and that fast_line()
-// accepts, at most `left`: how many (`p` moves past them, `prev` is fast_line()'s hint, `rel`
-// if not null grows by their length without CRs). Out of line, so that the loop keeps its
-// values in registers (index_kernel has many).
+// accepts, at most `left`: how many (`p` moves past them, `prev` is fast_line()'s hint, `*rel`
+// grows by their length without CRs if kRel: an .xz file). Out of line, so that the loop keeps
+// its values in registers (index_kernel has many): the line pointer, the end, the lines left,
+// the hint and `fast`, with kRel's offset only where it is used.
+template <bool kRel>
 __attribute__((noinline)) std::uint32_t check_in_place(const char*& p, const char* e,
                                                        const TraceKernelInfo& info,
                                                        std::uint32_t left, const StaticPart*& prev,
                                                        std::uint64_t* rel) {
   const char* q = p;
   const StaticPart* sp = prev;
-  std::uint64_t r = rel ? *rel : 0;
-  std::uint32_t n = 0;
-  while (n < left) {
-    const char* nl = fast_line(q, e, info, nullptr, sp);
+  const unsigned fast = 1u + info.lineinfo;
+  std::uint64_t r = kRel ? *rel : 0;
+  std::uint32_t n = left;
+  for (; n != 0; --n) {
+    const char* nl = fast_line(q, e, info, fast, nullptr, sp);
     if (!nl) break;
-    if (rel) r += static_cast<std::uint64_t>(nl - q) - (nl > q && nl[-1] == '\r') + 1;
+    if (kRel) r += static_cast<std::uint64_t>(nl - q) - (nl > q && nl[-1] == '\r') + 1;
     q = nl + 1;
-    ++n;
   }
   p = q;
   prev = sp;
-  if (rel) *rel = r;
-  return n;
+  if (kRel) *rel = r;
+  return left - n;
 }
 
 // "warp = W\ninsts = N\n" after any empty lines, with W and N of 1 to 9 digits, at the start
@@ -846,7 +851,8 @@ void index_kernel(KernelIndex& k) {
       const char* e = nullptr;
       const char* const first = rd.peek(e);
       const char* p = first;
-      const std::uint32_t n = check_in_place(p, e, info, left, prev_sp, k.xz ? &rel : nullptr);
+      const std::uint32_t n = k.xz ? check_in_place<true>(p, e, info, left, prev_sp, &rel)
+                                   : check_in_place<false>(p, e, info, left, prev_sp, nullptr);
       if (n != 0) {
         rd.consume_lines(static_cast<std::size_t>(p - first), n);
         ln += n;
@@ -1069,7 +1075,8 @@ class TraceWarpStream final : public WarpStream {
              loc.offset),
         rd_(src_, text_, kBuffer, k->xz ? 0 : loc.offset),
         left_(loc.insts),
-        line_(loc.line) {}
+        fast_(1u + k->info.lineinfo),
+        line_(std::uint64_t{loc.line} + loc.insts) {}
   TraceWarpStream(const TraceWarpStream&) = delete;
   TraceWarpStream& operator=(const TraceWarpStream&) = delete;
 
@@ -1077,9 +1084,8 @@ class TraceWarpStream final : public WarpStream {
     if (left_ == 0) return false;
     const char* e = nullptr;
     const char* p = rd_.peek(e);
-    if (const char* nl = plain_line(p, e, k_->info, left_ == 1, in, prev_)) {
+    if (const char* nl = plain_line(p, e, fast_, left_ == 1, in, prev_)) {
       rd_.skip_line(static_cast<std::size_t>(nl - p));
-      ++line_;
       --left_;
       return true;
     }
@@ -1105,7 +1111,6 @@ class TraceWarpStream final : public WarpStream {
     }
     if (nl) {
       rd_.skip_line(static_cast<std::size_t>(nl - p));
-      ++line_;
       --left_;
       return true;
     }
@@ -1116,18 +1121,21 @@ class TraceWarpStream final : public WarpStream {
   // remembered...): out of line, so next() needs a small frame.
   __attribute__((noinline)) bool next_line(WarpInst& in, bool last) {
     for (;;) {
-      ++line_;
+      const std::uint64_t ln = line_ - left_ + 1;  // this line's number
       if (!rd_.next(buf_))
-        fail(at(k_->path, line_), "unexpected end of file (file changed since it was loaded?)");
+        fail(at(k_->path, ln), "unexpected end of file (file changed since it was loaded?)");
       std::string_view t = trim(buf_);
-      if (t.empty()) continue;
+      if (t.empty()) {
+        ++line_;
+        continue;
+      }
       StreamedLine& e = streamed_line(line_slot(t, kStreamedLines - 1));
       if (e.kernel == k_->serial && e.last == last && same_text(e.text, t)) {
         in = e.inst;
         --left_;
         return true;
       }
-      parse_inst(t, k_->info, last, k_->regions, Where(k_->path, line_), in);
+      parse_inst(t, k_->info, last, k_->regions, Where(k_->path, ln), in);
       --left_;
       if (in.op == WarpOp::Compute || in.op == WarpOp::Barrier || in.op == WarpOp::Exit) {
         e.kernel = k_->serial;
@@ -1143,6 +1151,10 @@ class TraceWarpStream final : public WarpStream {
   WarpSource src_;
   LineReader rd_;
   std::uint32_t left_;
+  const std::uint32_t fast_;  // 1 + lineinfo (plain_line())
+  // The number of the warp's last line if no empty line comes between its lines (the `insts = N`
+  // line's plus N), plus the empty lines read since: a line's number is this minus the lines left
+  // plus 1, worked out only when an error needs it.
   std::uint64_t line_;
   std::string_view buf_;
   const StaticPart* prev_ = nullptr;  // fast_inst()'s hint
@@ -1377,6 +1389,9 @@ struct StaticPart {
   bool text_ok = false, width_ok = false;
   // 1 + lineinfo if the text is not empty and both hold (fast_line() may use it), else 0.
   std::uint8_t fast = 0;
+  // `fast` if plain_line() may read the line (no operands, neither a memory access nor a shared
+  // one, a text of 16 bytes or more), else 0: one test per streamed line instead of four.
+  std::uint8_t plain = 0;
   // What fast_inst() does after copying head and tail: nothing (compute, barrier, an exit that
   // is not the warp's last instruction: their lanes are not cleared, WarpInst::addr), make an
   // exit of the warp's last one, or finish a global or a shared access from its lanes.
@@ -1808,9 +1823,9 @@ LOCSIM_INLINE const char* fast_tail(const char* p, const char* e, const StaticPa
 
 // Inline: every instruction line of a trace starts here, twice.
 LOCSIM_INLINE const char* fast_line(const char* p, const char* e, const TraceKernelInfo& info,
-                                    Addr* addr, const StaticPart*& sp, std::uint64_t* step) {
+                                    unsigned fast, Addr* addr, const StaticPart*& sp,
+                                    std::uint64_t* step) {
   if (e - p < 16) return nullptr;
-  const unsigned fast = 1u + info.lineinfo;
   auto usable = [&](const StaticPart& c) __attribute__((always_inline)) {
     const std::size_t n = c.text.size();
     return c.fast == fast && static_cast<std::size_t>(e - p) > n && same_bytes(p, c.text.data(), n);
@@ -1835,7 +1850,7 @@ const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info,
                       const StaticPart*& prev) {
   static_assert(std::is_trivially_copyable<WarpInst>::value, "WarpInst is copied as bytes");
   std::uint64_t step = 0;  // stays 0 (never an access size) off the short base + stride path
-  const char* nl = fast_line(p, e, info, out.addr.data(), prev, &step);
+  const char* nl = fast_line(p, e, info, 1u + info.lineinfo, out.addr.data(), prev, &step);
   if (!nl) return nullptr;
   const StaticPart* sp = prev;
   // What finish_inst() makes of the line, from the fields it keeps for the static part.
@@ -1863,15 +1878,14 @@ const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info,
   return nl;
 }
 
-LOCSIM_INLINE const char* plain_line(const char* p, const char* e, const TraceKernelInfo& info,
-                                     bool last, WarpInst& out, const StaticPart*& prev) {
+LOCSIM_INLINE const char* plain_line(const char* p, const char* e, unsigned fast, bool last,
+                                     WarpInst& out, const StaticPart*& prev) {
   const StaticPart* s = prev ? prev->succ : nullptr;
-  if (!s || s->width != 0 || (s->kind != StaticPart::kPlain && s->kind != StaticPart::kExit))
-    return nullptr;
+  if (!s || s->plain != fast) return nullptr;
   // (n >= 16: same_bytes() then calls nothing, so that next() saves no registers)
   const std::size_t n = s->text.size();
-  if (s->fast != 1u + info.lineinfo || n < 16 || static_cast<std::size_t>(e - p) <= n ||
-      !same_bytes(p, s->text.data(), n) || p[n] != '\n')
+  if (n < 16) __builtin_unreachable();  // (StaticPart::plain says so)
+  if (static_cast<std::size_t>(e - p) <= n || !same_bytes(p, s->text.data(), n) || p[n] != '\n')
     return nullptr;
   auto* bytes = reinterpret_cast<unsigned char*>(&out);
   std::memcpy(bytes, s->head, StaticPart::kHead);
@@ -1956,6 +1970,7 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
     const unsigned w = oi.width ? oi.width : static_cast<std::uint8_t>(width);
     sp.width_ok = !mem || width == 0 || w == 1 || w == 2 || w == 4 || w == 8 || w == 16;
     sp.fast = sp.text_ok && sp.width_ok && !sp.text.empty() ? 1 + sp.lineinfo : 0;
+    sp.plain = 0;
     if (sp.fast) {  // (finish_inst() accepts the width)
       WarpInst proto;
       set_static(sp, proto);
@@ -1967,6 +1982,9 @@ void parse_inst(std::string_view line, const TraceKernelInfo& info, bool last,
               ? StaticPart::kGlobal
               : StaticPart::kPlain;
       sp.linear_step = sp.kind == StaticPart::kGlobal ? proto.size : StaticPart::kNoStride;
+      if (sp.width == 0 && (sp.kind == StaticPart::kPlain || sp.kind == StaticPart::kExit) &&
+          sp.text.size() >= 16)
+        sp.plain = sp.fast;
       std::memcpy(sp.head, &proto, StaticPart::kHead);
       std::memcpy(sp.tail, reinterpret_cast<const unsigned char*>(&proto) + StaticPart::kTailAt,
                   StaticPart::kTail);
