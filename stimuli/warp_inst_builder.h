@@ -1,5 +1,7 @@
 // Helpers that fill a WarpInst completely (the SM reuses one WarpInst per warp, so every field is
-// written, and lanes outside the active mask get address 0 for deterministic streams).
+// written, and lanes outside the active mask get address 0 for deterministic streams), except
+// what WarpInst leaves unspecified: the lane addresses of a non-memory instruction, and those
+// past lane 0 of a linear load, store or atomic (WarpInst::fill_lanes()).
 //
 // Load dependencies (the SM's scoreboard, model/scoreboard.h). The built-in workloads declare
 // which instruction consumes each load by one rule: a global load (emit_load) waits for nothing,
@@ -29,17 +31,6 @@ constexpr std::uint16_t kNoDataStructure = 0xffff;
 // -ptx_opcode_latency_fp), used as the latency of a Compute block feeding the next instruction.
 constexpr std::uint16_t kAluLatency = 4;
 
-namespace detail {
-// addr.fill(0) as 16 stores of 16 bytes (fill() becomes a `rep stos` of 32 words, which counts
-// as 32 instructions plus its setup; every compute, barrier and exit instruction clears them).
-inline void zero_addrs(std::array<Addr, 32>& addr) {
-  using V2 = std::uint64_t __attribute__((vector_size(16)));  // SSE2 on x86-64
-  const V2 z = {0, 0};
-#pragma GCC unroll 16
-  for (unsigned l = 0; l < addr.size(); l += 2) std::memcpy(&addr[l], &z, sizeof z);
-}
-}  // namespace detail
-
 inline void emit_compute(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std::uint16_t count,
                          std::uint16_t latency) {
   in.op = WarpOp::Compute;
@@ -50,7 +41,7 @@ inline void emit_compute(WarpInst& in, std::uint32_t pc, std::uint32_t mask, std
   in.size = 4;
   in.linear = false;
   in.data_structure = kNoDataStructure;
-  detail::zero_addrs(in.addr);
+  // (addr left as it is: unspecified for a non-memory instruction)
   in.n_dst = in.n_src = 0;
   in.wait_all_loads = true;  // consumes every load issued since the previous consumer
 }
@@ -90,8 +81,11 @@ void emit_memory(WarpInst& in, WarpOp op, std::uint32_t pc, std::uint32_t mask,
   in.linear = false;
   if (mask == ~std::uint32_t{0}) {  // the common full warp: a loop without a test per lane
     if constexpr (std::is_same<std::decay_t<AddrFn>, LinearAddr>::value) {
-      detail::fill_linear(in.addr, addr.base, addr.step);
       in.linear = addr.step == size;  // known here: the SM need not check the lanes
+      if (in.linear && (op == WarpOp::Load || op == WarpOp::Store || op == WarpOp::Atomic))
+        in.addr[0] = addr.base;  // the rest on demand (WarpInst::fill_lanes())
+      else
+        detail::fill_linear(in.addr, addr.base, addr.step);
     } else {
 #pragma GCC unroll 4
       for (unsigned l = 0; l < in.addr.size(); ++l) in.addr[l] = addr(l);

@@ -107,6 +107,8 @@ TEST_CASE("LinearAddr fills the same addresses as the equivalent lambda", "[stim
       b.addr.fill(9);
       emit_load(a, 0x10, mask, 2, LinearAddr{base, step});
       emit_load(b, 0x10, mask, 2, [&](unsigned l) { return base + step * l; });
+      for (unsigned l = 0; l < 32; ++l) CHECK(a.lane(l) == b.addr[l]);
+      a.fill_lanes();  // (a linear load's lanes past the first are written on demand)
       CHECK(a.addr == b.addr);
       CHECK(a.active_mask == b.active_mask);
       CHECK(a.wait_all_loads == b.wait_all_loads);
@@ -135,8 +137,7 @@ TEST_CASE("instruction builders overwrite every field of a reused WarpInst", "[s
   emit_compute(in, 0x48, 0xffffffffu, 3, kAluLatency);
   CHECK(in.op == WarpOp::Compute);
   CHECK(in.warp_insts() == 3);
-  CHECK(in.addr[2] == 0);
-  CHECK(in.data_structure == kNoDataStructure);
+  CHECK(in.data_structure == kNoDataStructure);  // (addr: unspecified for a compute block)
   emit_shared_store(in, 0x50, 1u, [](unsigned) { return Addr{64}; });
   CHECK(in.op == WarpOp::SharedStore);
   CHECK(in.data_structure == kNoDataStructure);
@@ -149,11 +150,22 @@ TEST_CASE("instruction builders overwrite every field of a reused WarpInst", "[s
   emit_exit(in, 0x68, 0xffu);
   CHECK(in.op == WarpOp::Exit);
   CHECK(in.active_mask == 0xffu);
-  // Every lane's address of a full-warp access is cleared (compute, barrier and exit).
+  // A linear load carries lane 0 alone (WarpInst::linear); a non-memory instruction's lanes are
+  // unspecified (left as they were).
+  in.addr.fill(0xdeadbeef);
   emit_load(in, 0x70, 0xffffffffu, 0, LinearAddr{0x3000, 4});
-  CHECK(in.addr[31] == 0x3000 + 4 * 31);
+  CHECK(in.linear);
+  CHECK(in.addr[0] == 0x3000);
+  CHECK(in.lane(31) == 0x3000 + 4 * 31);
+  in.fill_lanes();
+  for (unsigned l = 0; l < 32; ++l) CHECK(in.addr[l] == 0x3000 + 4 * l);
+  // Shared accesses are not left to fill_lanes() (the SM reads their lanes for bank conflicts).
+  in.addr.fill(0xdeadbeef);
+  emit_shared_load(in, 0x74, 0xffffffffu, LinearAddr{0x40, 4});
+  CHECK(in.linear);
+  for (unsigned l = 0; l < 32; ++l) CHECK(in.addr[l] == 0x40 + 4 * l);
   emit_exit(in, 0x78, 0xffffffffu);
-  for (unsigned l = 0; l < 32; ++l) CHECK(in.addr[l] == 0);
+  CHECK_FALSE(in.linear);
 }
 
 TEST_CASE("builders flag a WarpInst linear only when its lanes are", "[stimuli][helpers]") {
@@ -172,6 +184,7 @@ TEST_CASE("builders flag a WarpInst linear only when its lanes are", "[stimuli][
         in.linear = true;  // a reused WarpInst: the builder must overwrite it
         emit_load(in, 0x10, mask, 0, LinearAddr{0x1000, step}, size);
         CHECK(in.linear == (mask == 0xffffffffu && step == size));
+        in.fill_lanes();
         CHECK((!in.linear || lanes_linear(in)));
         emit_store(in, 0x18, mask, 0, LinearAddr{0x2000, step}, size);
         CHECK(in.linear == (mask == 0xffffffffu && step == size));

@@ -59,10 +59,15 @@ const Kernel& only_kernel(const Workload& w) {
   return *w.kernels().front();
 }
 
+// Equal instructions; lane addresses compared for memory instructions only (WarpInst::addr),
+// through lane() (a linear one's lanes past the first may be unwritten).
 bool same(const WarpInst& a, const WarpInst& b) {
+  bool lanes = true;
+  if (a.op != WarpOp::Compute && a.op != WarpOp::Barrier && a.op != WarpOp::Exit)
+    for (unsigned l = 0; l < 32; ++l) lanes = lanes && a.lane(l) == b.lane(l);
   return a.op == b.op && a.pc == b.pc && a.active_mask == b.active_mask && a.count == b.count &&
          a.latency == b.latency && a.size == b.size && a.data_structure == b.data_structure &&
-         a.addr == b.addr;
+         lanes;
 }
 
 }  // namespace
