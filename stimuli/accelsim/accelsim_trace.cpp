@@ -83,6 +83,12 @@ inline __attribute__((always_inline)) const char* plain_line(const char* p, cons
                                                              unsigned fast, bool last,
                                                              WarpInst& out,
                                                              const StaticPart*& prev);
+// fast_inst() for the usual memory line alone: a global access read by the short base + stride
+// path whose static part (of 16 bytes or more) is the previous one's successor, else nullptr.
+// Inline and without calls, so that the warp stream's next_other() needs no frame for it.
+inline __attribute__((always_inline)) const char* global_line(
+    const char* p, const char* e, unsigned fast, const std::vector<TraceMemcpy>& regions,
+    WarpInst& out, const StaticPart*& prev);
 // fast_line() with `out` filled as parse_inst() fills it. `prev`: the static part of the
 // stream's previous line (nullptr at first), updated.
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
@@ -1093,9 +1099,22 @@ class TraceWarpStream final : public WarpStream {
   }
 
  private:
-  // Any other line (a memory instruction, or a line whose static part is not the guess): out of
-  // line, so that next() saves no registers for the usual line.
+  // Any other line: out of line, so that next() saves no registers for the usual line. The usual
+  // memory line here, without a frame; the rest in next_read().
   __attribute__((noinline)) bool next_other(WarpInst& in) {
+    const char* e = nullptr;
+    const char* p = rd_.peek(e);
+    if (const char* nl = global_line(p, e, fast_, k_->regions, in, prev_)) {
+      rd_.skip_line(static_cast<std::size_t>(nl - p));
+      --left_;
+      return true;
+    }
+    return next_read(in);
+  }
+
+  // A line whose static part is not the guess, a warp's first line, one cut by the end of the
+  // read buffer...
+  __attribute__((noinline)) bool next_read(WarpInst& in) {
     const bool last = left_ == 1;
     const char* e = nullptr;
     const char* p = nullptr;
@@ -1777,9 +1796,10 @@ __attribute__((noinline)) const char* general_tail(const char* p, const char* e,
 // The operands after a matched static part (p: the byte after it): inline in the two
 // out-of-line loops that use it (the index's check, a stream's memory lines), where `addr` and
 // `step_out` are then known to be null or not.
-LOCSIM_INLINE const char* fast_tail(const char* p, const char* e, const StaticPart& s,
-                                    const TraceKernelInfo& info, Addr* addr,
-                                    std::uint64_t* step_out) {
+// fast_tail()'s short path alone (no call: the stream's usual memory line needs no frame), or
+// nullptr.
+LOCSIM_INLINE const char* short_tail(const char* p, const char* e, const StaticPart& s, Addr* addr,
+                                     std::uint64_t* step_out) {
 #if defined(__SSE2__)
   // A full warp's base + stride line with a 16-digit base, " 1 0x<base> <stride>" and its end,
   // is the usual memory line (every SAXPY load and store): read it without the general reader
@@ -1818,6 +1838,13 @@ LOCSIM_INLINE const char* fast_tail(const char* p, const char* e, const StaticPa
     }
   }
 #endif
+  return nullptr;
+}
+
+LOCSIM_INLINE const char* fast_tail(const char* p, const char* e, const StaticPart& s,
+                                    const TraceKernelInfo& info, Addr* addr,
+                                    std::uint64_t* step_out) {
+  if (const char* q = short_tail(p, e, s, addr, step_out)) return q;
   return general_tail(p, e, s, info, addr);
 }
 
@@ -1896,6 +1923,27 @@ LOCSIM_INLINE const char* plain_line(const char* p, const char* e, unsigned fast
   }
   prev = s;
   return p + n;
+}
+
+LOCSIM_INLINE const char* global_line(const char* p, const char* e, unsigned fast,
+                                      const std::vector<TraceMemcpy>& regions, WarpInst& out,
+                                      const StaticPart*& prev) {
+  const StaticPart* s = prev ? prev->succ : nullptr;
+  if (!s || s->kind != StaticPart::kGlobal || s->fast != fast) return nullptr;
+  const std::size_t n = s->text.size();
+  if (n < 16 || static_cast<std::size_t>(e - p) <= n || !same_bytes(p, s->text.data(), n))
+    return nullptr;
+  std::uint64_t step = 0;
+  const char* nl = short_tail(p + n, e, *s, out.addr.data(), &step);
+  if (!nl) return nullptr;
+  // As fast_inst() finishes a global access.
+  auto* bytes = reinterpret_cast<unsigned char*>(&out);
+  std::memcpy(bytes, s->head, StaticPart::kHead);
+  std::memcpy(bytes + StaticPart::kTailAt, s->tail, StaticPart::kTail);
+  tag_data_structure(out, out.active_mask, regions);
+  out.linear = step == out.size;
+  prev = s;
+  return nl;
 }
 
 bool check_inst_fast(std::string_view line, const TraceKernelInfo& info) {
