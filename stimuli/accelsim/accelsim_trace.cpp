@@ -89,6 +89,11 @@ inline __attribute__((always_inline)) const char* plain_line(const char* p, cons
 inline __attribute__((always_inline)) const char* global_line(
     const char* p, const char* e, unsigned fast, const std::vector<TraceMemcpy>& regions,
     WarpInst& out, const StaticPart*& prev);
+// fast_line() for the index's usual line alone, without calls: its static part (of 16 bytes or
+// more) is `sp`'s successor (`sp` updated) and it has no operands or is read by the short base +
+// stride path; else nullptr (fast_line() then tries it).
+inline __attribute__((always_inline)) const char* quick_line(const char* p, const char* e,
+                                                             unsigned fast, const StaticPart*& sp);
 // fast_line() with `out` filled as parse_inst() fills it. `prev`: the static part of the
 // stream's previous line (nullptr at first), updated.
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
@@ -751,7 +756,8 @@ __attribute__((noinline)) std::uint32_t check_in_place(const char*& p, const cha
   std::uint64_t r = kRel ? *rel : 0;
   std::uint32_t n = left;
   for (; n != 0; --n) {
-    const char* nl = fast_line(q, e, info, fast, nullptr, sp);
+    const char* nl = sp ? quick_line(q, e, fast, sp) : nullptr;
+    if (!nl) nl = fast_line(q, e, info, fast, nullptr, sp);
     if (!nl) break;
     if (kRel) r += static_cast<std::uint64_t>(nl - q) - (nl > q && nl[-1] == '\r') + 1;
     q = nl + 1;
@@ -1923,6 +1929,19 @@ LOCSIM_INLINE const char* plain_line(const char* p, const char* e, unsigned fast
   }
   prev = s;
   return p + n;
+}
+
+LOCSIM_INLINE const char* quick_line(const char* p, const char* e, unsigned fast,
+                                     const StaticPart*& sp) {
+  const StaticPart* s = sp->succ;
+  if (!s || s->fast != fast) return nullptr;
+  const std::size_t n = s->text.size();
+  if (n < 16 || static_cast<std::size_t>(e - p) <= n || !same_bytes(p, s->text.data(), n))
+    return nullptr;
+  const char* nl =
+      s->width == 0 ? (p[n] == '\n' ? p + n : nullptr) : short_tail(p + n, e, *s, nullptr, nullptr);
+  if (nl) sp = s;
+  return nl;
 }
 
 LOCSIM_INLINE const char* global_line(const char* p, const char* e, unsigned fast,
