@@ -94,6 +94,9 @@ inline __attribute__((always_inline)) const char* global_line(
 // stride path; else nullptr (fast_line() then tries it).
 inline __attribute__((always_inline)) const char* quick_line(const char* p, const char* e,
                                                              unsigned fast, const StaticPart*& sp);
+// A warp stream's hint before its first line (defined below): a static part that matches no
+// line, so that the stream's hint is never null.
+const StaticPart* warp_start();
 // fast_line() with `out` filled as parse_inst() fills it. `prev`: the static part of the
 // stream's previous line (nullptr at first), updated.
 const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info, bool last,
@@ -1182,8 +1185,8 @@ class TraceWarpStream final : public WarpStream {
   // plus 1, worked out only when an error needs it.
   std::uint64_t line_;
   std::string_view buf_;
-  const StaticPart* prev_ = nullptr;  // fast_inst()'s hint
-  char text_[kBuffer];                // rd_'s buffer (not cleared: only bytes read are looked at)
+  const StaticPart* prev_ = warp_start();  // fast_inst()'s hint
+  char text_[kBuffer];  // rd_'s buffer (not cleared: only bytes read are looked at)
 };
 
 class TraceKernel final : public Kernel {
@@ -1612,6 +1615,13 @@ StaticPart& static_part(std::string_view line) {
   return memo[line_slot(line, 2047)];
 }
 
+const StaticPart* warp_start() {
+  // Per thread, as the memo its successor (fast_line() sets it) points into; its empty text
+  // and `fast` 0 match no line.
+  thread_local StaticPart start;
+  return &start;
+}
+
 // The operands after the static part, token by token, with the error messages (TailReader reads
 // the usual line).
 __attribute__((noinline)) void parse_tail(TokenCursor& tok, const Where& where, std::uint32_t m,
@@ -1913,7 +1923,7 @@ const char* fast_inst(const char* p, const char* e, const TraceKernelInfo& info,
 
 LOCSIM_INLINE const char* plain_line(const char* p, const char* e, unsigned fast, bool last,
                                      WarpInst& out, const StaticPart*& prev) {
-  const StaticPart* s = prev ? prev->succ : nullptr;
+  const StaticPart* s = prev->succ;  // (a stream's hint is never null: warp_start())
   if (!s || s->plain != fast) return nullptr;
   // (n >= 16: same_bytes() then calls nothing, so that next() saves no registers)
   const std::size_t n = s->text.size();
@@ -1947,7 +1957,7 @@ LOCSIM_INLINE const char* quick_line(const char* p, const char* e, unsigned fast
 LOCSIM_INLINE const char* global_line(const char* p, const char* e, unsigned fast,
                                       const std::vector<TraceMemcpy>& regions, WarpInst& out,
                                       const StaticPart*& prev) {
-  const StaticPart* s = prev ? prev->succ : nullptr;
+  const StaticPart* s = prev->succ;  // (a stream's hint is never null: warp_start())
   if (!s || s->kind != StaticPart::kGlobal || s->fast != fast) return nullptr;
   const std::size_t n = s->text.size();
   if (n < 16 || static_cast<std::size_t>(e - p) <= n || !same_bytes(p, s->text.data(), n))
