@@ -183,25 +183,32 @@ std::uint32_t DramChannelModel::first_ripe(unsigned k, Cycle now) const {
   return kNil;
 }
 
-Cycle DramChannelModel::hit_ready(unsigned k, Cycle floor) const {
+Cycle DramChannelModel::hit_ready(unsigned k, Cycle floor, std::uint32_t& at) const {
   Cycle m = kNever;
   for (std::uint32_t i = hit_head_[k]; i != kNil; i = slots_[i].hnext) {
     const Bank& b = banks_[slots_[i].r.bank];
     const Cycle c = k ? b.next_wr : b.next_rd;
-    if (c <= floor) return floor;
+    if (c <= floor) {
+      at = i;  // the entries before it are later than floor
+      return floor;
+    }
     m = std::min(m, c);
   }
+  at = kNil;
   return m;
 }
 
 bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
   // The oldest legal hit of each kind (a bank's per-kind cycle stays fixed from its ACT on, so
   // the head of a list is legal unless its bank opened less than tRCD ago).
-  const std::uint32_t rd_hit = next_rd_any_ <= now ? first_ripe(0, now) : kNil;
-  const std::uint32_t wr_hit = next_wr_any_ <= now ? first_ripe(1, now) : kNil;
-  std::uint32_t hit = rd_hit;
-  if (wr_hit != kNil && (hit == kNil || slots_[wr_hit].seq < slots_[hit].seq)) hit = wr_hit;
-  if (hit == kNil) return false;  // not reached: next_col_ <= now promised one
+  std::uint32_t hit = next_hit_;
+  if (next_hit_at_ != now) {
+    const std::uint32_t rd_hit = next_rd_any_ <= now ? first_ripe(0, now) : kNil;
+    const std::uint32_t wr_hit = next_wr_any_ <= now ? first_ripe(1, now) : kNil;
+    hit = rd_hit;
+    if (wr_hit != kNil && (hit == kNil || slots_[wr_hit].seq < slots_[hit].seq)) hit = wr_hit;
+    if (hit == kNil) return false;  // not reached: next_col_ <= now promised one
+  }
   const DramRequest& r = slots_[hit].r;
   const bool wr = r.is_write;
   Bank& b = banks_[r.bank];
@@ -234,8 +241,12 @@ bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
   // than that side's answer.
   const unsigned a = next_wr_any_ < next_rd_any_ ? 1 : 0;
   const Cycle fa = a ? next_wr_any_ : next_rd_any_, fb = a ? next_rd_any_ : next_wr_any_;
-  Cycle col = hit_ready(a, fa);
-  if (fb < col) col = std::min(col, hit_ready(a ^ 1, fb));
+  std::uint32_t at;
+  Cycle col = hit_ready(a, fa, at);
+  // A command at fa takes `at` if only kind a may issue then (else both kinds are compared).
+  next_hit_at_ = at != kNil && fa < fb ? fa : kNever;
+  next_hit_ = at;
+  if (fb < col) col = std::min(col, hit_ready(a ^ 1, fb, at));
   next_col_ = col;
   if (!still_col && b.queued) next_row_ = std::min(next_row_, b.next_pre);
   return true;
@@ -300,6 +311,7 @@ bool DramChannelModel::row_command(Cycle now, DramCommand& cmd) {
     next_act_any_ = now + t_.tRRD;
     // The requests of this bank that hit the row just opened (a bank was closed: none did) join
     // the hit lists, merged by arrival number (the bank's list is in arrival order).
+    next_hit_at_ = kNever;  // a joining hit may precede it or be ripe first
     std::uint32_t at[2] = {hit_head_[0], hit_head_[1]};
     for (std::uint32_t o = b.head; o != kNil; o = slots_[o].next) {
       const Slot& s = slots_[o];

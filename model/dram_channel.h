@@ -90,9 +90,12 @@ class DramChannelModel {
     return false;
   }
 
-  // Forgets the cached earliest command cycles, so that the next issue() decides by its full
-  // scan of the banks (tests compare the two).
-  void drop_cache() { stale_ = true; }
+  // Forgets the cached earliest command cycles and the next hit, so that the next issue() decides
+  // by its full scans (tests compare the two).
+  void drop_cache() {
+    stale_ = true;
+    next_hit_at_ = kNever;
+  }
 
   std::uint64_t row_hits() const { return row_hits_; }
   std::uint64_t activates() const { return activates_; }
@@ -154,8 +157,16 @@ class DramChannelModel {
   // channel-wide limit aside), kNil if none.
   std::uint32_t first_ripe(unsigned k, Cycle now) const;
   // max(the smallest bank-side cycle of hit list k's column commands, floor), kNever if the list
-  // is empty; the scan stops at the first bank not later than floor (k's channel-wide limit).
-  Cycle hit_ready(unsigned k, Cycle floor) const;
+  // is empty; the scan stops at the first bank not later than floor (k's channel-wide limit),
+  // which is then first_ripe(k, floor), left in `at` (kNil if none).
+  Cycle hit_ready(unsigned k, Cycle floor, std::uint32_t& at) const;
+  // The hit the column command at cycle next_hit_at_ takes (kNever: none known): the last column
+  // command's hit_ready() found it, where that cycle is its kind's channel-wide limit and the
+  // other kind's is later. It stays the answer while its list changes only at its tail
+  // (enqueue) and no bank's column cycles change (an ACT drops it); the next column command
+  // usually comes at that cycle and takes it without scanning the lists.
+  Cycle next_hit_at_ = kNever;
+  std::uint32_t next_hit_ = kNil;
 
   DramTiming t_;
   // Column-command spacings derived from t_ (cycles after a RD/WR at `now`): its data end, its

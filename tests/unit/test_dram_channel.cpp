@@ -528,7 +528,8 @@ void run_stress(const StressConfig& sc, std::size_t n) {
   Checker chk(sc.t, sc.banks, sc.one_cmd_per_cycle);
   std::size_t next_in = 0;
   Cycle now = 0;
-  std::size_t iterations = 0, failed_issues = 0, early_issues = 0, cache_mismatches = 0;
+  std::size_t iterations = 0, failed_issues = 0, early_issues = 0, cache_mismatches = 0,
+              hint_mismatches = 0;
   const std::size_t bound = 10 * n + 100;
   bool bounded = true;
   while (true) {
@@ -574,11 +575,19 @@ void run_stress(const StressConfig& sc, std::size_t n) {
       }
     }
     now = c;
+    // The same command without the ripe hints (the hit lists scanned afresh).
+    DramChannelModel scanned = m;
+    scanned.drop_cache();
+    DramCommand expect;
+    const bool expect_ok = scanned.issue(now, expect);
     DramCommand cmd;
     if (!m.issue(now, cmd)) {  // next_command_cycle promised a command at this cycle
       ++failed_issues;
       break;
     }
+    if (!expect_ok || expect.type != cmd.type || expect.bank != cmd.bank ||
+        expect.request_id != cmd.request_id)
+      ++hint_mismatches;
     if (cmd.cycle != now) chk.fail(cmd, "command stamped with another cycle");
     chk.command(cmd);
     if (sc.one_cmd_per_cycle) now = c + 1;
@@ -592,6 +601,7 @@ void run_stress(const StressConfig& sc, std::size_t n) {
   CHECK(bounded);
   CHECK(failed_issues == 0);
   CHECK(cache_mismatches == 0);
+  CHECK(hint_mismatches == 0);
   CHECK(early_issues == 0);
   CHECK(chk.violations.empty());
   CHECK(next_in == n);
@@ -631,13 +641,21 @@ TEST_CASE("DramChannelModel: randomised traffic never violates timing and always
   slow_ccd.tRTW = 0;
   slow_ccd.tWTR = 0;
 
+  // An ACT's row hits become legal before the next column command may issue (tRCD < tCCD): the
+  // hit remembered for that command must not pass over them.
+  DramTiming short_rcd;
+  short_rcd.tRCD = 1;
+  short_rcd.tCCD = 6;
+  short_rcd.tRRD = 1;
+
   const StressConfig cfgs[] = {
       // timing, banks, used banks, rows, queue, max gap, one command per cycle (owner), seed
       {DramTiming{}, 16, 6, 4, 16, 6, true, 1}, {DramTiming{}, 16, 6, 4, 16, 6, false, 2},
       {DramTiming{}, 8, 3, 8, 32, 1, true, 3},  // saturated: queue mostly full
       {DramTiming{}, 4, 4, 2, 1, 3, true, 4},   // one-entry queue
       {odd, 8, 5, 6, 12, 4, true, 5},           {odd, 8, 5, 6, 12, 4, false, 6},
-      {slow_ccd, 4, 2, 3, 8, 2, true, 7},
+      {slow_ccd, 4, 2, 3, 8, 2, true, 7},       {short_rcd, 8, 6, 4, 16, 2, true, 8},
+      {short_rcd, 8, 6, 4, 16, 2, false, 9},
   };
   for (const StressConfig& sc : cfgs) run_stress(sc, 5000);
 }
