@@ -239,7 +239,23 @@ void MemoryController::schedule_method() {
       }
     }
   }
-  if (waiting_ || done_.ready(now)) respond_ready(now);
+  if (waiting_ == 0) {
+    if (done_.ready(now)) {
+      // The usual case, one request complete and none waiting: it is answered here if its
+      // channel is free, as respond_ready's loop would.
+      const std::uint32_t id = done_.pop();
+      const std::uint32_t s = pending_[id].source;
+      if (!done_.ready(now) && !ports_[s]->response_busy()) {
+        answer(s, id, now);
+      } else {
+        ready_[s].ids.push_back(id);
+        ++waiting_;
+        respond_ready(now);
+      }
+    }
+  } else {
+    respond_ready(now);
+  }
   Cycle next = dram_.next_command_cycle(now + 1);
   // A front-end head blocked by a full scheduler queue moves when a column command frees a slot.
   // (An empty front end's or completion queue's cycle is ~0, which the max keeps.)
@@ -250,16 +266,10 @@ void MemoryController::schedule_method() {
 }
 
 inline bool MemoryController::issued(const DramCommand& cmd) {
-  switch (cmd.type) {
-    case DramCommandType::Activate:
-      ++activates_;
-      return false;
-    case DramCommandType::Precharge:
-      ++precharges_;
-      return false;
-    case DramCommandType::Read:
-    case DramCommandType::Write:
-      break;
+  // Column commands (Read, Write) first: one test on the usual path.
+  if (cmd.type < DramCommandType::Read) {
+    ++(cmd.type == DramCommandType::Activate ? activates_ : precharges_);
+    return false;
   }
   ++atoms_;
   row_hits_ += cmd.row_hit;
@@ -269,25 +279,17 @@ inline bool MemoryController::issued(const DramCommand& cmd) {
   return true;
 }
 
+inline void MemoryController::answer(std::uint32_t s, std::uint32_t id, Cycle now) {
+  Payload* gp = pending_[id].gp;
+  latency_.sample(now - pending_[id].arrival);
+  free_.push_back(id);
+  if (backing_ && gp->is_read())
+    backing_->read(gp->get_address(), gp->get_data_ptr(), cfg_.line_bytes);
+  gp->set_response_status(tlm::TLM_OK_RESPONSE);
+  ports_[s]->respond(*gp);
+}
+
 void MemoryController::respond_ready(Cycle now) {
-  auto answer = [this, now](std::uint32_t s, std::uint32_t id) {
-    Payload* gp = pending_[id].gp;
-    latency_.sample(now - pending_[id].arrival);
-    free_.push_back(id);
-    if (backing_ && gp->is_read())
-      backing_->read(gp->get_address(), gp->get_data_ptr(), cfg_.line_bytes);
-    gp->set_response_status(tlm::TLM_OK_RESPONSE);
-    ports_[s]->respond(*gp);
-  };
-  if (waiting_ == 0) {
-    // The usual case, one request complete and none waiting (the caller saw one ready): it is
-    // answered at once if its channel is free, as the general path below would.
-    const std::uint32_t id = done_.pop();
-    const std::uint32_t s = pending_[id].source;
-    if (!done_.ready(now) && !ports_[s]->response_busy()) return answer(s, id);
-    ready_[s].ids.push_back(id);
-    ++waiting_;
-  }
   while (done_.ready(now)) {
     std::uint32_t id = done_.pop();
     ready_[pending_[id].source].ids.push_back(id);
@@ -298,7 +300,7 @@ void MemoryController::respond_ready(Cycle now) {
     while (q.head != q.ids.size() && !ports_[s]->response_busy()) {
       const std::uint32_t id = q.ids[q.head++];
       --waiting_;
-      answer(s, id);
+      answer(s, id, now);
     }
     if (q.head == q.ids.size()) {
       q.ids.clear();

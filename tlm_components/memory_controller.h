@@ -82,7 +82,11 @@ class MemoryController : public sc_core::sc_module {
   void schedule_method();
   // Counts a command schedule_method issued; true for a column command (a queue slot freed).
   bool issued(const DramCommand& cmd);
+  // Answers the requests complete by now that wait for their channels (the usual single one is
+  // answered by schedule_method itself).
   void respond_ready(Cycle now);
+  // Sends request id's response to source s (its channel free).
+  void answer(std::uint32_t s, std::uint32_t id, Cycle now);
 
   tlm::tlm_sync_enum nb_fw(int id, Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
     return ports_[id]->on_fw(gp, ph, d);
