@@ -256,12 +256,13 @@ void MemoryController::schedule_method() {
   } else {
     respond_ready(now);
   }
-  Cycle next = dram_.next_command_cycle(now + 1);
-  // A front-end head blocked by a full scheduler queue moves when a column command frees a slot.
-  // (An empty front end's or completion queue's cycle is ~0, which the max keeps.)
-  if (dram_.can_accept()) next = std::min(next, std::max(front_ready_, now + 1));
-  next = std::min(next, std::max(done_.next_cycle(), now + 1));
-  if (waiting_) next = std::min(next, now + 1);
+  // The next run: the earliest of the next command, the next completion and (a front-end head
+  // blocked by a full scheduler queue moves when a column command frees a slot) the front end's
+  // head, but after now (one max for all: max(min) is min(max) for one floor); the next cycle
+  // while responses wait. An empty front end's or completion queue's cycle is ~0, kNever.
+  Cycle next = std::min(dram_.next_command_cycle(0), done_.next_cycle());
+  if (dram_.can_accept()) next = std::min(next, front_ready_);
+  next = waiting_ ? now + 1 : std::max(next, now + 1);
   if (next != DramChannelModel::kNever) ev_.notify_at(next * ps_);
 }
 
