@@ -116,31 +116,39 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   };
   const bool one_chunk = baseline && (lo ^ hi) < map_.config().interleave_bytes;
   const DramCell c = decode(lo);
-  // One request built once; each further atom changes only its cell (in one chunk its column).
-  DramRequest r{id, c.bank, c.row, c.column, wr, ready};
+  // One request built once, in the front-end entry that queues it; each further atom changes only
+  // its cell (in one chunk its column).
+  FrontRun f{DramRequest{id, c.bank, c.row, c.column, wr, ready}, 1};
   if (one_chunk) {
-    // Each run of consecutive atoms (usually the whole line) goes as one run.
-    const std::uint32_t column0 = c.column;
-    for (std::uint32_t m = atom_mask >> first, a = 0; m;) {
-      const auto skip = static_cast<unsigned>(__builtin_ctz(m));
-      m >>= skip;
-      a += skip;
-      const auto len = ~m ? static_cast<unsigned>(__builtin_ctz(~m)) : 32u;
-      r.column = column0 + a * cfg_.atom_bytes;
-      push_run(r, len, direct);
-      m = len < 32 ? m >> len : 0;
-      a += len;
+    const std::uint32_t m0 = atom_mask >> first;
+    if ((m0 & (m0 + 1)) == 0) {
+      f.n = n;  // the usual case: consecutive atoms (the whole line), one run
+      push_run(f, direct);
+    } else {
+      // Each run of consecutive atoms goes as one run.
+      const std::uint32_t column0 = c.column;
+      for (std::uint32_t m = m0, a = 0; m;) {
+        const auto skip = static_cast<unsigned>(__builtin_ctz(m));
+        m >>= skip;
+        a += skip;
+        const auto len = ~m ? static_cast<unsigned>(__builtin_ctz(~m)) : 32u;
+        f.r.column = column0 + a * cfg_.atom_bytes;
+        f.n = len;
+        push_run(f, direct);
+        m = len < 32 ? m >> len : 0;
+        a += len;
+      }
     }
   } else {
     for (std::uint32_t m = atom_mask; m; m &= m - 1) {  // the atoms, lowest first
       const auto a = static_cast<unsigned>(__builtin_ctz(m));
       if (a != first) {
         const DramCell d = decode(base + a * cfg_.atom_bytes);
-        r.bank = d.bank;
-        r.row = d.row;
-        r.column = d.column;
+        f.r.bank = d.bank;
+        f.r.row = d.row;
+        f.r.column = d.column;
       }
-      push_run(r, 1, direct);
+      push_run(f, direct);
     }
   }
   if (front_was_empty && !direct) front_ready_ = ready;
@@ -169,15 +177,15 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   return true;
 }
 
-inline void MemoryController::push_run(const DramRequest& r, std::uint32_t n, bool direct) {
+inline void MemoryController::push_run(const FrontRun& f, bool direct) {
   if (direct) {
-    if (n == 1)
-      dram_.enqueue(r);
+    if (f.n == 1)
+      dram_.enqueue(f.r);
     else
-      dram_.enqueue_run(r, n, cfg_.atom_bytes);
+      dram_.enqueue_run(f.r, f.n, cfg_.atom_bytes);
   } else {
-    front_.push_back(FrontRun{r, n});
-    front_atoms_ += n;
+    front_.push_back(f);
+    front_atoms_ += f.n;
   }
 }
 

@@ -119,8 +119,8 @@ class MemoryController : public sc_core::sc_module {
   RingBuffer<FrontRun> front_;
   std::uint32_t front_atoms_ = 0;  // atoms in front_
   Cycle front_ready_ = ~Cycle{0};  // the front end's head's arrival, ~0 if empty
-  // Queues the run of n atoms starting at r (the front end, or without one the scheduler).
-  void push_run(const DramRequest& r, std::uint32_t n, bool direct);
+  // Queues the run f (into the front end, or without one into the scheduler queue).
+  void push_run(const FrontRun& f, bool direct);
   // Per source, the ids of complete requests waiting for its response channel (oldest at head).
   struct Waiting {
     std::vector<std::uint32_t> ids;
