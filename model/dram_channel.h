@@ -90,6 +90,12 @@ class DramChannelModel {
     return false;
   }
 
+  // The row bus's issue() right after the column bus's at the same cycle (two command buses): a
+  // column command leaves the cached cycles fresh, so they are not tested for staleness again.
+  bool issue_row_after_column(Cycle now, DramCommand& cmd) {
+    return next_row_ <= now && row_command(now, cmd);
+  }
+
   // Forgets the cached earliest command cycles and the next hit, so that the next issue() decides
   // by its full scans (tests compare the two).
   void drop_cache() {

@@ -86,13 +86,12 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   const Cycle now = (sim_time().value() + ps_ - 1) / ps_;  // the next edge (now's, on one)
   // A free slot of pending_ names the request (ids only link DRAM commands and completions
   // back to it; nothing is ordered by them).
-  std::uint32_t id;
-  if (free_.empty()) {
+  std::uint32_t id = free_head_;
+  if (id == kNoId) {
     id = static_cast<std::uint32_t>(pending_.size());
     pending_.emplace_back();
   } else {
-    id = free_.back();
-    free_.pop_back();
+    free_head_ = pending_[id].atoms_left;
   }
   const bool wr = gp.is_write();
   const bool front_was_empty = front_.empty();
@@ -222,7 +221,7 @@ void MemoryController::schedule_method() {
       if (dram_.issue(now, cmd)) freed |= issued(cmd);
     } else {
       if (dram_.issue(now, cmd, DramBus::Column)) freed |= issued(cmd);
-      if (dram_.issue(now, cmd, DramBus::Row)) freed |= issued(cmd);
+      if (dram_.issue_row_after_column(now, cmd)) freed |= issued(cmd);
     }
   }
   // room_for(n) is monotone in n: if the smallest held request does not fit, none does.
@@ -289,9 +288,11 @@ inline bool MemoryController::issued(const DramCommand& cmd) {
 }
 
 inline void MemoryController::answer(std::uint32_t s, std::uint32_t id, Cycle now) {
-  Payload* gp = pending_[id].gp;
-  latency_.sample(now - pending_[id].arrival);
-  free_.push_back(id);
+  Pending& p = pending_[id];
+  Payload* gp = p.gp;
+  latency_.sample(now - p.arrival);
+  p.atoms_left = free_head_;  // the slot joins the free list
+  free_head_ = id;
   if (backing_ && gp->is_read())
     backing_->read(gp->get_address(), gp->get_data_ptr(), cfg_.line_bytes);
   gp->set_response_status(tlm::TLM_OK_RESPONSE);

@@ -102,8 +102,10 @@ class MemoryController : public sc_core::sc_module {
   const AddressMap& map_;
   DramChannelModel dram_;
   std::vector<std::unique_ptr<TargetPort>> ports_;
-  std::vector<Pending> pending_;     // accepted requests, indexed by id (a reused slot)
-  std::vector<std::uint32_t> free_;  // ids of free slots of pending_
+  std::vector<Pending> pending_;  // accepted requests, indexed by id (a reused slot)
+  // The free slots of pending_, last freed first, linked through their atoms_left (kNoId: none).
+  static constexpr std::uint32_t kNoId = ~std::uint32_t{0};
+  std::uint32_t free_head_ = kNoId;
   // Request ids whose data is complete, by completion cycle (commands issue in cycle order, so
   // the completions arrive almost sorted).
   CompletionQueue<std::uint32_t> done_;
