@@ -21,6 +21,11 @@ PayloadPool::Slot* PayloadPool::grow() {
   return s;
 }
 
+void PayloadPool::reserve_more(std::size_t n) {
+  // No exact reserve() of all_ and free_: called once per SM, it would copy them each time.
+  for (std::size_t i = 0; i < n; ++i) grow();
+}
+
 void PayloadPool::free(tlm::tlm_generic_payload* gp) {
   Slot* s = static_cast<Slot*>(gp);
   sc_assert(s->busy);

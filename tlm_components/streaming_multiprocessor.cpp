@@ -58,6 +58,9 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
       load_latency_(ctx.stats.distribution(this->name(), "sm", "load_latency", "ps",
                                            "SM-observed latency of a global load line request")) {
   line_sectors_ = cfg.line_bytes / cfg.sector_bytes;
+  // This SM's first share of the payload pool, built now rather than while simulating: a line
+  // request per warp slot and a full LD/ST queue.
+  ctx.pool.reserve_more(cfg.resources.max_warps + cfg.ldst_queue);
   for (std::uint32_t i = 0; i < cfg.resources.max_warps; ++i)
     sched_warps_[i % cfg.schedulers][i >> 6] |= std::uint64_t{1} << (i & 63);
   sc_assert(cfg.schedulers >= 1 && cfg.schedulers <= kMaxSchedulers);
