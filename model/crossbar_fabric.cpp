@@ -11,17 +11,13 @@ CrossbarFabric::CrossbarFabric(const Config& c)
       outq_(c.outputs, Ring<OutPkt>(c.output_buffer)),
       busy_in_(c.inputs),
       contested_(c.outputs),
-      in_free_(c.inputs, 0),
-      out_free_(c.outputs, 0),
-      last_pop_(c.inputs, kNever),
-      rr_(c.outputs, 0),
-      out_busy_total_(c.outputs, 0),
-      winner_(c.outputs, kNone),
+      in_(c.inputs),
+      out_(c.outputs),
+      one_word_(c.inputs <= 64 && c.outputs <= 64),
       in_width_(c.input_width.empty() ? std::vector<std::uint32_t>(c.inputs, 1) : c.input_width),
       out_width_(c.output_width.empty() ? std::vector<std::uint32_t>(c.outputs, 1)
                                         : c.output_width),
       head_ready_(c.outputs, kNever),
-      in_head_(c.inputs, InHead{0, 0}),
       due_(c.outputs),
       far_(c.outputs),
       owords_((c.outputs + 63) / 64),
@@ -40,49 +36,77 @@ CrossbarFabric::CrossbarFabric(const Config& c)
   for (auto w : out_width_) unit_width_ = unit_width_ && w == 1;
 }
 
+inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
+  OutState& out = out_[o];
+  out.rr = i + 1;  // n: from input 0 next time
+  InState& in = in_[i];
+  Ring<InPkt>& q = inq_[i];
+  const InPkt p = q.front();
+  q.pop_front();
+  in.last_pop = now;
+  Cycle cycles = p.flits;
+  if (!unit_width_) {
+    const std::uint32_t width = std::min(in_width_[i], out_width_[o]);
+    cycles = (p.flits + width - 1) / width;
+  }
+  const Cycle free = now + cycles;
+  if (q.empty()) {
+    busy_in_.reset(i);
+    in.eligible = free;
+  } else {
+    const InPkt& next = q.front();
+    in.out = next.out;
+    in.eligible = cfg_.registered_inputs ? std::max(free, next.injected + 1) : free;
+  }
+  out.free = free;
+  out.busy_total += cycles;
+  const Cycle ready = free + cfg_.latency;
+  Ring<OutPkt>& oq = outq_[o];
+  if (oq.empty()) {
+    head_ready_[o] = ready;
+    schedule(o, ready);
+  }
+  oq.push_back(OutPkt{ready, p.h, p.injected});
+  out.avail = oq.size() >= cfg_.output_buffer ? kNever : free;
+  ++transfers_;
+  flits_ += p.flits;
+}
+
 void CrossbarFabric::arbitrate(Cycle now) {
   // One pass over the non-empty inputs, in increasing order: each input's head competes for one
   // output, whose winner is the first competing input at or after its round-robin pointer, else
   // the first competing input. A granted input is busy for the packet's flits and so cannot win
   // a second output in the same cycle.
+  auto compete = [&](std::uint32_t i) -> std::uint32_t {  // the output i competes for, or kNone
+    const InState& in = in_[i];
+    if (in.eligible > now) return kNone;
+    const std::uint32_t o = in.out;
+    OutState& out = out_[o];
+    if (out.avail > now) return kNone;
+    const std::uint32_t c = out.winner;
+    if (c == kNone || (c < out.rr && i >= out.rr)) out.winner = i;
+    return o;
+  };
+  auto take = [&](std::uint32_t o) {
+    const std::uint32_t i = out_[o].winner;
+    out_[o].winner = kNone;  // reset for the next cycle
+    grant(o, i, now);
+  };
+  if (one_word_) {  // (the usual case: both sets in registers)
+    std::uint64_t contested = 0;
+    for (std::uint64_t m = busy_in_.words()[0]; m; m &= m - 1) {
+      const std::uint32_t o = compete(static_cast<std::uint32_t>(__builtin_ctzll(m)));
+      if (o != kNone) contested |= std::uint64_t{1} << o;
+    }
+    for (; contested; contested &= contested - 1)
+      take(static_cast<std::uint32_t>(__builtin_ctzll(contested)));
+    return;
+  }
   busy_in_.for_each([&](std::uint32_t i) {
-    if (in_free_[i] > now) return;
-    const InHead& head = in_head_[i];
-    if (cfg_.registered_inputs && head.injected >= now) return;
-    const std::uint32_t o = head.out;
-    if (out_free_[o] > now || outq_[o].size() >= cfg_.output_buffer) return;
-    const std::uint32_t c = winner_[o];
-    if (c == kNone || (c < rr_[o] && i >= rr_[o])) winner_[o] = i;
-    contested_.set(o);
+    const std::uint32_t o = compete(i);
+    if (o != kNone) contested_.set(o);
   });
-  contested_.drain([&](std::uint32_t o) {
-    const std::uint32_t i = winner_[o];
-    winner_[o] = kNone;  // reset for the next cycle
-    Ring<InPkt>& q = inq_[i];
-    const InPkt p = q.front();
-    q.pop_front();
-    last_pop_[i] = now;
-    if (q.empty())
-      busy_in_.reset(i);
-    else
-      in_head_[i] = InHead{q.front().injected, q.front().out};
-    Cycle cycles = p.flits;
-    if (!unit_width_) {
-      const std::uint32_t width = std::min(in_width_[i], out_width_[o]);
-      cycles = (p.flits + width - 1) / width;
-    }
-    in_free_[i] = out_free_[o] = now + cycles;
-    out_busy_total_[o] += cycles;
-    const Cycle ready = now + cycles + cfg_.latency;
-    if (outq_[o].empty()) {
-      head_ready_[o] = ready;
-      schedule(o, ready);
-    }
-    outq_[o].push_back(OutPkt{ready, p.h, p.injected});
-    ++transfers_;
-    flits_ += p.flits;
-    rr_[o] = i + 1;  // n: from input 0 next time
-  });
+  contested_.drain(take);
 }
 
 Cycle CrossbarFabric::next_event(Cycle now) const {
@@ -141,6 +165,7 @@ CrossbarFabric::Handle CrossbarFabric::pop_early(std::uint32_t out) {
   Ring<OutPkt>& q = outq_[out];
   Handle h = q.front().h;
   q.pop_front();
+  out_[out].avail = out_[out].free;  // no longer full
   if (q.empty()) {
     head_ready_[out] = kNever;
   } else {
@@ -157,11 +182,9 @@ CrossbarFabric::Handle CrossbarFabric::pop_early(std::uint32_t out) {
 Cycle CrossbarFabric::next_arbitration(Cycle now) const {
   Cycle best = kNever;
   busy_in_.for_each_until([&](std::uint32_t i) {
-    const InHead& head = in_head_[i];
-    const std::uint32_t o = head.out;
-    if (outq_[o].size() >= cfg_.output_buffer) return false;  // waits for a pop
-    const Cycle eligible = cfg_.registered_inputs ? head.injected + 1 : 0;
-    best = std::min(best, std::max({now, in_free_[i], out_free_[o], eligible}));
+    const Cycle avail = out_[in_[i].out].avail;
+    if (avail == kNever) return false;  // its output is full: waits for a pop
+    best = std::min(best, std::max({now, in_[i].eligible, avail}));
     return best == now;
   });
   return best;

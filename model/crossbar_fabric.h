@@ -43,16 +43,20 @@ class CrossbarFabric {
   // freed counts as occupied until now + 1, so the answer does not depend on whether the
   // injecting process runs before or after the fabric's step of the same cycle.
   bool can_inject(std::uint32_t in, Cycle now) const {
-    const bool freed_now = cfg_.registered_inputs && last_pop_[in] == now;
+    const bool freed_now = cfg_.registered_inputs && in_[in].last_pop == now;
     return inq_[in].size() + (freed_now ? 1u : 0u) < cfg_.input_buffer;
   }
   // Precondition: can_inject(in), flits >= 1. `injected` is kept with the packet for the
   // consumer (front_injected), e.g. to sample its latency without a map lookup.
   // (Inline: two calls per transaction, each a few stores.)
-  void inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits, Handle h,
-              Cycle injected = 0) {
+  [[gnu::always_inline]] void inject(std::uint32_t in, std::uint32_t out, std::uint32_t flits,
+                                     Handle h, Cycle injected = 0) {
     Ring<InPkt>& q = inq_[in];
-    if (q.empty()) in_head_[in] = InHead{injected, out};
+    if (q.empty()) {
+      InState& s = in_[in];
+      s.out = out;
+      if (cfg_.registered_inputs) s.eligible = std::max(s.eligible, injected + 1);
+    }
     q.push_back(InPkt{out, flits ? flits : 1u, h, injected});
     busy_in_.set(in);
   }
@@ -68,6 +72,7 @@ class CrossbarFabric {
     Ring<OutPkt>& q = outq_[out];
     Handle h = q.front().h;
     q.pop_front();
+    out_[out].avail = out_[out].free;  // no longer full
     if (q.empty()) {
       due_.reset(out);
       head_ready_[out] = kNever;
@@ -112,7 +117,7 @@ class CrossbarFabric {
 
   std::uint64_t transfers() const { return transfers_; }
   std::uint64_t flits() const { return flits_; }
-  std::uint64_t output_busy_cycles(std::uint32_t out) const { return out_busy_total_[out]; }
+  std::uint64_t output_busy_cycles(std::uint32_t out) const { return out_[out].busy_total; }
 
  private:
   // Per-port FIFOs sized for their buffers at construction (growing only if a caller injects
@@ -185,24 +190,33 @@ class CrossbarFabric {
   std::vector<Ring<OutPkt>> outq_;
   Bits busy_in_;    // non-empty input FIFOs
   Bits contested_;  // scratch of arbitrate(): outputs some input head competes for
-  std::vector<Cycle> in_free_, out_free_;
-  std::vector<Cycle> last_pop_;    // cycle of each input's last grant (at most one per cycle)
-  std::vector<std::uint32_t> rr_;  // per output: the input with the first turn (n: input 0)
-  std::vector<std::uint64_t> out_busy_total_;
-  std::uint64_t transfers_ = 0, flits_ = 0;
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
-  std::vector<std::uint32_t> winner_;  // scratch of arbitrate(): per output, kNone between calls
-  bool unit_width_ = true;             // every link 1 flit per cycle
-  std::vector<std::uint32_t> in_width_, out_width_;
-  // The head of each queue, kept flat beside the rings (what arbitrate, ready and next_event
-  // read every cycle): an output head's ready cycle (kNever when empty), an input head's output
-  // and injection cycle (meaningless when empty).
-  std::vector<Cycle> head_ready_;
-  struct InHead {
-    Cycle injected;
-    std::uint32_t out;
+  // What arbitrate() reads of a port, in one record per port (one base address, and each
+  // check one compare against `now`).
+  struct InState {
+    // Non-empty FIFO: the first cycle its head may compete (its input link free, and with
+    // registered inputs the cycle after its injection). Empty: the end of its last transfer.
+    Cycle eligible = 0;
+    Cycle last_pop = kNever;  // cycle of its last grant (at most one per cycle)
+    std::uint32_t out = 0;    // the head's output (meaningless when empty)
   };
-  std::vector<InHead> in_head_;
+  struct OutState {
+    Cycle free = 0;   // end of its last transfer
+    Cycle avail = 0;  // `free`, or kNever while its buffer is full (until the next pop())
+    std::uint32_t winner = kNone;  // scratch of arbitrate(), kNone between calls
+    std::uint32_t rr = 0;          // the input with the first turn (n: input 0)
+    std::uint64_t busy_total = 0;
+  };
+  std::vector<InState> in_;
+  std::vector<OutState> out_;
+  std::uint64_t transfers_ = 0, flits_ = 0;
+  bool unit_width_ = true;  // every link 1 flit per cycle
+  bool one_word_ = false;   // at most 64 inputs and 64 outputs: sets in one word each
+  // Grants output o to input i (the winner of arbitrate(now)).
+  [[gnu::always_inline]] inline void grant(std::uint32_t o, std::uint32_t i, Cycle now);
+  std::vector<std::uint32_t> in_width_, out_width_;
+  // Each output head's ready cycle, kept flat beside the rings (kNever when empty).
+  std::vector<Cycle> head_ready_;
 
   // Output heads by the cycle they become ready, so that a consumer visits only the ready ones
   // (most queued packets are in flight) and finds the next one without a scan. `due_`: the

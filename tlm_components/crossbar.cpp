@@ -86,9 +86,10 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
   step_ev_.bind<&Crossbar::step_method>(this, std::string(this->name()) + ".step_method");
 }
 
-void Crossbar::observe_locality(std::uint32_t p, const Payload& gp, Cycle now) {
+// Inline in on_request, its one caller.
+[[gnu::always_inline]] inline void Crossbar::observe_locality(std::uint32_t p, const Payload& gp,
+                                                              const GpuExtension& e, Cycle now) {
   if (icl_.empty()) return;
-  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
   const Addr line = gp.get_address() & ~Addr{cfg_.line_bytes - 1};
   ++*icl_requests_[p];
   switch (icl_[p].observe(line, e.demand.any() ? e.demand : e.bytes, now)) {
@@ -111,13 +112,14 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
     return false;
   }
   port_accept_[p] = now;
-  GpuExtension& e = gpu_ext(gp);
+  PooledPayload* const pooled = as_pooled(gp);  // (one type test for both extensions)
+  GpuExtension& e = pooled ? pooled->ext : gpu_ext(gp);
   const std::uint32_t flits =
       noc_request_flits(gp, e, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
   if (cfg_.observe) cfg_.observe(src, gp);
   const std::uint32_t dst = target_of(gp.get_address());
   req_.inject(p, dst, flits, &gp, now);
-  route_ext(gp).push(src);  // the reply's way back
+  (pooled ? pooled->route : route_ext(gp)).push(src);  // the reply's way back
   ++requests_;
   if (e.noc_target >= static_cast<std::int32_t>(targets_)) {
     // A shared L1's remote request: to its line's slice, which forwards it to the home core.
@@ -125,7 +127,7 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
     e.noc_target = -1;
   } else if (e.kind == AccessKind::Load) {
     ++read_requests_;
-    observe_locality(p, gp, now);
+    observe_locality(p, gp, e, now);
   }
   req_flits_ += flits;
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
@@ -172,8 +174,9 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
 
 void Crossbar::take_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool ask_step) {
   reply_accept_[tgt] = now;
-  GpuExtension& e = gpu_ext(gp);
-  const std::uint32_t p = port_of(route_ext(gp).top());
+  PooledPayload* const pooled = as_pooled(gp);  // (one type test for both extensions)
+  GpuExtension& e = pooled ? pooled->ext : gpu_ext(gp);
+  const std::uint32_t p = port_of((pooled ? pooled->route : route_ext(gp)).top());
   const std::uint32_t flits =
       noc_reply_flits(gp, e, cfg_.header_bytes, cfg_.flit_bytes, cfg_.sector_packets);
   rep_.inject(tgt, p, flits, &gp, now);

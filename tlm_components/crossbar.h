@@ -79,7 +79,7 @@ class Crossbar : public Interconnect {
   Cycle noc_cycles() const override { return clk_.now(); }
 
  private:
-  void observe_locality(std::uint32_t port, const Payload& gp, Cycle now);
+  void observe_locality(std::uint32_t port, const Payload& gp, const GpuExtension& e, Cycle now);
   bool on_request(std::uint32_t src, Payload& gp, Cycle now);
   bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now);
   // A home core's reply to a forwarded request (tgt >= targets_); apart, so that on_reply's L2
