@@ -6,26 +6,34 @@ void IntraClusterLocality::rebuild(Cycle now) {
   // Keeps only the lines of the last W cycles, in a table at most an eighth full: the next
   // rebuild then comes after at least 3/8 of its size new positions, so its cost per request is
   // a few instructions.
+  auto for_each_occupied = [](const std::vector<std::uint64_t>& bits, auto&& f) {
+    for (std::size_t k = 0; k < bits.size(); ++k)
+      for (std::uint64_t m = bits[k]; m; m &= m - 1)
+        f(static_cast<std::uint32_t>(k * 64 + static_cast<unsigned>(__builtin_ctzll(m))));
+  };
   std::size_t live = 0;
-  for (const Entry& e : index_)
-    if (e.used && recent(e.last, now)) ++live;
+  for_each_occupied(occupied_, [&](std::uint32_t i) { live += recent(index_[i].last, now); });
   std::size_t size = 64;
   while (size < 8 * live) size *= 2;
-  std::vector<Entry> old(size, Entry{0, kNever, kNever, kNone, false});
+  std::unique_ptr<Entry[]> old(new Entry[size]);  // (uninitialised: no position occupied)
+  std::vector<std::uint64_t> old_occupied(size / 64, 0);
   old.swap(index_);
+  old_occupied.swap(occupied_);
+  size_ = size;
   index_mask_ = static_cast<std::uint32_t>(size - 1);
   index_shift_ = 64 - static_cast<std::uint32_t>(__builtin_ctzll(size));
   used_ = live;
-  for (const Entry& e : old) {
-    if (!e.used) continue;
+  for_each_occupied(old_occupied, [&](std::uint32_t p) {
+    const Entry& e = old[p];
     if (!recent(e.last, now)) {
       if (e.words != kNone) free_.push_back(e.words);
-      continue;
+      return;
     }
     std::uint32_t i = home(e.line);
-    while (index_[i].used) i = (i + 1) & index_mask_;
+    while (occupied(i)) i = (i + 1) & index_mask_;
     index_[i] = e;
-  }
+    occupy(i);
+  });
 }
 
 namespace {
@@ -52,23 +60,28 @@ std::uint32_t touched_words(const ByteMask& bytes) {
 
 RequestLocality IntraClusterLocality::observe(Addr line, const ByteMask& bytes, Cycle now) {
   ++requests_;
-  if ((used_ + 1) * 2 > index_.size()) rebuild(now);  // at most half full: short probe runs
+  if ((used_ + 1) * 2 > size_) rebuild(now);  // at most half full: short probe runs
   // The line's position, else the first forgotten line's on its probe run, else the empty
   // position that ends the run.
   std::uint32_t i = home(line), reuse = kNone;
-  for (;; i = (i + 1) & index_mask_) {
+  bool found = false;
+  for (; occupied(i); i = (i + 1) & index_mask_) {
     const Entry& e = index_[i];
-    if (!e.used || e.line == line) break;
+    if (e.line == line) {
+      found = true;
+      break;
+    }
     if (reuse == kNone && !recent(e.last, now)) reuse = i;
   }
-  if (!index_[i].used) {
+  if (!found) {
     if (reuse != kNone) {
       // A forgotten line's position and word history: its reads (and so its words') are more
       // than W cycles old, so none is recent now or later.
       i = reuse;
       index_[i].line = line;
     } else {
-      index_[i] = Entry{line, kNever, kNever, kNone, true};
+      index_[i] = Entry{line, kNever, kNever, kNone};
+      occupy(i);
       ++used_;
     }
   }

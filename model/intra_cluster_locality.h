@@ -10,6 +10,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "model/types.h"
@@ -54,14 +55,19 @@ class IntraClusterLocality {
   // Word w of a line was last read at the later of `full` (its last whole-line read, which every
   // coalesced float/int warp load is) and its time in `words` (partial reads, kept apart so that
   // lines read only whole need no per-word history).
+  // Empty positions are those not marked in `occupied_` (their entries are left uninitialised:
+  // a new table costs a bit per position, not an entry's stores).
   struct Entry {
     Addr line;
     Cycle last;           // last read of the line; kNever: none
     Cycle full;           // last whole-line read; kNever: none
     std::uint32_t words;  // index in words_ of its per-word history; kNone: none yet
-    bool used;            // false: an empty position
   };
-  std::vector<Entry> index_;
+  std::unique_ptr<Entry[]> index_;
+  std::vector<std::uint64_t> occupied_;  // one bit per position
+  bool occupied(std::uint32_t i) const { return (occupied_[i >> 6] >> (i & 63)) & 1; }
+  void occupy(std::uint32_t i) { occupied_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+  std::size_t size_ = 0;  // positions
   std::uint32_t index_mask_ = 0, index_shift_ = 64;
   std::size_t used_ = 0;                      // non-empty positions
   std::vector<std::array<Cycle, 32>> words_;  // last partial read of each 4-byte word
