@@ -110,8 +110,9 @@ class Crossbar : public Interconnect {
   // next), so a blocked packet retries next cycle whatever the order of same-time processes.
   // When a refused packet retries: the next edge off an edge; the next cycle on an edge (a
   // blocked port stays blocked for the cycle) or after the port took a packet this cycle.
+  // (The next edge is cycle now + 1 off an edge, now on one: no division.)
   Cycle retry_cycle(bool took_one_now, Cycle now) const {
-    return clk_.next_edge_cycle() + (took_one_now || clk_.on_edge(now) ? 1 : 0);
+    return now + 1 + (took_one_now && !clk_.on_edge(now) ? 1 : 0);
   }
   bool port_blocked(std::uint32_t p, Cycle now) const {
     return port_accept_[p] == now || !req_.can_inject(p, now);
