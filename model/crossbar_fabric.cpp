@@ -41,13 +41,16 @@ inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
   out.rr = i + 1;  // n: from input 0 next time
   InState& in = in_[i];
   Ring<InPkt>& q = inq_[i];
-  const InPkt p = q.front();
+  // (Field by field: a copy of the whole packet went through the stack.)
+  const std::uint32_t flits = q.front().flits;
+  const Handle h = q.front().h;
+  const Cycle injected = q.front().injected;
   q.pop_front();
   in.last_pop = now;
-  Cycle cycles = p.flits;
+  Cycle cycles = flits;
   if (!unit_width_) {
     const std::uint32_t width = std::min(in_width_[i], out_width_[o]);
-    cycles = (p.flits + width - 1) / width;
+    cycles = (flits + width - 1) / width;
   }
   const Cycle free = now + cycles;
   if (q.empty()) {
@@ -66,10 +69,10 @@ inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
     head_ready_[o] = ready;
     schedule(o, ready);
   }
-  oq.push_back(OutPkt{ready, p.h, p.injected});
+  oq.push_back(OutPkt{ready, h, injected});
   out.avail = oq.size() >= cfg_.output_buffer ? kNever : free;
   ++transfers_;
-  flits_ += p.flits;
+  flits_ += flits;
 }
 
 void CrossbarFabric::arbitrate(Cycle now) {
