@@ -13,6 +13,28 @@ namespace {
 std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) {
   return (a + b - 1) / b;
 }
+// Calls f(i) for each member i < end of the bit set, in increasing order, reading the set as it
+// is after each call (a member that f adds ahead is visited); one word (at most 64 ports, fermi
+// and volta) without the word loop.
+template <class F>
+[[gnu::always_inline]] inline void for_each_marked(const std::vector<std::uint64_t>& bits,
+                                                   std::uint32_t end, F&& f) {
+  if (bits.size() == 1) {
+    for (std::uint64_t m = bits[0]; m;) {
+      const std::uint32_t i = static_cast<std::uint32_t>(__builtin_ctzll(m));
+      f(i);
+      m = bits[0] & (~std::uint64_t{1} << i);  // the members above i
+    }
+    return;
+  }
+  for (std::size_t k = 0; k < bits.size(); ++k)
+    for (std::uint64_t m = bits[k]; m;) {
+      const std::uint32_t i = static_cast<std::uint32_t>(k * 64 + __builtin_ctzll(m));
+      if (i >= end) return;
+      f(i);
+      m = bits[k] & (~std::uint64_t{1} << (i & 63));
+    }
+}
 }  // namespace
 
 Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, const AddressMap& map,
@@ -211,28 +233,29 @@ void Crossbar::step_method() {
     last_step_ = now;
     // Requests held at injection ports (round-robin among the bindings of a port), in port
     // order; ports without a held request have nothing to do.
-    for (std::uint32_t p = next_marked(held_ports_, 0, ports_); p < ports_;
-         p = next_marked(held_ports_, p + 1, ports_)) {
-      const std::uint32_t first = p * cfg_.bindings_per_port;
-      const std::uint32_t n = std::min(cfg_.bindings_per_port, cfg_.bindings - first);
-      for (std::uint32_t k = 0; k < n; ++k) {
-        std::uint32_t s = first + (port_rr_[p] + k) % n;
-        Payload* gp = in_ports_[s]->held_request();
-        if (!gp) continue;
-        if (port_blocked(p, now)) {
-          blocked();
-        } else if (on_request(s, *gp, now)) {
-          port_rr_[p] = (s - first + 1) % n;
-          in_ports_[s]->accept_request();
-        } else {
-          waiting_inputs = true;
-        }
-        break;
-      }
-      bool held = false;
-      for (std::uint32_t k = 0; k < n && !held; ++k) held = in_ports_[first + k]->held_request();
-      if (!held) unmark(held_ports_, p);
-    }
+    for_each_marked(
+        held_ports_, ports_, [&](std::uint32_t p) __attribute__((always_inline)) {
+          const std::uint32_t first = p * cfg_.bindings_per_port;
+          const std::uint32_t n = std::min(cfg_.bindings_per_port, cfg_.bindings - first);
+          for (std::uint32_t k = 0; k < n; ++k) {
+            std::uint32_t s = first + (port_rr_[p] + k) % n;
+            Payload* gp = in_ports_[s]->held_request();
+            if (!gp) continue;
+            if (port_blocked(p, now)) {
+              blocked();
+            } else if (on_request(s, *gp, now)) {
+              port_rr_[p] = (s - first + 1) % n;
+              in_ports_[s]->accept_request();
+            } else {
+              waiting_inputs = true;
+            }
+            break;
+          }
+          bool held = false;
+          for (std::uint32_t k = 0; k < n && !held; ++k)
+            held = in_ports_[first + k]->held_request();
+          if (!held) unmark(held_ports_, p);
+        });
     for (std::uint32_t b = cfg_.bindings; b < cfg_.bindings + cfg_.core_bindings; ++b) {
       Payload* gp = in_ports_[b]->held_request();
       if (!gp) continue;
@@ -245,23 +268,23 @@ void Crossbar::step_method() {
         waiting_inputs = true;
     }
     const std::uint32_t outs = targets_ + cfg_.core_bindings;
-    for (std::uint32_t t = next_marked(held_targets_, 0, outs); t < outs;
-         t = next_marked(held_targets_, t + 1, outs)) {
-      Payload* gp = out_ports_[t]->held_response();
-      if (gp) {
-        // An L2 reply at an edge its target can take is taken without on_reply's checks.
-        if (t < targets_ && target_blocked(t, now)) {
-          blocked();
-        } else if (t < targets_) {
-          take_reply(t, *gp, now, false);
-          out_ports_[t]->accept_response();
-        } else if (on_reply(t, *gp, now))
-          out_ports_[t]->accept_response();
-        else
-          waiting_inputs = true;
-      }
-      if (!out_ports_[t]->held_response()) unmark(held_targets_, t);
-    }
+    for_each_marked(
+        held_targets_, outs, [&](std::uint32_t t) __attribute__((always_inline)) {
+          Payload* gp = out_ports_[t]->held_response();
+          if (gp) {
+            // An L2 reply at an edge its target can take is taken without on_reply's checks.
+            if (t < targets_ && target_blocked(t, now)) {
+              blocked();
+            } else if (t < targets_) {
+              take_reply(t, *gp, now, false);
+              out_ports_[t]->accept_response();
+            } else if (on_reply(t, *gp, now))
+              out_ports_[t]->accept_response();
+            else
+              waiting_inputs = true;
+          }
+          if (!out_ports_[t]->held_response()) unmark(held_targets_, t);
+        });
     if (cfg_.core_bindings) forward(now);
     req_.arbitrate(now);
     rep_.arbitrate(now);

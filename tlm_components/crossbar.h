@@ -148,20 +148,6 @@ class Crossbar : public Interconnect {
   static void unmark(std::vector<std::uint64_t>& bits, std::uint32_t i) {
     bits[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
   }
-  // The first member >= i of the set, read as it is now (members added while a loop visits the
-  // set are seen if they lie ahead); `end` if none.
-  static std::uint32_t next_marked(const std::vector<std::uint64_t>& bits, std::uint32_t i,
-                                   std::uint32_t end) {
-    std::size_t k = i >> 6;
-    const std::size_t n = bits.size();
-    if (k >= n) return end;
-    std::uint64_t w = bits[k] & (~std::uint64_t{0} << (i & 63));
-    while (!w) {
-      if (++k == n) return end;
-      w = bits[k];
-    }
-    return std::min(end, static_cast<std::uint32_t>(k * 64 + __builtin_ctzll(w)));
-  }
   Activation step_ev_{Activation::Stage::kNetwork};
   // Via-L2 forwarding (core_bindings > 0): the leg each forwarded packet is on, the slice
   // forwarding it, and the unbounded buffers of the slices and of the home ports (a bound
