@@ -2,13 +2,18 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace locsim {
 
 namespace {
-void remember(std::map<std::pair<std::string, std::string>, int>& seen, const std::string& path,
+void remember(std::unordered_set<std::string>& seen, const std::string& path,
               const std::string& name) {
-  if (!seen.emplace(std::make_pair(path, name), 1).second)
+  std::string key;
+  key.reserve(path.size() + name.size() + 1);
+  key.append(path).push_back('\0');
+  key.append(name);
+  if (!seen.insert(std::move(key)).second)
     throw std::logic_error("statistic '" + path + "." + name + "' registered twice");
 }
 }  // namespace
@@ -80,12 +85,17 @@ void merge_dist(AggregateStat& into, const AggregateStat& d) {
 std::vector<AggregateStat> StatRegistry::aggregate(const StatSnapshot& from,
                                                    const StatSnapshot& to) const {
   std::vector<AggregateStat> out;
-  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  // Hashed, not ordered: the rows keep first-seen order either way, and an ordered map's string
+  // compares (thousands of instances on an 80-SM platform) cost more than the rest of the report
+  // and vary with where the strings sit in memory.
+  std::unordered_map<std::string, std::size_t> index;
+  index.reserve(counter_info_.size() / 8 + 64);
+  std::string key;
   auto slot = [&](const StatInfo& info, bool dist) -> AggregateStat& {
-    auto key = std::make_pair(info.kind, info.name);
-    auto it = index.find(key);
-    if (it != index.end()) return out[it->second];
-    index.emplace(key, out.size());
+    key.assign(info.kind).push_back('\0');
+    key.append(info.name);
+    auto [it, fresh] = index.try_emplace(key, out.size());
+    if (!fresh) return out[it->second];
     out.push_back(AggregateStat{info.kind, info.name, info.unit, info.desc, dist});
     return out.back();
   };

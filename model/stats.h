@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace locsim {
@@ -120,7 +121,8 @@ class StatRegistry {
   std::deque<Counter> counters_;
   std::deque<Distribution> dists_;
   std::vector<StatInfo> counter_info_, dist_info_;
-  std::map<std::pair<std::string, std::string>, int> seen_;
+  // "path\0name" of every registered statistic, to refuse duplicates.
+  std::unordered_set<std::string> seen_;
 };
 
 }  // namespace locsim
