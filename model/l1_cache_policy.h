@@ -271,9 +271,12 @@ class L1CachePolicy {
   }
   // Seed 000: the treatment of each data structure of the running kernel (indexed by
   // data_structure id; empty = none), and the periodic unpin (R4.3).
-  void set_ds_treatment(std::vector<DsTreatment> t) { treatment_ = std::move(t); }
+  void set_ds_treatment(std::vector<DsTreatment> t) {
+    treatment_ = std::move(t);
+    treatments_ = treatment_.size();
+  }
   const DsTreatment* treatment(std::uint16_t ds) const {
-    return ds < treatment_.size() ? &treatment_[ds] : nullptr;
+    return ds < treatments_ ? &treatment_[ds] : nullptr;
   }
   void unpin_all() { tags_.unpin_all(); }
   // RankLimit mode: the first `limit` warps/CTAs (by bypass rank) use the L1.
@@ -297,6 +300,7 @@ class L1CachePolicy {
   std::uint32_t bypass_limit_ = ~std::uint32_t{0};
   std::unique_ptr<ProtectingDistancePolicy> pdp_;
   std::vector<DsTreatment> treatment_;
+  std::size_t treatments_ = 0;  // treatment_.size(), kept: asked on every load (no division)
 };
 
 }  // namespace locsim

@@ -41,10 +41,6 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
 #undef L1_STAT
 }
 
-std::uint8_t* L1DataCache::line_data(Addr line) {
-  return data_.at(policy_.tags(), line);
-}
-
 void L1DataCache::stalled(int cause, std::uint64_t n) {
   switch (static_cast<ReservationFail>(cause)) {
     case ReservationFail::BypassQueue:
@@ -138,12 +134,13 @@ void L1DataCache::line_evicted(Addr line) {
   if (pf_unused_.erase(line)) ++*ldesc_->pf_evicted_unused;
 }
 
-inline void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::uint32_t fetch,
-                                           std::uint32_t slot, AccessKind kind) {
-  const GpuExtension& e = gpu_ext(const_cast<Payload&>(gp));
+inline Payload* L1DataCache::fill_request(const GpuExtension& e, Addr line, std::uint32_t fetch,
+                                          std::uint32_t slot, AccessKind kind) {
   const CacheGeometry& g = policy_.tags().geometry();
   Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, line, g.line_bytes);
-  GpuExtension& fe = gpu_ext(*f);
+  // The pool's payloads are PooledPayloads: the extension without gpu_ext()'s type test (which
+  // GCC called out of line here).
+  GpuExtension& fe = static_cast<PooledPayload*>(f)->ext;
   fe.sm = e.sm;
   fe.cluster = e.cluster;
   fe.warp = e.warp;
@@ -165,8 +162,22 @@ inline void L1DataCache::send_fill_request(const Payload& gp, Addr line, std::ui
   fe.issue_ps = e.issue_ps;
   fe.parent = e.id;
   fe.at(name());
-  miss_queue_.push(f);
-  drain();  // called from process() only: see drain()
+  return f;
+}
+
+inline void L1DataCache::send_below(Payload* gp, bool via_bypass) {
+  if (!down_.busy() && miss_queue_.empty() && bypass_queue_.empty()) {
+    // What queue_below() would do: the only request waiting is sent.
+    bypass_turn_ = !via_bypass;
+    down_.send(*gp);
+    return;
+  }
+  queue_below(gp, via_bypass);
+}
+
+void L1DataCache::queue_below(Payload* gp, bool via_bypass) {
+  (via_bypass ? bypass_queue_ : miss_queue_).push(gp);
+  drain();
 }
 
 inline bool L1DataCache::drain() {
@@ -228,7 +239,23 @@ void L1DataCache::maybe_prefetch(const Payload& gp, const L1Decision& demand) {
   }
   if (d.pin) ++*(d.pin == kPinHard ? st.hard_fills : st.soft_fills);
   pf_inflight_[d.line] = false;
-  send_fill_request(gp, d.line, d.fetch, d.slot, AccessKind::Prefetch);
+  queue_below(fill_request(e, d.line, d.fetch, d.slot, AccessKind::Prefetch), false);
+}
+
+void L1DataCache::note_working_set(Addr line) {
+  ws_lines_.insert(line);
+}
+
+void L1DataCache::ldesc_hit(Addr line) {
+  if (pf_unused_.erase(line)) ++*ldesc_->pf_useful;
+}
+
+void L1DataCache::ldesc_merge(Addr line) {
+  auto it = pf_inflight_.find(line);
+  if (it != pf_inflight_.end() && !it->second) {
+    ++*ldesc_->pf_late;
+    it->second = true;
+  }
 }
 
 int L1DataCache::process(Payload& gp, Cycle now) {
@@ -239,7 +266,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
                  bypass_queue_.full(), e.data_structure, d);
   if (d.outcome == L1Outcome::Fail) return static_cast<int>(d.fail);
   ++accesses_;
-  if (working_set_ && e.kind == AccessKind::Load) ws_lines_.insert(d.line);
+  if (working_set_ && e.kind == AccessKind::Load) note_working_set(d.line);
   if (d.evicted) {
     ++evictions_;
     if (ldesc_) line_evicted(d.evicted_line);
@@ -249,6 +276,8 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       (d.outcome == L1Outcome::Hit || d.outcome == L1Outcome::MshrMerge ||
        d.outcome == L1Outcome::Miss || d.outcome == L1Outcome::SectorMiss))
     on_load_outcome(d.line, d.outcome, gp);
+  // What goes below (one send_below() for every outcome: the link's send inline once).
+  Payload* below = nullptr;
   switch (d.outcome) {
     case L1Outcome::WriteThrough:
       ++(e.kind == AccessKind::Atomic ? atomics_ : stores_);
@@ -257,8 +286,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
         if (std::uint8_t* data = line_data(d.line))
           copy_masked(data, gp.get_data_ptr(), e.bytes, policy_.tags().geometry().line_bytes);
       }
-      miss_queue_.push(&gp);
-      drain();  // no retry_at: see drain()
+      below = &gp;
       break;
     case L1Outcome::Bypass:
     case L1Outcome::PdpBypass:
@@ -267,12 +295,11 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       ++bypassed_;
       if (d.outcome == L1Outcome::PdpBypass) ++pdp_bypasses_;
       if (d.no_reuse && ldesc_) ++*ldesc_->no_reuse;
-      (d.via_bypass_queue ? bypass_queue_ : miss_queue_).push(&gp);
-      drain();  // no retry_at: see drain()
+      below = &gp;
       break;
     case L1Outcome::Hit:
       ++hits_;
-      if (ldesc_ && pf_unused_.erase(d.line)) ++*ldesc_->pf_useful;
+      if (ldesc_) ldesc_hit(d.line);
       if (std::uint8_t* data = line_data(d.line))
         copy_masked(gp.get_data_ptr(), data, e.bytes, policy_.tags().geometry().line_bytes);
       gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -281,24 +308,23 @@ int L1DataCache::process(Payload& gp, Cycle now) {
       break;
     case L1Outcome::MshrMerge:
       ++mshr_hits_;
-      if (ldesc_) {
-        auto it = pf_inflight_.find(d.line);
-        if (it != pf_inflight_.end() && !it->second) {
-          ++*ldesc_->pf_late;
-          it->second = true;
-        }
-      }
+      if (ldesc_) ldesc_merge(d.line);
       break;
     case L1Outcome::Miss:
     case L1Outcome::SectorMiss:
       ++misses_;
       if (d.outcome == L1Outcome::SectorMiss) ++sector_misses_;
       if (d.pin && ldesc_) ++*(d.pin == kPinHard ? ldesc_->hard_fills : ldesc_->soft_fills);
-      send_fill_request(gp, d.line, d.fetch, d.slot);
-      if (ldesc_) maybe_prefetch(gp, d);  // R6.1: on a primary miss
+      below = fill_request(e, d.line, d.fetch, d.slot);
       break;
     case L1Outcome::Fail:
       break;
+  }
+  if (below) {
+    send_below(below, d.via_bypass_queue);  // no retry_at: see drain()
+    // R6.1: on a primary miss, after its own fill request.
+    if (ldesc_ && (d.outcome == L1Outcome::Miss || d.outcome == L1Outcome::SectorMiss))
+      maybe_prefetch(gp, d);
   }
   // The load-stream observer sees every accepted load, in accepted() (after the shell's stall
   // accounting, which it observes too).

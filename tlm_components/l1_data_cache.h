@@ -88,15 +88,29 @@ class L1DataCache : public CacheShell {
   // it without send_down()'s retry_at(): a decision that sends has accepted its request at
   // `now`, so a retry asked for now would only be moved to the next cycle (held request) or
   // dropped (none) after the accept, which the accept itself already does.
-  // drain() and send_fill_request() inline in process(): a call and its register saves cost
-  // about 20 instructions each per transaction.
+  // drain() inline in send_down(), send_below() and fill_request() in process(): a call and its
+  // register saves cost about 20 instructions each per transaction.
   [[gnu::always_inline]] inline bool drain();
-  [[gnu::always_inline]] inline void send_fill_request(const Payload& gp, Addr line,
-                                                       std::uint32_t fetch, std::uint32_t slot,
-                                                       AccessKind kind = AccessKind::Load);
+  // `gp` onto the miss queue (or the bypass queue) and drain(), from process(): straight down
+  // when nothing waits and the link is free (the queue's push, out of line, and its pop skipped);
+  // queue_below() otherwise (out of line: process() then holds one send of the link inline).
+  [[gnu::always_inline]] inline void send_below(Payload* gp, bool via_bypass);
+  void queue_below(Payload* gp, bool via_bypass);
+  // A fill request for `line` on behalf of the request whose extension is `e`.
+  [[gnu::always_inline]] inline Payload* fill_request(const GpuExtension& e, Addr line,
+                                                      std::uint32_t fetch, std::uint32_t slot,
+                                                      AccessKind kind = AccessKind::Load);
   void maybe_prefetch(const Payload& gp, const L1Decision& demand);
+  // process()'s working-set and ldesc bookkeeping (off by default), out of line: inline they
+  // made process() too large for GCC to inline the link's send in it.
+  [[gnu::noinline]] void note_working_set(Addr line);
+  [[gnu::noinline]] void ldesc_hit(Addr line);
+  [[gnu::noinline]] void ldesc_merge(Addr line);
   void line_evicted(Addr line);
-  std::uint8_t* line_data(Addr line);
+  // The line's bytes (data-integrity mode only; nullptr without a lookup otherwise).
+  std::uint8_t* line_data(Addr line) {
+    return data_.enabled() ? data_.at(policy_.tags(), line) : nullptr;
+  }
   void maybe_unpin(Cycle now);
 
   L1Config cfg_;

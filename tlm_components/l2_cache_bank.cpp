@@ -77,10 +77,6 @@ void L2CacheBank::down_method() {
   send_down();
 }
 
-std::uint8_t* L2CacheBank::line_data(Addr line) {
-  return data_.at(policy_.tags(), line);
-}
-
 void L2CacheBank::perform_data(Payload& gp, const GpuExtension& e, Addr line, int way,
                                std::uint32_t set) {
   const CacheGeometry& g = policy_.tags().geometry();

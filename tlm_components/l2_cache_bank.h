@@ -98,7 +98,11 @@ class L2CacheBank : public CacheShell {
     perform_data(gp, e, line, way, set);
   }
   void perform_data(Payload& gp, const GpuExtension& e, Addr line, int way, std::uint32_t set);
-  std::uint8_t* line_data(Addr line);
+  // The line's bytes (data-integrity mode only). The test inline: GCC called LineDataArray::at()
+  // out of line from every fill to find it disabled.
+  std::uint8_t* line_data(Addr line) {
+    return data_.enabled() ? data_.at(policy_.tags(), line) : nullptr;
+  }
   // A displaced line `ev` whose frame was (set, way): counted, and written back if dirty.
   void write_back(const Eviction& ev, std::uint32_t set, int way, Cycle ready);
   struct Queued {
