@@ -251,11 +251,16 @@ class L1CachePolicy {
   // else the line is looked up.
   void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done,
             std::uint32_t slot = kNoSlot) {
-    if (!tags_.holds(slot, line) && (slot = tags_.slot_of(line)) == kNoSlot) {
-      done.clear();  // not in flight
-      return;
-    }
-    const std::uint32_t left = mshr_.fill(slot, sectors, done);
+    done.clear();
+    fill_each(line, sectors, slot, [&done](Req&& r) { done.push_back(std::move(r)); });
+  }
+  // The same, each completed request handed to `release` as it leaves the MSHR entry (before
+  // the line's sectors are marked valid: `release` must not look at the tags or the MSHRs).
+  template <class F>
+  [[gnu::always_inline]] void fill_each(Addr line, std::uint32_t sectors, std::uint32_t slot,
+                                        F&& release) {
+    if (!tags_.holds(slot, line) && (slot = tags_.slot_of(line)) == kNoSlot) return;
+    const std::uint32_t left = mshr_.fill_each(slot, sectors, release);
     tags_.fill_slot(slot, sectors, left != 0);  // still reserved while sectors are in flight
   }
 

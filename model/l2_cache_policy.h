@@ -144,12 +144,21 @@ class L2CachePolicy {
   // way), checked; else the line is looked up. Always inline: one per fill.
   [[gnu::always_inline]] void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done,
                                    std::uint32_t slot = kNoSlot) {
+    done.clear();
+    fill_each(line, sectors, slot, [&done](Req&& r) { done.push_back(std::move(r)); });
+  }
+  // The same, each completed request handed to `release` as it leaves the MSHR entry, before
+  // the fill's sectors are marked valid; `release` may call store_covers() and mark_written()
+  // (which only add valid and dirty sectors, and read what is still in flight) but nothing else
+  // of this policy.
+  template <class F>
+  [[gnu::always_inline]] void fill_each(Addr line, std::uint32_t sectors, std::uint32_t slot,
+                                        F&& release) {
     if (!tags_.holds(slot, line) && (slot = tags_.slot_of(line)) == kNoSlot) {
-      done.clear();  // not in flight
-      if (!claims_.empty()) claims_.erase(line);
+      if (!claims_.empty()) claims_.erase(line);  // not in flight
       return;
     }
-    const std::uint32_t left = mshr_.fill(slot, sectors, done);
+    const std::uint32_t left = mshr_.fill_each(slot, sectors, release);
     tags_.fill_slot(slot, sectors, left != 0);  // still reserved while sectors are in flight
     if (left == 0 && !claims_.empty()) claims_.erase(line);  // claims are rare: skip the lookup
   }

@@ -56,9 +56,11 @@ void CacheShell::start_of_simulation() {
 
 bool CacheShell::on_request(Payload& gp) {
   const Cycle now = clk_.now();
-  if (now == last_accept_ || !clk_.on_edge(now)) {
-    // One request per cycle, at an edge: take this one at the next edge.
-    retry_ev_.notify_at(clk_.ps_at(clk_.next_edge_cycle() + (now == last_accept_ ? 1 : 0)));
+  const bool edge = clk_.on_edge(now);
+  if (now == last_accept_ || !edge) {
+    // One request per cycle, at an edge: take this one at the next edge (next_edge_cycle(),
+    // from now without a second division).
+    retry_ev_.notify_at(clk_.ps_at(now + (edge ? 0 : 1) + (now == last_accept_ ? 1 : 0)));
     held_cause_ = 0;
     return false;
   }

@@ -346,27 +346,27 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
     const Addr line = gp.get_address();
     const CacheGeometry& g = policy_.tags().geometry();
     const unsigned lb = g.line_bytes;
-    policy_.fill(line, e.bytes.sector_mask(g.sector_bytes), filled_,
-                 static_cast<std::uint32_t>(e.owner_tag));
-    const std::vector<Payload*>& waiting = filled_;
-    ++fills_;
-    if (on_fill) on_fill(line);
     std::uint8_t* d = line_data(line);
     if (d) copy_masked(d, gp.get_data_ptr(), e.bytes, lb);
+    // The completed requests' responses are queued as the MSHR entry releases them (before the
+    // fill's sectors are marked valid, which nothing here looks at).
+    policy_.fill_each(line, e.bytes.sector_mask(g.sector_bytes),
+                      static_cast<std::uint32_t>(e.owner_tag), [&](Payload* r) {
+                        if (!r) return;  // a prefetch's marker: no warp waits for it
+                        GpuExtension& re = gpu_ext(*r);
+                        if (d) copy_masked(r->get_data_ptr(), d, re.bytes, lb);
+                        r->set_response_status(tlm::TLM_OK_RESPONSE);
+                        re.at(name());
+                        queue_response(now + 1, *r);
+                      });
+    ++fills_;
+    if (on_fill) on_fill(line);
     if (ldesc_) {
       auto it = pf_inflight_.find(line);
       if (it != pf_inflight_.end()) {
         if (!it->second) pf_unused_.insert(line);  // no demand merged: unused so far
         pf_inflight_.erase(it);
       }
-    }
-    for (Payload* r : waiting) {
-      if (!r) continue;  // a prefetch's marker: no warp waits for it
-      GpuExtension& re = gpu_ext(*r);
-      if (d) copy_masked(r->get_data_ptr(), d, re.bytes, lb);
-      r->set_response_status(tlm::TLM_OK_RESPONSE);
-      re.at(name());
-      queue_response(now + 1, *r);
     }
     gp.release();
     retry_at(now);  // the freed entry serves this cycle's request (see send_down)

@@ -116,7 +116,6 @@ class L1DataCache : public CacheShell {
   L1Config cfg_;
   SimContext& ctx_;
   L1CachePolicy<Payload*> policy_;  // the decisions (model/l1_cache_policy.h)
-  std::vector<Payload*> filled_;    // requests a fill completed (reused: no allocation)
   BoundedQueue<Payload*> miss_queue_;
   BoundedQueue<Payload*> bypass_queue_;
   // The last fill request's tag-array sectors, their bytes and their NoC sectors (from fetch 0,

@@ -120,7 +120,7 @@ void L2CacheBank::write_back(const Eviction& ev, std::uint32_t set, int way, Cyc
   ++writebacks_;
   const CacheGeometry& g = policy_.tags().geometry();
   Payload* wb = ctx_.pool.allocate_line(tlm::TLM_WRITE_COMMAND, ev.line_addr, g.line_bytes);
-  GpuExtension& we = gpu_ext(*wb);
+  GpuExtension& we = static_cast<PooledPayload*>(wb)->ext;  // a pooled payload: no type test
   we.kind = AccessKind::Store;
   we.sector_mask = ev.dirty_sectors;
   we.bytes = ByteMask::of_sectors(ev.dirty_sectors, g.sector_bytes);
@@ -151,28 +151,7 @@ void L2CacheBank::wake_tag_stage(Cycle when) {
   if (!rop_.empty()) tag_ev_.notify_at(clk_.ps_at(std::max(when, rop_.front().ready)));
 }
 
-void L2CacheBank::tag_method() {
-  if (rop_.empty()) return;
-  const Cycle now = clk_.now();
-  if (!clk_.on_edge(now) || now == last_decision_) {
-    tag_ev_.notify_at(clk_.ps_at(now + 1));
-    return;
-  }
-  Queued& head = rop_.front();
-  if (head.ready > now) {
-    tag_ev_.notify_at(clk_.ps_at(head.ready));
-    return;
-  }
-  const int f = decide(*head.gp, now);
-  note_attempt(held_cause_, held_since_, f, now);
-  if (f != 0) return;  // a fill or a miss-queue pop wakes the stage again
-  last_decision_ = now;
-  rop_.pop_front();
-  retry_at(now + 1);  // a request refused for a full input queue may enter now
-  wake_tag_stage(now + 1);
-}
-
-int L2CacheBank::decide(Payload& gp, Cycle now) {
+inline int L2CacheBank::decide(Payload& gp, Cycle now) {
   GpuExtension& e = gpu_ext(gp);
   const CacheGeometry& g = policy_.tags().geometry();
   // Fills and write-backs still in the tag stage will take miss-queue entries too.
@@ -191,7 +170,7 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
   switch (d.outcome) {
     case L2Outcome::MshrMerge:
       ++mshr_hits_;
-      merged_at_[&gp] = now;
+      note_merged(gp, now);
       return 0;
     case L2Outcome::Hit:
       ++hits_;
@@ -214,7 +193,7 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
     return 0;
   }
   Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, d.line, g.line_bytes);
-  GpuExtension& fe = gpu_ext(*f);
+  GpuExtension& fe = static_cast<PooledPayload*>(f)->ext;  // a pooled payload: no type test
   fe.sm = e.sm;
   fe.kernel = e.kernel;
   fe.data_structure = e.data_structure;
@@ -232,6 +211,31 @@ int L2CacheBank::decide(Payload& gp, Cycle now) {
   push_down(f, tagged);
   if (pipe_was_empty) wake_down(now);
   return 0;
+}
+
+void L2CacheBank::tag_method() {
+  if (rop_.empty()) return;
+  const Cycle now = clk_.now();
+  if (!clk_.on_edge(now) || now == last_decision_) {
+    tag_ev_.notify_at(clk_.ps_at(now + 1));
+    return;
+  }
+  Queued& head = rop_.front();
+  if (head.ready > now) {
+    tag_ev_.notify_at(clk_.ps_at(head.ready));
+    return;
+  }
+  const int f = decide(*head.gp, now);
+  note_attempt(held_cause_, held_since_, f, now);
+  if (f != 0) return;  // a fill or a miss-queue pop wakes the stage again
+  last_decision_ = now;
+  rop_.pop_front();
+  retry_at(now + 1);  // a request refused for a full input queue may enter now
+  wake_tag_stage(now + 1);
+}
+
+void L2CacheBank::note_merged(const Payload& gp, Cycle now) {
+  merged_at_[&gp] = now;
 }
 
 void L2CacheBank::send_down() {
@@ -277,23 +281,24 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
   // The fill is written to the data array and the waiting requests read from it.
   const Cycle when = now + cfg_.data_latency;
   const Cycle pipeline = cfg_.tag_latency + cfg_.data_latency;
-  policy_.fill(line, e.sector_mask, filled_, static_cast<std::uint32_t>(e.owner_tag >> 2));
   bool to_head = false;  // whether a response went to the queue's head (see respond_at())
-  for (Payload* r : filled_) {
-    GpuExtension& re = gpu_ext(*r);
-    if (re.kind == AccessKind::Store) policy_.store_covers(line, re.bytes);
-    perform(*r, re, line);
-    re.at(name());
-    Cycle t = when;
-    if (!merged_at_.empty()) {  // merges are rare: skip the hash lookup
-      auto m = merged_at_.find(r);
-      if (m != merged_at_.end()) {
-        t = std::max(t, m->second + pipeline);
-        merged_at_.erase(m);
-      }
-    }
-    to_head |= queue_response(t, *r);
-  }
+  // The completed requests are performed and queued as the MSHR entry releases them.
+  policy_.fill_each(line, e.sector_mask, static_cast<std::uint32_t>(e.owner_tag >> 2),
+                    [&](Payload* r) {
+                      GpuExtension& re = gpu_ext(*r);
+                      if (re.kind == AccessKind::Store) policy_.store_covers(line, re.bytes);
+                      perform(*r, re, line);
+                      re.at(name());
+                      Cycle t = when;
+                      if (!merged_at_.empty()) {  // merges are rare: skip the hash lookup
+                        auto m = merged_at_.find(r);
+                        if (m != merged_at_.end()) {
+                          t = std::max(t, m->second + pipeline);
+                          merged_at_.erase(m);
+                        }
+                      }
+                      to_head |= queue_response(t, *r);
+                    });
   gp.release();
   if (to_head) wake_responses();
   // A refused head may go now; any other head already has its wake-up asked for (no earlier).

@@ -161,6 +161,39 @@ TEST_CASE("SlotMshrTable: entries per frame, waiters per sector, released in ord
   CHECK(out == std::vector<int>{3});
 }
 
+TEST_CASE("SlotMshrTable: fill_each releases what fill would, in order, as they leave", "[mshr]") {
+  SlotMshrTable<int> a(8, 4, 4), b(8, 4, 4);
+  for (SlotMshrTable<int>* m : {&a, &b}) {
+    m->fetch_and_wait(1, 0x3u, 0x1u, 1);
+    m->wait(1, 0x2u, 2);
+    m->wait(1, 0x1u, 3);
+    m->wait(1, 0x3u, 4);
+  }
+  std::vector<int> out;
+  std::vector<int> each;
+  std::vector<std::uint32_t> seen_pending;
+  CHECK(a.fill(1, 0x1u, out) == 0x2u);
+  CHECK(b.fill_each(1, 0x1u, [&](int r) {
+    each.push_back(r);
+    seen_pending.push_back(b.pending(1));  // the table already shows the sectors left
+  }) == 0x2u);
+  CHECK(out == std::vector<int>{1, 3});
+  CHECK(each == out);
+  CHECK(seen_pending == std::vector<std::uint32_t>{0x2u, 0x2u});
+  each.clear();
+  seen_pending.clear();
+  CHECK(a.fill(1, 0x2u, out) == 0);
+  CHECK(b.fill_each(1, 0x2u, [&](int r) {
+    each.push_back(r);
+    seen_pending.push_back(b.pending(1));
+  }) == 0);
+  CHECK(out == std::vector<int>{2, 4});
+  CHECK(each == out);
+  CHECK(seen_pending == std::vector<std::uint32_t>{0u, 0u});
+  CHECK(b.in_use() == 0);
+  CHECK(b.fill_each(1, 0x1u, [&](int) { FAIL("nothing is in flight"); }) == 0);
+}
+
 TEST_CASE("SlotMshrTable: the same answers as SectorMshrTable over a random run", "[mshr]") {
   // A line in flight keeps its frame until its last sector has arrived (the tag arrays' reserved
   // lines); frames are reused by other lines afterwards. The line-keyed table is the reference.
