@@ -116,7 +116,7 @@ class L1CachePolicy {
             tags_.touch(set, way);
             d.updated = true;
           } else {
-            tags_.invalidate(line);
+            tags_.invalidate_way(set, way);  // write-evict: the line found above
             d.evicted = true;
             d.evicted_line = line;
           }

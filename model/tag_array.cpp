@@ -167,20 +167,10 @@ bool TagArray::mark_dirty(Addr addr, std::uint32_t sector_mask) {
 }
 
 Eviction TagArray::invalidate(Addr addr) {
-  Eviction ev;
   std::uint32_t set = 0;
   TagLine* found = lookup(addr, &set);
-  if (!found) return ev;
-  SetOrder& o = order_[set];
-  --o.valid_ways;
-  o.first_invalid = std::min(
-      o.first_invalid, static_cast<std::uint32_t>(found - &lines_[std::size_t(set) * geo_.ways]));
-  TagLine& l = *found;
-  ev.valid = true;
-  ev.line_addr = l.line_addr;
-  ev.dirty_sectors = l.dirty_sectors;
-  l = TagLine();
-  return ev;
+  if (!found) return Eviction();
+  return invalidate_way(set, static_cast<int>(found - &lines_[std::size_t(set) * geo_.ways]));
 }
 
 void TagArray::unpin_all() {

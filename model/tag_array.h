@@ -2,6 +2,7 @@
 // optional sectors.
 // Used by L1D, L2 and (later) shadow tags; holds no data and knows nothing about timing.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -161,6 +162,9 @@ class TagArray {
   }
   // Drops the line if present; returns what was displaced (dirty data for write-back caches).
   Eviction invalidate(Addr addr);
+  // invalidate() of the line in (set, way) (a find() or probe() hit), without looking it up
+  // again (the L1's write-evict of a store hit).
+  Eviction invalidate_way(std::uint32_t set, int way);
   // Drops every line (kernel-boundary L1 invalidation). Reserved lines stay, unpinned.
   void invalidate_all();
   // Every line back to priority 0 (seed 000 §4.4's periodic unpin timer, R4.3).
@@ -340,6 +344,19 @@ inline Eviction TagArray::allocate(Addr addr, const Probe& p, std::uint8_t prior
   l.priority = priority;
   l.last_use = ++stamp_;
   to_front(p.set, static_cast<std::uint32_t>(p.way));
+  return ev;
+}
+
+inline Eviction TagArray::invalidate_way(std::uint32_t set, int way) {
+  SetOrder& o = order_[set];
+  --o.valid_ways;
+  o.first_invalid = std::min(o.first_invalid, static_cast<std::uint32_t>(way));
+  TagLine& l = line(set, way);
+  Eviction ev;
+  ev.valid = true;
+  ev.line_addr = l.line_addr;
+  ev.dirty_sectors = l.dirty_sectors;
+  l = TagLine();
   return ev;
 }
 

@@ -622,3 +622,48 @@ TEST_CASE("TagArray: probe's miss way is the victim scan's under random traffic"
     }
   }
 }
+
+TEST_CASE("TagArray: invalidate_way acts as invalidate of the line found in that way",
+          "[tag_array]") {
+  // Two arrays under the same random traffic, one invalidating by address, the other by the
+  // (set, way) find() gives: the same evictions, victims and lookups throughout.
+  TagArray a(geo(4, 4, 128, 32)), b(geo(4, 4, 128, 32));
+  std::mt19937 rng(42);
+  int mismatches = 0, invalidated = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const Addr addr = Addr(rng() % 64) * 128;
+    const std::uint32_t sectors = (rng() % 15) + 1;
+    if (rng() % 3 == 0) {
+      std::uint32_t set = 0;
+      const int way = b.find(addr, set);
+      const Eviction ea = a.invalidate(addr);
+      if (way >= 0) {
+        const Eviction eb = b.invalidate_way(set, way);
+        mismatches += ea.valid != eb.valid || ea.line_addr != eb.line_addr ||
+                      ea.dirty_sectors != eb.dirty_sectors;
+        ++invalidated;
+      } else {
+        mismatches += ea.valid;
+      }
+    } else {
+      const Probe pa = a.probe(addr, sectors), pb = b.probe(addr, sectors);
+      mismatches += pa.result != pb.result || pa.set != pb.set || pa.way != pb.way;
+      if (pa.result == ProbeResult::Miss) {
+        const Eviction ea = a.allocate(addr, pa), eb = b.allocate(addr, pb);
+        mismatches += ea.valid != eb.valid || ea.line_addr != eb.line_addr;
+        a.fill(addr, sectors);
+        b.fill(addr, sectors);
+        if (rng() % 2) {
+          a.mark_dirty(addr, sectors);
+          b.mark_dirty(addr, sectors);
+        }
+      } else if (pa.result != ProbeResult::MissNoVictim) {
+        a.touch(pa.set, pa.way);
+        b.touch(pb.set, pb.way);
+      }
+    }
+    for (std::uint32_t s = 0; s < 4; ++s) mismatches += a.victim(s) != b.victim(s);
+  }
+  CHECK(mismatches == 0);
+  CHECK(invalidated > 1000);
+}
