@@ -43,6 +43,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
       cfg_(cfg),
       ctx_(ctx),
       clk_(ClockDomain::from_hz(cfg.clock_hz)),
+      ps_(clk_.period().value()),
       map_(map),
       ports_(ceil_div(cfg.bindings, cfg.bindings_per_port)),
       targets_(cfg.route ? cfg.targets : map.num_subpartitions()),
@@ -129,7 +130,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
 bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   const std::uint32_t p = port_of(src);
   if (port_blocked(p, now) || !clk_.on_edge(now)) {
-    step_ev_.notify_at(clk_.ps_at(retry_cycle(port_accept_[p] == now, now)));
+    step_ev_.notify_at(ahead_ps(retry_cycle(port_accept_[p] == now, now)));
     if (src < cfg_.bindings) mark(held_ports_, p);  // core bindings: their own loop in the step
     return false;
   }
@@ -155,7 +156,7 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_req_flits_[p] += flits;
   e.at(name());
-  step_ev_.notify_at(clk_.ps_at(now + 1));
+  step_ev_.notify_at(ahead_ps(now + 1));
   return true;
 }
 
@@ -164,7 +165,7 @@ bool Crossbar::on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   const std::uint32_t home = tgt - targets_;
   const std::uint32_t p = port_of(home);
   if (port_blocked(p, now) || !clk_.on_edge(now)) {
-    step_ev_.notify_at(clk_.ps_at(retry_cycle(port_accept_[p] == now, now)));
+    step_ev_.notify_at(ahead_ps(retry_cycle(port_accept_[p] == now, now)));
     mark(held_targets_, tgt);
     return false;
   }
@@ -179,14 +180,14 @@ bool Crossbar::on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_req_flits_[p] += flits;
   gpu_ext(gp).at(name());
-  step_ev_.notify_at(clk_.ps_at(now + 1));
+  step_ev_.notify_at(ahead_ps(now + 1));
   return true;
 }
 
 bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   if (tgt >= targets_) return on_home_reply(tgt, gp, now);
   if (!clk_.on_edge(now) || target_blocked(tgt, now)) {  // (an L2 off the NoC edge, usually)
-    step_ev_.notify_at(clk_.ps_at(retry_cycle(reply_accept_[tgt] == now, now)));
+    step_ev_.notify_at(ahead_ps(retry_cycle(reply_accept_[tgt] == now, now)));
     mark(held_targets_, tgt);
     return false;
   }
@@ -207,13 +208,13 @@ void Crossbar::take_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool ask_st
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_rep_flits_[p] += flits;
   e.at(name());
-  if (ask_step) step_ev_.notify_at(clk_.ps_at(now + 1));
+  if (ask_step) step_ev_.notify_at(ahead_ps(now + 1));
 }
 
 void Crossbar::step_method() {
   const Cycle now = clk_.now();
   if (!clk_.on_edge(now)) {
-    step_ev_.notify_at(clk_.ps_at(now + 1));
+    step_ev_.notify_at(ahead_ps(now + 1));
     return;
   }
   bool waiting_inputs = false;
@@ -226,7 +227,7 @@ void Crossbar::step_method() {
   auto blocked = [&]() {
     waiting_inputs = true;
     if (next_notified) return;
-    step_ev_.notify_at(clk_.ps_at(now + 1));
+    step_ev_.notify_at(ahead_ps(now + 1));
     next_notified = true;
   };
   if (now != last_step_) {
@@ -348,7 +349,7 @@ void Crossbar::step_method() {
     if (next != now + 1) next = std::min(next, req_.next_arbitration(now + 1));
     if (next != now + 1) next = std::min(next, rep_.next_arbitration(now + 1));
   }
-  if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify_at(clk_.ps_at(next));
+  if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify_at(ahead_ps(next));
 }
 
 void Crossbar::deliver_reply(std::uint32_t p, Cycle now) {

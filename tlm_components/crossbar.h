@@ -94,9 +94,13 @@ class Crossbar : public Interconnect {
   // A binding's channel became free: a step now. Off an edge that step would only ask for the
   // next edge, so the next edge is asked for directly (one activation fewer, same steps).
   void kick() {
-    const Cycle now = clk_.now();
-    step_ev_.notify_at(clk_.ps_at(clk_.on_edge(now) ? now : now + 1));
+    const std::uint64_t t = sim_time().value();  // (the time read once)
+    const std::uint64_t edge = t / ps_ * ps_;
+    step_ev_.notify_at(edge == t ? t : edge + ps_);
   }
+  // The edge of cycle c > now in ps: ahead, so ClockDomain::ps_at()'s compare with the time
+  // (a read of it) is not needed.
+  std::uint64_t ahead_ps(Cycle c) const { return c * ps_; }
   std::uint32_t target_of(Addr a) const {
     return cfg_.route ? cfg_.route(a) : map_.subpartition(a);
   }
@@ -129,6 +133,7 @@ class Crossbar : public Interconnect {
   CrossbarConfig cfg_;
   SimContext& ctx_;
   ClockDomain clk_;
+  std::uint64_t ps_;  // clk_'s period in ps
   const AddressMap& map_;
   std::uint32_t ports_, targets_;
   CrossbarFabric req_, rep_;
