@@ -74,12 +74,18 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
   if (cfg.route && cfg.targets == 0)
     throw std::invalid_argument(std::string(this->name()) + ": a routed crossbar needs targets");
   for (std::uint32_t i = 0; i < cfg.bindings + cfg.core_bindings; ++i) {
-    add_in_port([this, i](Payload& gp) { return on_request(i, gp, clk_.now()); },
-                [this]() { kick(); });
+    add_in_port(
+        [this, i](Payload& gp) {
+          return at_now([&](Cycle now, bool edge) { return on_request(i, gp, now, edge); });
+        },
+        [this]() { kick(); });
   }
   for (std::uint32_t t = 0; t < targets_ + cfg.core_bindings; ++t) {
-    add_out_port([this, t](Payload& gp) { return on_reply(t, gp, clk_.now()); },
-                 [this]() { kick(); });
+    add_out_port(
+        [this, t](Payload& gp) {
+          return at_now([&](Cycle now, bool edge) { return on_reply(t, gp, now, edge); });
+        },
+        [this]() { kick(); });
   }
   for (std::uint32_t p = 0; p < ports_; ++p) {
     std::string path = std::string(this->name()) + ".port" + std::to_string(p);
@@ -127,10 +133,10 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
   }
 }
 
-bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
+bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now, bool edge) {
   const std::uint32_t p = port_of(src);
-  if (port_blocked(p, now) || !clk_.on_edge(now)) {
-    step_ev_.notify_at(ahead_ps(retry_cycle(port_accept_[p] == now, now)));
+  if (port_blocked(p, now) || !edge) {
+    step_ev_.notify_at(ahead_ps(retry_cycle(port_accept_[p] == now, now, edge)));
     if (src < cfg_.bindings) mark(held_ports_, p);  // core bindings: their own loop in the step
     return false;
   }
@@ -160,12 +166,12 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now) {
   return true;
 }
 
-bool Crossbar::on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
+bool Crossbar::on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edge) {
   // A home core's reply to a forwarded request: back to the slice on the request network.
   const std::uint32_t home = tgt - targets_;
   const std::uint32_t p = port_of(home);
-  if (port_blocked(p, now) || !clk_.on_edge(now)) {
-    step_ev_.notify_at(ahead_ps(retry_cycle(port_accept_[p] == now, now)));
+  if (port_blocked(p, now) || !edge) {
+    step_ev_.notify_at(ahead_ps(retry_cycle(port_accept_[p] == now, now, edge)));
     mark(held_targets_, tgt);
     return false;
   }
@@ -184,10 +190,10 @@ bool Crossbar::on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   return true;
 }
 
-bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
-  if (tgt >= targets_) return on_home_reply(tgt, gp, now);
-  if (!clk_.on_edge(now) || target_blocked(tgt, now)) {  // (an L2 off the NoC edge, usually)
-    step_ev_.notify_at(ahead_ps(retry_cycle(reply_accept_[tgt] == now, now)));
+bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edge) {
+  if (tgt >= targets_) return on_home_reply(tgt, gp, now, edge);
+  if (!edge || target_blocked(tgt, now)) {  // (an L2 off the NoC edge, usually)
+    step_ev_.notify_at(ahead_ps(retry_cycle(reply_accept_[tgt] == now, now, edge)));
     mark(held_targets_, tgt);
     return false;
   }
@@ -244,7 +250,7 @@ void Crossbar::step_method() {
             if (!gp) continue;
             if (port_blocked(p, now)) {
               blocked();
-            } else if (on_request(s, *gp, now)) {
+            } else if (on_request(s, *gp, now, true)) {
               port_rr_[p] = (s - first + 1) % n;
               in_ports_[s]->accept_request();
             } else {
@@ -263,7 +269,7 @@ void Crossbar::step_method() {
       const std::uint32_t p = port_of(b);
       if (port_blocked(p, now))
         blocked();
-      else if (on_request(b, *gp, now))
+      else if (on_request(b, *gp, now, true))
         in_ports_[b]->accept_request();
       else
         waiting_inputs = true;
@@ -279,7 +285,7 @@ void Crossbar::step_method() {
             } else if (t < targets_) {
               take_reply(t, *gp, now, false);
               out_ports_[t]->accept_response();
-            } else if (on_reply(t, *gp, now))
+            } else if (on_reply(t, *gp, now, true))
               out_ports_[t]->accept_response();
             else
               waiting_inputs = true;

@@ -80,11 +80,13 @@ class Crossbar : public Interconnect {
 
  private:
   void observe_locality(std::uint32_t port, const Payload& gp, const GpuExtension& e, Cycle now);
-  bool on_request(std::uint32_t src, Payload& gp, Cycle now);
-  bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now);
+  // `edge`: whether now is cycle now's edge (the callers know it: the port callbacks from the
+  // time they read for `now`, the step because it runs on edges only).
+  bool on_request(std::uint32_t src, Payload& gp, Cycle now, bool edge);
+  bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edge);
   // A home core's reply to a forwarded request (tgt >= targets_); apart, so that on_reply's L2
   // path (every reply) keeps few registers.
-  [[gnu::noinline]] bool on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now);
+  [[gnu::noinline]] bool on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edge);
   // Accepts L2 reply gp at target tgt < targets_ (on an edge, !target_blocked(tgt, now)).
   // `ask_step`: asks for the step that arbitrates it (the step itself need not: its end does).
   // Inline in its two callers (the step, on_reply): one call fewer per reply.
@@ -115,8 +117,16 @@ class Crossbar : public Interconnect {
   // When a refused packet retries: the next edge off an edge; the next cycle on an edge (a
   // blocked port stays blocked for the cycle) or after the port took a packet this cycle.
   // (The next edge is cycle now + 1 off an edge, now on one: no division.)
-  Cycle retry_cycle(bool took_one_now, Cycle now) const {
-    return now + 1 + (took_one_now && !clk_.on_edge(now) ? 1 : 0);
+  Cycle retry_cycle(bool took_one_now, Cycle now, bool edge) const {
+    return now + 1 + (took_one_now && !edge ? 1 : 0);
+  }
+  // A port callback's call at the current time: its cycle and whether now is its edge, from one
+  // read of the time.
+  template <class F>
+  bool at_now(F&& f) const {
+    const std::uint64_t t = sim_time().value();
+    const Cycle now = t / ps_;
+    return f(now, now * ps_ == t);
   }
   bool port_blocked(std::uint32_t p, Cycle now) const {
     return port_accept_[p] == now || !req_.can_inject(p, now);
