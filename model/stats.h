@@ -36,17 +36,26 @@ class Distribution {
  public:
   void sample(std::uint64_t v) {
     ++count_;
-    ++period_count_;
     sum_ += v;
-    if (v < min_) min_ = v;
-    if (v > max_) max_ = v;
-    if (v < all_min_) all_min_ = v;
-    if (v > all_max_) all_max_ = v;
+    // The run's extremes bound the period's (all_min_ <= min_, max_ <= all_max_): only a new
+    // period extreme can be a new run extreme.
+    if (v < min_) {
+      min_ = v;
+      if (v < all_min_) all_min_ = v;
+    }
+    if (v > max_) {
+      max_ = v;
+      if (v > all_max_) all_max_ = v;
+    }
   }
   std::uint64_t count() const { return count_; }
   std::uint64_t sum() const { return sum_; }
   // Extremes of the current period (0 when it has no sample).
-  std::uint64_t min() const { return period_count_ ? min_ : 0; }
+  // No sample in the period leaves min_ at its sentinel and max_ at 0; any sample makes max_ >=
+  // min_, so the pair tells an empty period apart without a count.
+  std::uint64_t min() const {
+    return min_ == std::numeric_limits<std::uint64_t>::max() && max_ == 0 ? 0 : min_;
+  }
   std::uint64_t max() const { return max_; }
   // Extremes over the whole run.
   std::uint64_t all_min() const { return count_ ? all_min_ : 0; }
@@ -55,11 +64,10 @@ class Distribution {
   void reset_extremes() {
     min_ = std::numeric_limits<std::uint64_t>::max();
     max_ = 0;
-    period_count_ = 0;
   }
 
  private:
-  std::uint64_t count_ = 0, sum_ = 0, period_count_ = 0;
+  std::uint64_t count_ = 0, sum_ = 0;
   std::uint64_t min_ = std::numeric_limits<std::uint64_t>::max(), max_ = 0;
   std::uint64_t all_min_ = std::numeric_limits<std::uint64_t>::max(), all_max_ = 0;
 };

@@ -492,3 +492,42 @@ TEST_CASE("Stats: run-level distribution min/max cover every period", "[stats]")
   CHECK(j["dram"]["latency_min"] == 5);    // got 18446744073709551615
   CHECK(j["dram"]["latency_max"] == 100);  // got 0
 }
+
+TEST_CASE("Stats: a distribution's period and run extremes, empty periods and extreme values",
+          "[stats]") {
+  StatRegistry reg;
+  Distribution& d = reg.distribution("gpu.dram0", "dram", "latency", "cycles", "");
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  d.sample(7);
+  d.sample(3);
+  d.sample(9);
+  CHECK(d.min() == 3);
+  CHECK(d.max() == 9);
+  d.reset_extremes();  // an empty period: 0 for both, the run's extremes kept
+  CHECK(d.min() == 0);
+  CHECK(d.max() == 0);
+  CHECK(d.all_min() == 3);
+  CHECK(d.all_max() == 9);
+  d.sample(5);  // a period extreme that is not a run extreme
+  CHECK(d.min() == 5);
+  CHECK(d.max() == 5);
+  CHECK(d.all_min() == 3);
+  CHECK(d.all_max() == 9);
+  d.sample(1);  // a new run minimum, then a new run maximum
+  d.sample(12);
+  CHECK(d.min() == 1);
+  CHECK(d.max() == 12);
+  CHECK(d.all_min() == 1);
+  CHECK(d.all_max() == 12);
+  d.reset_extremes();  // a period whose samples are the extreme values
+  d.sample(0);
+  CHECK(d.min() == 0);
+  CHECK(d.max() == 0);
+  d.reset_extremes();
+  d.sample(kMax);
+  CHECK(d.min() == kMax);
+  CHECK(d.max() == kMax);
+  CHECK(d.all_min() == 0);
+  CHECK(d.all_max() == kMax);
+  CHECK(d.count() == 8);
+}
