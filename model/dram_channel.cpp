@@ -59,63 +59,6 @@ void DramChannelModel::bad_enqueue(const DramRequest& r) const {
   throw std::logic_error("DRAM requests enqueued into a full queue (or none)");
 }
 
-Cycle DramChannelModel::bank_ready(const Bank& b) const {
-  if (!b.open) return std::max(b.next_act, next_act_any_);
-  if (!b.hit_pending()) return b.next_pre;
-  // FR-FCFS does not close a row that queued requests still hit.
-  Cycle c = kNever;
-  if (b.hit_rd) c = std::max(b.next_rd, next_rd_any_);
-  if (b.hit_wr) c = std::min(c, std::max(b.next_wr, next_wr_any_));
-  return c;
-}
-
-void DramChannelModel::hit_insert(std::uint32_t i, std::uint32_t before) {
-  Slot& s = slots_[i];
-  const unsigned k = s.r.is_write ? 1 : 0;
-  s.hnext = before;
-  s.hprev = before == kNil ? hit_tail_[k] : slots_[before].hprev;
-  (s.hprev == kNil ? hit_head_[k] : slots_[s.hprev].hnext) = i;
-  (before == kNil ? hit_tail_[k] : slots_[before].hprev) = i;
-}
-
-void DramChannelModel::enqueue(const DramRequest& r) {
-  if (r.bank >= nbanks_ || count_ == capacity_) bad_enqueue(r);
-  const std::uint32_t i = free_head_;
-  Slot& s = slots_[i];  // hprev/hnext are set when it joins a hit list
-  free_head_ = s.next;
-  Bank& b = banks_[r.bank];
-  const bool was_busy = b.queued != 0;
-  const bool had_hit = b.hit_pending();
-  const bool hit = b.open && b.row == r.row;
-  s.r = r;
-  s.seq = seq_++;
-  s.prev = b.tail;
-  s.next = kNil;
-  (b.tail == kNil ? b.head : slots_[b.tail].next) = i;
-  b.tail = i;
-  ++count_;
-  ++b.queued;
-  busy_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
-  if (hit) {
-    ++(r.is_write ? b.hit_wr : b.hit_rd);
-    hits_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
-    hit_insert(i, kNil);  // the youngest request
-  }
-  if (stale_) return;
-  // The cache: a bank's first request adds its next command; a later one changes it only by
-  // being a row hit (a column command, earlier than or instead of the bank's PRE).
-  if (!was_busy) {
-    Cycle& m = column_bank(b) ? next_col_ : next_row_;
-    m = std::min(m, bank_ready(b));
-  } else if (hit) {
-    if (!had_hit && b.next_pre == next_row_) stale_ = true;  // the bank's PRE was the minimum
-    // The bank's other hits are in the cache already: only the new one's kind is added.
-    const Cycle c =
-        r.is_write ? std::max(b.next_wr, next_wr_any_) : std::max(b.next_rd, next_rd_any_);
-    next_col_ = std::min(next_col_, c);
-  }
-}
-
 void DramChannelModel::enqueue_run(const DramRequest& r, std::uint32_t n,
                                    std::uint32_t column_step) {
   if (n == 0 || n > room()) bad_enqueue(r);
