@@ -176,12 +176,21 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   return true;
 }
 
+namespace {
+// Without a front end (no built-in platform) the atoms enter the scheduler queue at acceptance:
+// out of line, so that on_request does not carry an inlined enqueue().
+[[gnu::noinline]] void enqueue_direct(DramChannelModel& d, const DramRequest& r, std::uint32_t n,
+                                      std::uint32_t column_step) {
+  if (n == 1)
+    d.enqueue(r);
+  else
+    d.enqueue_run(r, n, column_step);
+}
+}  // namespace
+
 inline void MemoryController::push_run(const FrontRun& f, bool direct) {
   if (direct) {
-    if (f.n == 1)
-      dram_.enqueue(f.r);
-    else
-      dram_.enqueue_run(f.r, f.n, cfg_.atom_bytes);
+    enqueue_direct(dram_, f.r, f.n, cfg_.atom_bytes);
   } else {
     front_.push_back(f);
     front_atoms_ += f.n;
