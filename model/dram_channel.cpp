@@ -42,16 +42,6 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
   free_head_ = 0;
 }
 
-inline void DramChannelModel::unlink(std::uint32_t i) {
-  Slot& s = slots_[i];
-  Bank& b = banks_[s.r.bank];
-  (s.prev == kNil ? b.head : slots_[s.prev].next) = s.next;
-  (s.next == kNil ? b.tail : slots_[s.next].prev) = s.prev;
-  s.next = free_head_;
-  free_head_ = i;
-  --count_;
-}
-
 void DramChannelModel::bad_enqueue(const DramRequest& r) const {
   if (r.bank >= banks_.size())
     throw std::out_of_range("DRAM request for bank " + std::to_string(r.bank) + " of " +
@@ -109,90 +99,6 @@ void DramChannelModel::refresh() const {
   next_col_ = col;
   next_row_ = row;
   stale_ = false;
-}
-
-inline void DramChannelModel::hit_unlink(std::uint32_t i) {
-  const Slot& s = slots_[i];
-  const unsigned k = s.r.is_write ? 1 : 0;
-  (s.hprev == kNil ? hit_head_[k] : slots_[s.hprev].hnext) = s.hnext;
-  (s.hnext == kNil ? hit_tail_[k] : slots_[s.hnext].hprev) = s.hprev;
-}
-
-std::uint32_t DramChannelModel::first_ripe(unsigned k, Cycle now) const {
-  for (std::uint32_t i = hit_head_[k]; i != kNil; i = slots_[i].hnext) {
-    const Bank& b = banks_[slots_[i].r.bank];
-    if ((k ? b.next_wr : b.next_rd) <= now) return i;
-  }
-  return kNil;
-}
-
-Cycle DramChannelModel::hit_ready(unsigned k, Cycle floor, std::uint32_t& at) const {
-  Cycle m = kNever;
-  for (std::uint32_t i = hit_head_[k]; i != kNil; i = slots_[i].hnext) {
-    const Bank& b = banks_[slots_[i].r.bank];
-    const Cycle c = k ? b.next_wr : b.next_rd;
-    if (c <= floor) {
-      at = i;  // the entries before it are later than floor
-      return floor;
-    }
-    m = std::min(m, c);
-  }
-  at = kNil;
-  return m;
-}
-
-bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
-  // The oldest legal hit of each kind (a bank's per-kind cycle stays fixed from its ACT on, so
-  // the head of a list is legal unless its bank opened less than tRCD ago).
-  std::uint32_t hit = next_hit_;
-  if (next_hit_at_ != now) {
-    const std::uint32_t rd_hit = next_rd_any_ <= now ? first_ripe(0, now) : kNil;
-    const std::uint32_t wr_hit = next_wr_any_ <= now ? first_ripe(1, now) : kNil;
-    hit = rd_hit;
-    if (wr_hit != kNil && (hit == kNil || slots_[wr_hit].seq < slots_[hit].seq)) hit = wr_hit;
-    if (hit == kNil) return false;  // not reached: next_col_ <= now promised one
-  }
-  const DramRequest& r = slots_[hit].r;
-  const bool wr = r.is_write;
-  Bank& b = banks_[r.bank];
-  const DramCommandType t = wr ? DramCommandType::Write : DramCommandType::Read;
-  cmd = DramCommand{t, r.bank, r.row, now, r.id, b.accessed_since_act, 0};
-  if (!wr) {
-    cmd.data_done = now + rd_done_;
-    b.next_pre = std::max(b.next_pre, now + rd_pre_);
-    next_rd_any_ = std::max(next_rd_any_, now + col_gap_);
-    next_wr_any_ = std::max(next_wr_any_, now + rd_to_wr_);
-  } else {
-    cmd.data_done = now + wr_done_;
-    b.next_pre = std::max(b.next_pre, now + wr_pre_);
-    next_wr_any_ = std::max(next_wr_any_, now + col_gap_);
-    next_rd_any_ = std::max(next_rd_any_, now + wr_to_rd_);
-  }
-  row_hits_ += cmd.row_hit;
-  b.accessed_since_act = true;
-  const std::uint32_t bi = r.bank;
-  if (--b.queued == 0) busy_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));
-  --(wr ? b.hit_wr : b.hit_rd);
-  const bool still_col = b.hit_pending();
-  if (!still_col) hits_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));
-  hit_unlink(hit);
-  unlink(hit);
-  // The cache: the column side from the hit lists as they are now; the row side changes only if
-  // the issuing bank joined it (open, requests queued, none of them hits: its PRE). Each kind's
-  // side is max(its list's earliest bank cycle, its channel-wide limit), both limits after now:
-  // the kind with the earlier limit first, the other list scanned only if its limit is earlier
-  // than that side's answer.
-  const unsigned a = next_wr_any_ < next_rd_any_ ? 1 : 0;
-  const Cycle fa = a ? next_wr_any_ : next_rd_any_, fb = a ? next_rd_any_ : next_wr_any_;
-  std::uint32_t at;
-  Cycle col = hit_ready(a, fa, at);
-  // A command at fa takes `at` if only kind a may issue then (else both kinds are compared).
-  next_hit_at_ = at != kNil && fa < fb ? fa : kNever;
-  next_hit_ = at;
-  if (fb < col) col = std::min(col, hit_ready(a ^ 1, fb, at));
-  next_col_ = col;
-  if (!still_col && b.queued) next_row_ = std::min(next_row_, b.next_pre);
-  return true;
 }
 
 namespace {
