@@ -55,28 +55,67 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   void copy_from(const tlm::tlm_extension_base& other) override {
     *this = static_cast<const GpuExtension&>(other);
   }
-  // Every field back to its default (as a new GpuExtension has it) and `id` to new_id, field by
-  // field: no temporary is built, copied and destroyed per payload. requesters keeps its
-  // capacity (no allocation on the hot path). A new member must be reset here too.
-  void reset_fields(std::uint64_t new_id) {
+  // Every field back to its default (as a new GpuExtension has it) and `id` to new_id.
+  void reset_fields(std::uint64_t new_id) { init_fields(new_id, Init{}); }
+  // What the block creating a request says about it; the other fields take their defaults.
+  // The defaults here are those of the members above.
+  struct Init {
+    std::uint16_t sm = 0;
+    std::uint16_t cluster = 0;
+    std::uint16_t warp = 0;
+    std::uint32_t cta = 0;
+    std::uint16_t kernel = 0;
+    std::uint16_t data_structure = 0xffff;
+    AccessKind kind = AccessKind::Load;
+    std::uint32_t sector_mask = 0;
+    ByteMask bytes;
+    ByteMask demand;
+    std::uint16_t bypass_rank = 0;
+    std::uint16_t bypass_population = 1;
+    bool sm_requests = false;  // requesters = {sm}, else empty
+    std::uint64_t issue_ps = 0;
+    const void* owner = nullptr;
+    std::uintptr_t owner_tag = 0;
+    std::uint64_t parent = 0;
+  };
+  // Every field from `in` or its default and `id` to new_id, each written once, field by field:
+  // no temporary is built, copied and destroyed per payload, and a pooled payload's fields are
+  // not reset and then written again by its creator. requesters keeps its capacity (no
+  // allocation on the hot path). A new member must be set here too.
+  [[gnu::always_inline]] void init_fields(std::uint64_t new_id, const Init& in) {
     id = new_id;
-    sm = 0;
-    cluster = 0;
-    warp = 0;
-    cta = 0;
-    kernel = 0;
-    data_structure = 0xffff;
-    kind = AccessKind::Load;
-    sector_mask = 0;
-    bytes = ByteMask();
+    sm = in.sm;
+    cluster = in.cluster;
+    warp = in.warp;
+    cta = in.cta;
+    kernel = in.kernel;
+    data_structure = in.data_structure;
+    kind = in.kind;
+    sector_mask = in.sector_mask;
+    bytes = in.bytes;
+    demand = in.demand;
+    bypass_rank = in.bypass_rank;
+    bypass_population = in.bypass_population;
+    requesters.clear();
+    if (in.sm_requests) requesters.push_back(in.sm);
+    std::memset(word_count, 0, sizeof word_count);
+    issue_ps = in.issue_ps;
+    owner = in.owner;
+    owner_tag = in.owner_tag;
+    parent = in.parent;
+    noc_target = -1;
+    where = "pool";  // at() records the first holder (and a timeline reads the previous one)
+    since = sc_core::SC_ZERO_TIME;
+  }
+  // init_fields() without the fields a request's creator sets itself (the SM's line requests,
+  // PayloadPool::allocate_request()): sm, cluster, warp, cta, kernel, data_structure, kind,
+  // sector_mask, bytes, bypass_rank, bypass_population, requesters (left empty), issue_ps,
+  // owner, owner_tag. A new member must be set here too (or in every such creator).
+  [[gnu::always_inline]] void reset_uncreated(std::uint64_t new_id) {
+    id = new_id;
     demand = ByteMask();
-    bypass_rank = 0;
-    bypass_population = 1;
     requesters.clear();
     std::memset(word_count, 0, sizeof word_count);
-    issue_ps = 0;
-    owner = nullptr;
-    owner_tag = 0;
     parent = 0;
     noc_target = -1;
     where = "pool";

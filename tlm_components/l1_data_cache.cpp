@@ -137,30 +137,33 @@ void L1DataCache::line_evicted(Addr line) {
 inline Payload* L1DataCache::fill_request(const GpuExtension& e, Addr line, std::uint32_t fetch,
                                           std::uint32_t slot, AccessKind kind) {
   const CacheGeometry& g = policy_.tags().geometry();
-  Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, line, g.line_bytes);
-  // The pool's payloads are PooledPayloads: the extension without gpu_ext()'s type test (which
-  // GCC called out of line here).
-  GpuExtension& fe = static_cast<PooledPayload*>(f)->ext;
-  fe.sm = e.sm;
-  fe.cluster = e.cluster;
-  fe.warp = e.warp;
-  fe.cta = e.cta;
-  fe.kernel = e.kernel;
-  fe.data_structure = e.data_structure;
-  fe.kind = kind;
   if (fetch != fill_fetch_) {  // mostly the same sectors as the previous fill request
     fill_fetch_ = fetch;
     fill_bytes_ = ByteMask::of_sectors(fetch, g.sector_bytes);
     fill_transfer_ = fill_bytes_.sector_mask(kTransferSectorBytes);
   }
-  fe.bytes = fill_bytes_;
-  fe.sector_mask = fill_transfer_;
-  if (kind == AccessKind::Load) fe.demand = e.bytes;
-  fe.requesters.push_back(e.sm);
-  fe.owner = this;
-  fe.owner_tag = slot;  // the line's frame: its fill finds the line there
-  fe.issue_ps = e.issue_ps;
-  fe.parent = e.id;
+  PayloadPool::Request r;  // each field written once by allocate()
+  r.address = line;
+  r.length = g.line_bytes;
+  r.ext.sm = e.sm;
+  r.ext.cluster = e.cluster;
+  r.ext.warp = e.warp;
+  r.ext.cta = e.cta;
+  r.ext.kernel = e.kernel;
+  r.ext.data_structure = e.data_structure;
+  r.ext.kind = kind;
+  r.ext.bytes = fill_bytes_;
+  r.ext.sector_mask = fill_transfer_;
+  if (kind == AccessKind::Load) r.ext.demand = e.bytes;
+  r.ext.sm_requests = true;
+  r.ext.owner = this;
+  r.ext.owner_tag = slot;  // the line's frame: its fill finds the line there
+  r.ext.issue_ps = e.issue_ps;
+  r.ext.parent = e.id;
+  Payload* f = ctx_.pool.allocate(r);
+  // The pool's payloads are PooledPayloads: the extension without gpu_ext()'s type test (which
+  // GCC called out of line here).
+  GpuExtension& fe = static_cast<PooledPayload*>(f)->ext;
   fe.at(name());
   return f;
 }

@@ -119,14 +119,17 @@ void L2CacheBank::write_back(const Eviction& ev, std::uint32_t set, int way, Cyc
   if (!ev.dirty_sectors) return;
   ++writebacks_;
   const CacheGeometry& g = policy_.tags().geometry();
-  Payload* wb = ctx_.pool.allocate_line(tlm::TLM_WRITE_COMMAND, ev.line_addr, g.line_bytes);
-  GpuExtension& we = static_cast<PooledPayload*>(wb)->ext;  // a pooled payload: no type test
-  we.kind = AccessKind::Store;
-  we.sector_mask = ev.dirty_sectors;
-  we.bytes = ByteMask::of_sectors(ev.dirty_sectors, g.sector_bytes);
-  we.owner = this;
-  we.owner_tag = kWritebackTag;
-  we.at(name());
+  PayloadPool::Request r;  // each field written once by allocate()
+  r.command = tlm::TLM_WRITE_COMMAND;
+  r.address = ev.line_addr;
+  r.length = g.line_bytes;
+  r.ext.kind = AccessKind::Store;
+  r.ext.sector_mask = ev.dirty_sectors;
+  r.ext.bytes = ByteMask::of_sectors(ev.dirty_sectors, g.sector_bytes);
+  r.ext.owner = this;
+  r.ext.owner_tag = kWritebackTag;
+  Payload* wb = ctx_.pool.allocate(r);
+  static_cast<PooledPayload*>(wb)->ext.at(name());  // a pooled payload: no type test
   // The victim's frame still holds its data (the new line has not written it yet).
   if (const std::uint8_t* data = data_.frame(policy_.tags(), set, way))
     std::memcpy(wb->get_data_ptr(), data, g.line_bytes);
@@ -192,22 +195,24 @@ inline int L2CacheBank::decide(Payload& gp, Cycle now) {
     if (pipe_was_empty) wake_down(now);
     return 0;
   }
-  Payload* f = ctx_.pool.allocate_line(tlm::TLM_READ_COMMAND, d.line, g.line_bytes);
-  GpuExtension& fe = static_cast<PooledPayload*>(f)->ext;  // a pooled payload: no type test
-  fe.sm = e.sm;
-  fe.kernel = e.kernel;
-  fe.data_structure = e.data_structure;
-  fe.kind = AccessKind::Load;
-  fe.sector_mask = d.missing;
   if (d.missing != fill_missing_) {  // mostly the same sectors as the previous fill
     fill_missing_ = d.missing;
     fill_bytes_ = ByteMask::of_sectors(d.missing, g.sector_bytes);
   }
-  fe.bytes = fill_bytes_;
-  fe.owner = this;
-  fe.owner_tag = kFillTag | std::uintptr_t{policy_.tags().slot(d.set, d.way)} << 2;
-  fe.parent = e.id;
-  fe.at(name());
+  PayloadPool::Request r;  // each field written once by allocate()
+  r.address = d.line;
+  r.length = g.line_bytes;
+  r.ext.sm = e.sm;
+  r.ext.kernel = e.kernel;
+  r.ext.data_structure = e.data_structure;
+  r.ext.kind = AccessKind::Load;
+  r.ext.sector_mask = d.missing;
+  r.ext.bytes = fill_bytes_;
+  r.ext.owner = this;
+  r.ext.owner_tag = kFillTag | std::uintptr_t{policy_.tags().slot(d.set, d.way)} << 2;
+  r.ext.parent = e.id;
+  Payload* f = ctx_.pool.allocate(r);
+  static_cast<PooledPayload*>(f)->ext.at(name());  // a pooled payload: no type test
   push_down(f, tagged);
   if (pipe_was_empty) wake_down(now);
   return 0;

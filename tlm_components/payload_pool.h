@@ -23,37 +23,56 @@ class PayloadPool : public tlm::tlm_mm_interface {
   PayloadPool(const PayloadPool&) = delete;
   PayloadPool& operator=(const PayloadPool&) = delete;
 
-  // A fresh payload with reference count 1 (the caller's), data/byte-enable buffers attached and
-  // reset extensions (a new id, an empty route).
+  // A request as the block creating it describes it: allocate(const Request&) writes each field
+  // of the payload and its extension once, from here or its default.
+  struct Request {
+    tlm::tlm_command command = tlm::TLM_READ_COMMAND;
+    std::uint64_t address = 0;
+    unsigned length = 0;        // data length and streaming width (bytes)
+    bool byte_enables = false;  // the payload's byte-enable buffer attached, `length` bytes long
+                                // (the caller fills it: byte_enables())
+    GpuExtension::Init ext;
+  };
+  // A fresh payload with reference count 1 (the caller's), its data buffer attached, a new id, an
+  // empty route and every other field as `r` says (allocate(): all defaults). The caller then
+  // calls the extension's at() to record its first holder.
   // Inline: a few dozen stores, made about three times per transaction; growing the pool is not.
-  tlm::tlm_generic_payload* allocate() {
+  [[gnu::always_inline]] tlm::tlm_generic_payload* allocate(const Request& r) {
     Slot* s = free_.empty() ? grow() : free_.back();
     free_.pop_back();
     s->busy = true;
     ++in_use_;
-    s->ext.reset_fields(++next_id_);
+    s->ext.init_fields(++next_id_, r.ext);
     s->route.clear();
-    s->set_command(tlm::TLM_READ_COMMAND);
-    s->set_address(0);
+    s->set_command(r.command);
+    s->set_address(r.address);
     s->set_data_ptr(s->data);
-    s->set_data_length(0);
-    s->set_byte_enable_ptr(nullptr);
-    s->set_byte_enable_length(0);
-    s->set_streaming_width(0);
+    s->set_data_length(r.length);
+    s->set_byte_enable_ptr(r.byte_enables ? s->byte_enable : nullptr);
+    s->set_byte_enable_length(r.byte_enables ? r.length : 0);
+    s->set_streaming_width(r.length);
     s->set_dmi_allowed(false);
     s->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     s->acquire();
     return s;
   }
-  // allocate() as a whole-line request a cache sends below (a fill or a write-back).
-  tlm::tlm_generic_payload* allocate_line(tlm::tlm_command cmd, std::uint64_t line,
-                                          unsigned line_bytes) {
-    tlm::tlm_generic_payload* gp = allocate();
-    gp->set_command(cmd);
-    gp->set_address(line);
-    gp->set_data_length(line_bytes);
-    gp->set_streaming_width(line_bytes);
-    return gp;
+  tlm::tlm_generic_payload* allocate() { return allocate(Request{}); }
+  // allocate() for a creator that sets, right after and before anything reads the payload, its
+  // command, address, data length, streaming width, byte-enable pointer and length and the
+  // extension fields GpuExtension::reset_uncreated() names: those are left as the payload's
+  // last user left them (the SM's line requests, whose values come from several objects).
+  [[gnu::always_inline]] tlm::tlm_generic_payload* allocate_request() {
+    Slot* s = free_.empty() ? grow() : free_.back();
+    free_.pop_back();
+    s->busy = true;
+    ++in_use_;
+    s->ext.reset_uncreated(++next_id_);
+    s->route.clear();
+    s->set_data_ptr(s->data);
+    s->set_dmi_allowed(false);
+    s->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    s->acquire();
+    return s;
   }
   void free(tlm::tlm_generic_payload* gp) override;
   // Creates n more free payloads now. Blocks call it at elaboration with a realistic share of

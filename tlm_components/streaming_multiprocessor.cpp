@@ -636,12 +636,15 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   const auto bypass_population =
       static_cast<std::uint16_t>(one_cta ? c.kernel->warps_per_cta() : resident_);
   for (const LineRequest& lr : coalesced_) {
-    Payload* gp = ctx_.pool.allocate();
+    // The pool resets only what this loop does not set (allocate_request()).
+    Payload* gp = ctx_.pool.allocate_request();
     GpuExtension& e = static_cast<PooledPayload*>(gp)->ext;  // the pool's own payload
     gp->set_command(kind == AccessKind::Load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
     gp->set_address(lr.line_addr);
     gp->set_data_length(cfg_.line_bytes);
     gp->set_streaming_width(cfg_.line_bytes);
+    gp->set_byte_enable_ptr(nullptr);  // a store's below
+    gp->set_byte_enable_length(0);
     e.sm = static_cast<std::uint16_t>(cfg_.id);
     e.cluster = static_cast<std::uint16_t>(cfg_.cluster);
     e.warp = static_cast<std::uint16_t>(wi);
