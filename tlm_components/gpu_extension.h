@@ -181,6 +181,7 @@ struct PooledPayload final : tlm::tlm_generic_payload {
   GpuExtension ext;
   RouteExtension route;
   bool busy = false;
+  PooledPayload* next_free = nullptr;  // the pool's free list
 };
 
 // The pooled payload `gp` is, or nullptr for a payload from elsewhere. The generic payload's

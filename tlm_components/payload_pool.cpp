@@ -17,12 +17,13 @@ PayloadPool::Slot* PayloadPool::grow() {
   if (i % kChunk == 0) chunks_.push_back(static_cast<Slot*>(::operator new(kChunk * sizeof(Slot))));
   Slot* s = new (&chunks_.back()[i % kChunk]) Slot(this);
   all_.push_back(s);
-  free_.push_back(s);
+  s->next_free = free_;
+  free_ = s;
   return s;
 }
 
 void PayloadPool::reserve_more(std::size_t n) {
-  // No exact reserve() of all_ and free_: called once per SM, it would copy them each time.
+  // No exact reserve() of all_: called once per SM, it would copy it each time.
   for (std::size_t i = 0; i < n; ++i) grow();
 }
 
@@ -33,7 +34,8 @@ void PayloadPool::free(tlm::tlm_generic_payload* gp) {
   s->busy = false;
   --in_use_;
   s->reset();  // drops auto extensions only; ours stays attached
-  free_.push_back(s);
+  s->next_free = free_;
+  free_ = s;
 }
 
 std::vector<tlm::tlm_generic_payload*> PayloadPool::live() const {

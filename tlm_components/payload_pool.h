@@ -38,8 +38,8 @@ class PayloadPool : public tlm::tlm_mm_interface {
   // calls the extension's at() to record its first holder.
   // Inline: a few dozen stores, made about three times per transaction; growing the pool is not.
   [[gnu::always_inline]] tlm::tlm_generic_payload* allocate(const Request& r) {
-    Slot* s = free_.empty() ? grow() : free_.back();
-    free_.pop_back();
+    Slot* s = free_ ? free_ : grow();
+    free_ = s->next_free;
     s->busy = true;
     ++in_use_;
     s->ext.init_fields(++next_id_, r.ext);
@@ -62,8 +62,8 @@ class PayloadPool : public tlm::tlm_mm_interface {
   // extension fields GpuExtension::reset_uncreated() names: those are left as the payload's
   // last user left them (the SM's line requests, whose values come from several objects).
   [[gnu::always_inline]] tlm::tlm_generic_payload* allocate_request() {
-    Slot* s = free_.empty() ? grow() : free_.back();
-    free_.pop_back();
+    Slot* s = free_ ? free_ : grow();
+    free_ = s->next_free;
     s->busy = true;
     ++in_use_;
     s->ext.reset_uncreated(++next_id_);
@@ -100,7 +100,9 @@ class PayloadPool : public tlm::tlm_mm_interface {
   Slot* grow();
   std::vector<Slot*> all_;     // every payload, in creation order
   std::vector<Slot*> chunks_;  // raw storage for kChunk payloads each
-  std::vector<Slot*> free_;
+  // The free payloads, last freed first, linked through PooledPayload::next_free (a push or a
+  // pop is two stores, no capacity test).
+  Slot* free_ = nullptr;
   std::uint64_t in_use_ = 0;
   std::uint64_t next_id_ = 0;
 };
