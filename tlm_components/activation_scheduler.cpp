@@ -159,6 +159,8 @@ __attribute__((noinline)) void ActivationScheduler::enter_new(Activation* a, std
   *p = Due{t, b};
   b[-1] = e;
   b[a->word_] |= a->bit_;
+  last_t_ = t;
+  last_b_ = b;
   index_.insert_at(e, t, b);
 }
 
@@ -232,6 +234,7 @@ void ActivationScheduler::run() {
       std::uint64_t* b = due_top_->bucket;
       due_top_->bucket = spare_;  // the entry leaves due_ with a free bucket in its place
       index_.erase(now, static_cast<std::size_t>(b[-1]));
+      if (last_t_ == now) last_t_ = Activation::kNever;
       --due_top_;
       current_ = now;
       for (;;) {

@@ -161,9 +161,19 @@ class ActivationScheduler {
     // Most requests repeat one of a dozen pending times, the next edge of each clock domain: the
     // index finds it without searching due_ (about 80 instructions, docs/performance.md). Such a
     // time needs no arming: wake_ is armed for the earliest pending time or earlier (0 inside
-    // run()), so only a new time (enter_new()) may arm it.
+    // run()), so only a new time (enter_new()) may arm it. The time last found or entered is
+    // compared first: same-time processes of one clock ask for the same next edge in a row.
+    if (t == last_t_) {
+      last_b_[a->word_] |= a->bit_;
+      return;
+    }
     index_.visit(
-        t, [a](std::uint64_t* b) { b[a->word_] |= a->bit_; },
+        t,
+        [this, a, t](std::uint64_t* b) {
+          last_t_ = t;
+          last_b_ = b;
+          b[a->word_] |= a->bit_;
+        },
         [this, a, t](std::size_t e) { enter_new(a, t, e); });
   }
   // A time not in the index: the time being run (its next pass) or a new pending time.
@@ -201,6 +211,10 @@ class ActivationScheduler {
   // The times of due_ -> their buckets. 256 entries for about a dozen times: a request's probe
   // and a removal's backward shift rarely meet a neighbour.
   BasicTimeIndex<std::uint64_t*> index_{8};
+  // A pending time (in due_ and the index) and its bucket, or kNever: the last request's, so that
+  // a repeated request skips the index's probe. Cleared when that time's passes begin.
+  std::uint64_t last_t_ = Activation::kNever;
+  std::uint64_t* last_b_ = nullptr;
   sc_core::sc_event wake_;
   // Time wake_ is notified for (kNever: not notified); 0 inside run(), so that a request does
   // not arm it.
