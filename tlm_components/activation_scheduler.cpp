@@ -215,7 +215,7 @@ void ActivationScheduler::run() {
   // sim_time() reads ahead_ from the first time on (the kernel's time until a step ahead): the
   // pointer is stored once per run(), a step only sets the value.
   set_value(ahead_, now);
-  detail::sim_time_ahead = &ahead_;
+  detail::sim_now = &ahead_;
   // The kernel's answers for the run-ahead: nothing else runnable now, and the time of its next
   // event (kernel_next). Within run() they change only if a block notifies a SystemC event,
   // which adds sim_time_ahead_by() and so sets detail::kernel_touched (sc_stop() is seen after
@@ -276,7 +276,7 @@ done:
   current_ = Activation::kNever;
   // An event notified without the offset is due before the time reached.
   if (now > kernel_now) check_kernel_next(now);
-  detail::sim_time_ahead = nullptr;
+  detail::sim_now = &ctx_->time_stamp();
   armed_ = Activation::kNever;
   // Wake at the next due time or, after a run-ahead, at the time reached, so that the kernel's
   // time catches up before anything else runs: what sc_time_stamp() says after an sc_start
