@@ -536,3 +536,27 @@ TEST_CASE("scheduler: buckets made during a pass leave its bucket in place") {
 TEST_CASE("scheduler: buckets made during a pass leave its bucket in place, with run-ahead") {
   check_buckets_made_during_a_pass(true);
 }
+
+TEST_CASE(
+    "scheduler: a repeated request joins the time asked for last, and once that time runs, a "
+    "request for it goes to its next pass") {
+  Log log;
+  Block a("a", Stage::kMemory, log), c("c", Stage::kNetwork, log), b("b", Stage::kCore, log);
+  Driver d("driver");
+  d.at10 = [&]() {
+    a.act.notify(sc_time(5, SC_NS));  // a new time (15 ns)
+    b.act.notify(sc_time(5, SC_NS));  // the same time again
+  };
+  bool first = true;
+  a.body = [&]() {
+    if (!first) return;
+    first = false;
+    c.act.notify(sc_core::SC_ZERO_TIME);  // 15 ns, running: the next pass
+    a.act.notify(sc_time(5, SC_NS));      // a new time (20 ns)
+  };
+  c.body = [&]() { b.act.notify(sc_time(5, SC_NS)); };  // 20 ns again
+  sc_core::sc_start();
+  CHECK(log.runs == std::vector<std::string>{"a", "b", "c", "a", "b"});
+  CHECK(log.times == std::vector<std::uint64_t>{15, 15, 15, 20, 20});
+  CHECK(ActivationScheduler::get().passes() == 3);
+}
