@@ -67,6 +67,21 @@ class BasicTimeIndex {
     values_[e] = v;
     if (++size_ > limit_) grow();
   }
+  // insert_at() and erase(t, hint) without the count and the growth check, for a caller that
+  // bounds the number of its keys itself (at most half the capacity, see reserve()): the
+  // activation scheduler, whose due list holds every pending time. size() does not count them.
+  void insert_fixed(std::size_t e, std::uint64_t t, V v) {
+    keys_[e] = t;
+    values_[e] = v;
+  }
+  void erase_fixed(std::uint64_t t, std::size_t hint) {
+    hint &= mask_;
+    erase_entry<false>(keys_[hint] == t ? hint : find(t));
+  }
+  // Room for n keys at most half the table.
+  void reserve(std::size_t n) {
+    while (limit_ < n) grow();
+  }
   // Removes t (present).
   void erase(std::uint64_t t) { erase_entry(find(t)); }
   // The same, with the entry insert_at() put t at: used if t is still there (a later removal
@@ -83,6 +98,7 @@ class BasicTimeIndex {
   }
 
  private:
+  template <bool kCount = true>
   void erase_entry(std::size_t h) {
     // Backward shift: move up each later entry of the run whose home the hole would cut it
     // off from (its home is not cyclically in (h, j]).
@@ -94,7 +110,7 @@ class BasicTimeIndex {
       }
     }
     keys_[h] = kFree;
-    --size_;
+    if (kCount) --size_;
   }
   // Out of line: rare, and inlined it costs the callers' hot paths registers.
   __attribute__((noinline)) void grow() {

@@ -122,6 +122,7 @@ void ActivationScheduler::grow_due() {
   for (std::size_t i = old; i < due_.size(); ++i) due_[i].bucket = alloc_bucket();
   due_top_ = due_.data() + n;
   due_end_ = due_.data() + due_.size();
+  index_.reserve(due_.size());  // every pending time is in due_: the index needs no count
 }
 
 __attribute__((noinline)) void ActivationScheduler::enter_slow(Activation* a, std::uint64_t t,
@@ -130,7 +131,10 @@ __attribute__((noinline)) void ActivationScheduler::enter_slow(Activation* a, st
     if (t < armed_) arm(t);
     return;
   }
-  if (due_top_ + 1 == due_end_) grow_due();
+  if (due_top_ + 1 == due_end_) {
+    grow_due();
+    e = index_.find(t);  // the index may have grown
+  }
   if (t < armed_) arm(t);  // a request from outside run() (armed_ is 0 inside)
   enter_new(a, t, e);
 }
@@ -161,7 +165,7 @@ __attribute__((noinline)) void ActivationScheduler::enter_new(Activation* a, std
   b[a->word_] |= a->bit_;
   last_t_ = t;
   last_b_ = b;
-  index_.insert_at(e, t, b);
+  index_.insert_fixed(e, t, b);
 }
 
 __attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::uint64_t* b,
@@ -233,7 +237,7 @@ void ActivationScheduler::run() {
     {
       std::uint64_t* b = due_top_->bucket;
       due_top_->bucket = spare_;  // the entry leaves due_ with a free bucket in its place
-      index_.erase(now, static_cast<std::size_t>(b[-1]));
+      index_.erase_fixed(now, static_cast<std::size_t>(b[-1]));
       if (last_t_ == now) last_t_ = Activation::kNever;
       --due_top_;
       current_ = now;
@@ -244,11 +248,11 @@ void ActivationScheduler::run() {
         if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) {
           if (next_pass_due_) {
             // Keep the next pass due, as an ordinary pending time (the earliest).
+            if (due_top_ + 1 == due_end_) grow_due();
             std::size_t e = 0;
             index_.lookup(now, e);
-            index_.insert_at(e, now, next_pass_);
+            index_.insert_fixed(e, now, next_pass_);
             next_pass_[-1] = e;
-            if (due_top_ + 1 == due_end_) grow_due();
             std::uint64_t* const f = (++due_top_)->bucket;
             *due_top_ = Due{now, next_pass_};
             next_pass_ = f;

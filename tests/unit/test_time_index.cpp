@@ -156,3 +156,25 @@ TEST_CASE("time index: an initial size of 2^k entries is kept until more than ha
   CHECK(get(ix, 1000) == TimeIndex::kAbsent);
   CHECK(ix.size() == 128);
 }
+
+TEST_CASE("time index: reserve() makes room, insert_fixed() and erase_fixed() keep no count") {
+  TimeIndex ix(4);
+  ix.reserve(100);
+  REQUIRE(ix.capacity() >= 200);
+  const std::size_t cap = ix.capacity();
+  for (std::uint32_t i = 0; i < 100; ++i) {
+    const std::uint64_t t = 5000 + 333 * std::uint64_t{i};
+    const std::size_t e = ix.find(t);
+    REQUIRE(ix.value(e) == TimeIndex::kAbsent);
+    ix.insert_fixed(e, t, i);
+  }
+  CHECK(ix.capacity() == cap);  // no growth
+  CHECK(ix.size() == 0);
+  for (std::uint32_t i = 0; i < 100; i += 3) {
+    const std::uint64_t t = 5000 + 333 * std::uint64_t{i};
+    ix.erase_fixed(t, ix.find(t) + (i % 2));  // right or wrong hint
+  }
+  for (std::uint32_t i = 0; i < 100; ++i)
+    CHECK(get(ix, 5000 + 333 * std::uint64_t{i}) == (i % 3 ? i : TimeIndex::kAbsent));
+  CHECK(ix.size() == 0);
+}
