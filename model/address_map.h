@@ -180,21 +180,13 @@ class AddressMap {
 class L2BankIndex final : public SetIndexAddress {
  public:
   explicit L2BankIndex(const AddressMap& map) : map_(map) {}
-  // One access looks its line up several times (probe, touch, fill, ...): the last answer is
-  // kept, which saves a full address decode per lookup (issue 10).
-  Addr index_address(Addr a) const override {
-    if (a != last_addr_ || version_ != map_.version() + 1) {
-      last_addr_ = a;
-      last_index_ = map_.bank_local(a);
-      version_ = map_.version() + 1;  // 0 = nothing kept yet
-    }
-    return last_index_;
-  }
+  // Decoded on every call: the L2's decision looks its line up once per request, so a kept
+  // last answer (which saved decodes when one access looked its line up several times) missed
+  // on nearly every call.
+  Addr index_address(Addr a) const override { return map_.bank_local(a); }
 
  private:
   const AddressMap& map_;
-  mutable Addr last_addr_ = 0, last_index_ = 0;
-  mutable std::uint64_t version_ = 0;
 };
 
 }  // namespace locsim

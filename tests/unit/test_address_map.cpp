@@ -377,13 +377,13 @@ TEST_CASE("AddressMap: overlapping, empty and unmapped ranges are errors", "[add
   CHECK_THROWS_WITH(m.decode(0x40000), Contains("channel 99"));
 }
 
-TEST_CASE("L2BankIndex: its kept decode follows a range added after it", "[addrmap]") {
+TEST_CASE("L2BankIndex: its decode follows a range added after it", "[addrmap]") {
   AddressMap m(fermi());
   L2BankIndex idx(m);
   const Addr a = 0x101000;  // in the range below; the baseline and the mapper place it apart
   const Addr before = idx.index_address(a);
   CHECK(before == m.bank_local(a));
-  CHECK(idx.index_address(a) == before);  // asked again: the kept answer
+  CHECK(idx.index_address(a) == before);  // asked again: the same answer
   const std::uint64_t v = m.version();
   m.add_range(0x100000, 0x140000, std::make_shared<PageChannelMapper>(0x100000), "r");
   CHECK(m.version() != v);
