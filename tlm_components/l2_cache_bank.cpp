@@ -305,7 +305,7 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
                       to_head |= queue_response(t, *r);
                     });
   gp.release();
-  if (to_head) wake_responses();
+  if (to_head) wake_responses(now);  // now is the next edge's cycle: no second division
   // A refused head may go now; any other head already has its wake-up asked for (no earlier).
   if (held_cause_ != 0) wake_tag_stage(now + 1);
   return true;
