@@ -4,14 +4,6 @@
 
 namespace locsim {
 
-namespace {
-// The edge of cycle `c` in ps when it is not before now (every wake-up below asks for the next
-// edge or a later one): ClockDomain::ps_at() without its read of the time and max with now.
-std::uint64_t ps_of(const ClockDomain& clk, Cycle c) {
-  return c * clk.period().value();
-}
-}  // namespace
-
 CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char* upper_name,
                        const char* lower_name, bool l2)
     : sc_module(name),
@@ -29,18 +21,16 @@ CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char
   // Backward calls go to the upper block's socket directly, past simple_target_socket's bw
   // helper: that one looks each transaction up in a map of the blocking calls it converts to
   // non-blocking ones, and there are none here (b_transport is registered).
-  up_.bind(
-      [this](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-        return upper_bw()->nb_transport_bw(gp, ph, d);
-      },
-      [this](Payload& gp) { return on_request(gp); },
-      [this]() {  // END_RESP
-        // Straight to the first edge at which response_method can send (the END_RESP comes
-        // at the upper block's time, mostly not on this clock's edge).
-        if (!responses_.empty())
-          resp_ev_.notify_at(ps_of(clk_, std::max({responses_.next_cycle(), clk_.next_edge_cycle(),
-                                                   after(last_response_)})));
-      });
+  up_.bind([this](Payload& gp, tlm::tlm_phase& ph,
+                  sc_core::sc_time& d) { return upper_bw()->nb_transport_bw(gp, ph, d); },
+           [this](Payload& gp) { return on_request(gp); },
+           [this]() {  // END_RESP
+             // Straight to the first edge at which response_method can send (the END_RESP comes
+             // at the upper block's time, mostly not on this clock's edge).
+             if (!responses_.empty())
+               resp_ev_.notify_at(edge_ps(std::max(
+                   {responses_.next_cycle(), clk_.next_edge_cycle(), after(last_response_)})));
+           });
   down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                     sc_core::sc_time& d) { return lower->nb_transport_fw(gp, ph, d); },
              [this](Payload& gp) { return on_response_from_below(gp); }, [this]() { send_down(); });
@@ -70,7 +60,7 @@ bool CacheShell::on_request(Payload& gp) {
   if (now == last_accept_ || !edge) {
     // One request per cycle, at an edge: take this one at the next edge (next_edge_cycle(),
     // from now without a second division).
-    retry_ev_.notify_at(ps_of(clk_, now + (edge ? 0 : 1) + (now == last_accept_ ? 1 : 0)));
+    retry_ev_.notify_at(edge_ps(now + (edge ? 0 : 1) + (now == last_accept_ ? 1 : 0)));
     held_cause_ = 0;
     return false;
   }
@@ -94,7 +84,7 @@ void CacheShell::retry_method() {
   if (!gp) return;
   const Cycle now = clk_.now();
   if (!clk_.on_edge(now) || now == last_accept_) {
-    retry_ev_.notify_at(ps_of(clk_, now + 1));
+    retry_ev_.notify_at(edge_ps(now + 1));
     return;
   }
   const int f = process(*gp, now);
@@ -112,7 +102,7 @@ void CacheShell::retry_method() {
 
 void CacheShell::move_same_cycle_retry(Cycle now) {
   if (up_.held_request())
-    retry_ev_.postpone(ps_of(clk_, now + 1));
+    retry_ev_.postpone(edge_ps(now + 1));
   else
     retry_ev_.cancel();
 }
@@ -120,7 +110,7 @@ void CacheShell::move_same_cycle_retry(Cycle now) {
 void CacheShell::response_method() {
   const Cycle now = clk_.now();
   if (!clk_.on_edge(now) || now == last_response_) {
-    resp_ev_.notify_at(ps_of(clk_, now + 1));
+    resp_ev_.notify_at(edge_ps(now + 1));
     return;
   }
   if (up_.response_busy()) return;  // END_RESP from above wakes us
@@ -128,8 +118,7 @@ void CacheShell::response_method() {
     last_response_ = now;
     up_.respond(*responses_.pop());
   }
-  if (!responses_.empty())
-    resp_ev_.notify_at(ps_of(clk_, std::max(responses_.next_cycle(), now + 1)));
+  if (!responses_.empty()) resp_ev_.notify_at(edge_ps(std::max(responses_.next_cycle(), now + 1)));
 }
 
 }  // namespace locsim

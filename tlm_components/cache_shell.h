@@ -114,16 +114,21 @@ class CacheShell : public sc_core::sc_module {
   // Returns whether the response went to the head of the queue.
   bool queue_response(Cycle when, Payload& gp) { return responses_.push(when, &gp); }
   void wake_responses() { wake_responses(clk_.next_edge_cycle()); }
+  // Cycle c's edge in ps for a wake-up at the next edge or a later one (c >=
+  // clk_.next_edge_cycle(), as for every wake-up of the shell and its blocks): ClockDomain::ps_at()
+  // without its read of the time and max with now.
+  std::uint64_t edge_ps(Cycle c) const { return c * clk_.period().value(); }
   // The same when the caller knows clk_.next_edge_cycle() (`next_edge`): no division.
   void wake_responses(Cycle next_edge) {
     // At the first response's cycle, and not before the next cycle. (Waking at the next cycle
     // to sleep on to that one changed nothing but the event order: c76c871 made it canonical.)
-    resp_ev_.notify_at(clk_.ps_at(std::max(responses_.next_cycle(), next_edge + 1)));
+    resp_ev_.notify_at(edge_ps(std::max(responses_.next_cycle(), next_edge + 1)));
   }
-  // Something below freed: retry a held request from cycle `when` on.
+  // Something below freed: retry a held request from cycle `when` on (the next edge's cycle or
+  // a later one).
   void retry_at(Cycle when) {
     // Not in a cycle that already accepted a request (retry_method would only move on a cycle).
-    if (up_.held_request()) retry_ev_.notify_at(clk_.ps_at(std::max(when, after(last_accept_))));
+    if (up_.held_request()) retry_ev_.notify_at(edge_ps(std::max(when, after(last_accept_))));
   }
   bool holding() const { return up_.held_request() != nullptr; }
 

@@ -151,7 +151,7 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
 }
 
 void L2CacheBank::wake_tag_stage(Cycle when) {
-  if (!rop_.empty()) tag_ev_.notify_at(clk_.ps_at(std::max(when, rop_.front().ready)));
+  if (!rop_.empty()) tag_ev_.notify_at(edge_ps(std::max(when, rop_.front().ready)));
 }
 
 inline int L2CacheBank::decide(Payload& gp, Cycle now) {
@@ -222,12 +222,12 @@ void L2CacheBank::tag_method() {
   if (rop_.empty()) return;
   const Cycle now = clk_.now();
   if (!clk_.on_edge(now) || now == last_decision_) {
-    tag_ev_.notify_at(clk_.ps_at(now + 1));
+    tag_ev_.notify_at(edge_ps(now + 1));
     return;
   }
   Queued& head = rop_.front();
   if (head.ready > now) {
-    tag_ev_.notify_at(clk_.ps_at(head.ready));
+    tag_ev_.notify_at(edge_ps(head.ready));
     return;
   }
   const int f = decide(*head.gp, now);
@@ -266,8 +266,7 @@ void L2CacheBank::send_down() {
   }
   // A head still in the pipeline needs a wake-up; one blocked by a full miss queue moves when
   // the link below frees (which calls send_down).
-  if (!pipe_.empty() && pipe_.front().ready > now)
-    down_ev_.notify_at(clk_.ps_at(pipe_.front().ready));
+  if (!pipe_.empty() && pipe_.front().ready > now) down_ev_.notify_at(edge_ps(pipe_.front().ready));
   // Only a head that was refused waits for this (otherwise its wake-up is already asked for).
   if (popped && held_cause_ != 0) wake_tag_stage(clk_.next_edge_cycle() + 1);
 }

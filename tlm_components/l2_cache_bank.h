@@ -127,7 +127,7 @@ class L2CacheBank : public CacheShell {
   // transaction on fermi vecadd).
   [[gnu::always_inline]] void wake_down(Cycle now) {
     if (!pipe_.empty() && pipe_.front().ready > now)
-      down_ev_.notify_at(clk_.ps_at(pipe_.front().ready));
+      down_ev_.notify_at(edge_ps(pipe_.front().ready));
   }
   // Fills and write-backs in the tag stage count against the miss queue's room (decide() takes
   // none without it), so at most cfg_.miss_queue of them: a ring sized once, its push inline.
