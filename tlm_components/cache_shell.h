@@ -146,7 +146,7 @@ class CacheShell : public sc_core::sc_module {
   // the next cycle, else it does nothing. Do that now instead of at the retry (one activation
   // fewer, the same runs after it).
   void drop_same_cycle_retry(Cycle now) {
-    if (retry_ev_.pending() == clk_.ps_at(now)) move_same_cycle_retry(now);
+    if (retry_ev_.pending() == edge_ps(now)) move_same_cycle_retry(now);  // now: an edge
   }
   void move_same_cycle_retry(Cycle now);
   tlm::tlm_bw_transport_if<>* upper_bw() {
