@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "model/cache_policy_fills.h"
 #include "model/ldesc_selection.h"
 #include "model/mshr_table.h"
 #include "model/protecting_distance.h"
@@ -73,7 +74,7 @@ struct L1PolicyConfig {
 };
 
 template <class Req>
-class L1CachePolicy {
+class L1CachePolicy : public CachePolicyFills<L1CachePolicy<Req>, Req> {
  public:
   explicit L1CachePolicy(const L1PolicyConfig& c)
       : cfg_(c), tags_(c.geometry), mshr_(c.mshr_entries, c.mshr_max_merge, tags_.slots()) {
@@ -238,24 +239,9 @@ class L1CachePolicy {
     return PrefetchDrop::None;
   }
 
-  // A fill of `line` arrived with `sectors`: they become valid; returns, in arrival order, the
-  // requests that now have every sector they waited for. The line stays reserved while other
-  // sectors of it are in flight.
-  std::vector<Req> fill(Addr line, std::uint32_t sectors) {
-    std::vector<Req> done;
-    fill(line, sectors, done);
-    return done;
-  }
-  // The same into `done` (cleared first): no allocation once the caller's vector has grown.
-  // `slot`: the line's frame if the caller knows it (L1Decision::slot of its fetch), checked;
-  // else the line is looked up.
-  void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done,
-            std::uint32_t slot = kNoSlot) {
-    done.clear();
-    fill_each(line, sectors, slot, [&done](Req&& r) { done.push_back(std::move(r)); });
-  }
-  // The same, each completed request handed to `release` as it leaves the MSHR entry (before
-  // the line's sectors are marked valid: `release` must not look at the tags or the MSHRs).
+  // A fill of `line` arrived with `sectors`: each request it completes is handed to `release`
+  // as it leaves the MSHR entry (before the line's sectors are marked valid: `release` must not
+  // look at the tags or the MSHRs). CachePolicyFills collects them into a vector.
   template <class F>
   [[gnu::always_inline]] void fill_each(Addr line, std::uint32_t sectors, std::uint32_t slot,
                                         F&& release) {

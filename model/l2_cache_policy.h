@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/cache_policy_fills.h"
 #include "model/mshr_table.h"
 #include "model/tag_array.h"
 #include "model/types.h"
@@ -49,7 +50,7 @@ inline std::uint32_t fully_covered_sectors(const ByteMask& m, const CacheGeometr
 }
 
 template <class Req>
-class L2CachePolicy {
+class L2CachePolicy : public CachePolicyFills<L2CachePolicy<Req>, Req> {
  public:
   // index_addr (optional): set indexing on a bank-local address (TagArray).
   L2CachePolicy(const CacheGeometry& g, std::uint32_t mshr_entries, std::uint32_t mshr_max_merge,
@@ -132,25 +133,10 @@ class L2CachePolicy {
   void mark_written_sectors(std::uint32_t set, int way, std::uint32_t sectors) {
     tags_.mark_dirty_way(set, way, sectors);
   }
-  // A fill of `line` arrived with `sectors`; returns, in order, the requests that waited and
-  // now have every sector they need. The line stays reserved while other sectors are in flight.
-  std::vector<Req> fill(Addr line, std::uint32_t sectors) {
-    std::vector<Req> done;
-    fill(line, sectors, done);
-    return done;
-  }
-  // The same into `done` (cleared first): no allocation once the caller's vector has grown.
-  // `slot`: the line's frame if the caller knows it (TagArray::slot() of the decision's set and
-  // way), checked; else the line is looked up. Always inline: one per fill.
-  [[gnu::always_inline]] void fill(Addr line, std::uint32_t sectors, std::vector<Req>& done,
-                                   std::uint32_t slot = kNoSlot) {
-    done.clear();
-    fill_each(line, sectors, slot, [&done](Req&& r) { done.push_back(std::move(r)); });
-  }
-  // The same, each completed request handed to `release` as it leaves the MSHR entry, before
-  // the fill's sectors are marked valid; `release` may call store_covers() and mark_written()
-  // (which only add valid and dirty sectors, and read what is still in flight) but nothing else
-  // of this policy.
+  // A fill of `line` arrived with `sectors`: each request it completes is handed to `release`
+  // as it leaves the MSHR entry, before the fill's sectors are marked valid; `release` may call
+  // store_covers() and mark_written() (which only add valid and dirty sectors, and read what is
+  // still in flight) but nothing else of this policy. CachePolicyFills collects them.
   template <class F>
   [[gnu::always_inline]] void fill_each(Addr line, std::uint32_t sectors, std::uint32_t slot,
                                         F&& release) {
