@@ -635,7 +635,7 @@ TEST_CASE("cli: --timeline writes a Perfetto trace of every transaction's path",
   // and DRAM tracks.
   std::map<std::uint64_t, std::set<std::string>> arrow_tracks;
   for (const auto& e : tr)
-    if (e["cat"] == "flow")
+    if (e.value("cat", std::string()) == "flow")  // metadata events have no "cat"
       arrow_tracks[e["id"].get<std::uint64_t>()].insert(track.at(e["tid"].get<int>()).substr(4, 2));
   bool end_to_end = false;
   for (const auto& kv : arrow_tracks)
