@@ -54,8 +54,12 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
         // an edge: schedule_method does not test for one).
         [this]() { ev_.notify_at((sim_time().value() + ps_ - 1) / ps_ * ps_); });
   }
-  ev_.bind<&MemoryController::schedule_method>(this,
-                                               std::string(this->name()) + ".schedule_method");
+  if (cfg.dual_command_bus)
+    ev_.bind<&MemoryController::schedule_method<true>>(
+        this, std::string(this->name()) + ".schedule_method");
+  else
+    ev_.bind<&MemoryController::schedule_method<false>>(
+        this, std::string(this->name()) + ".schedule_method");
 }
 
 std::uint32_t MemoryController::atom_mask_of(std::uint32_t sectors) const {
@@ -197,6 +201,7 @@ inline void MemoryController::push_run(const FrontRun& f, bool direct) {
   }
 }
 
+template <bool kDual>
 void MemoryController::schedule_method() {
   // The time read once, in ps: every wake-up asked for below lies after now, so its edge needs
   // no comparison with now (ClockDomain::ps_at()). Every run is asked for at an edge (on_request,
@@ -226,7 +231,7 @@ void MemoryController::schedule_method() {
     DramCommand& cmd = cmd_;
     // One command per cycle, or with two command buses a column and a row command (the column
     // command is chosen first, as GPGPU-Sim's dual-bus scheduler does).
-    if (!cfg_.dual_command_bus) {
+    if constexpr (!kDual) {
       if (dram_.issue(now, cmd)) freed |= issued(cmd);
     } else {
       if (dram_.issue(now, cmd, DramBus::Column)) freed |= issued(cmd);

@@ -79,6 +79,9 @@ class MemoryController : public sc_core::sc_module {
   bool on_request(std::uint32_t src, Payload& gp);
   // The atoms (bit a: atom a of the line) that hold a sector of `sectors`.
   std::uint32_t atom_mask_of(std::uint32_t sectors) const;
+  // One run; kDual: two command buses (cfg_.dual_command_bus, chosen at construction: the
+  // test is not made per run).
+  template <bool kDual>
   void schedule_method();
   // Counts a command schedule_method issued; true for a column command (a queue slot freed).
   bool issued(const DramCommand& cmd);
