@@ -239,7 +239,7 @@ void MemoryController::schedule_method() {
     }
   }
   // room_for(n) is monotone in n: if the smallest held request does not fit, none does.
-  if (freed && holding_ && room_for(held_min_)) {
+  if (holding_ && freed && room_for(held_min_)) {
     // Queue space may have freed: let held requests in (on_request refuses at once if not),
     // from source 0 or, round robin, from the source after the one accepted last.
     const auto n = static_cast<std::uint32_t>(ports_.size());
@@ -260,27 +260,33 @@ void MemoryController::schedule_method() {
       }
     }
   }
-  if (waiting_ == 0) {
-    if (done_.ready(now)) {
-      // The usual case, one request complete and none waiting: it is answered here if its
-      // channel is free, as respond_ready's loop would.
-      const std::uint32_t id = done_.pop();
-      const std::uint32_t s = pending_[id].source;
-      if (!done_.ready(now) && !ports_[s]->response_busy()) {
-        answer(s, id, now);
-      } else {
-        ready_[s].ids.push_back(id);
-        ++waiting_;
-        respond_ready(now);
-      }
-    }
-  } else {
-    respond_ready(now);
-  }
   // The next run: the earliest of the next command, the next completion and (a front-end head
   // blocked by a full scheduler queue moves when a column command frees a slot) the front end's
   // head, but after now (one max for all: max(min) is min(max) for one floor); the next cycle
   // while responses wait. An empty front end's or completion queue's cycle is ~0, kNever.
+  if (waiting_ == 0 && !done_.ready(now)) {
+    // The usual run, with nothing to answer: no test of waiting_ below.
+    Cycle next = std::min(dram_.next_command_cycle(0), done_.next_cycle());
+    if (dram_.can_accept()) next = std::min(next, front_ready_);
+    next = std::max(next, now + 1);
+    if (next != DramChannelModel::kNever) ev_.notify_at(next * ps_);
+    return;
+  }
+  if (waiting_ == 0) {
+    // The usual case, one request complete and none waiting: it is answered here if its
+    // channel is free, as respond_ready's loop would.
+    const std::uint32_t id = done_.pop();
+    const std::uint32_t s = pending_[id].source;
+    if (!done_.ready(now) && !ports_[s]->response_busy()) {
+      answer(s, id, now);
+    } else {
+      ready_[s].ids.push_back(id);
+      ++waiting_;
+      respond_ready(now);
+    }
+  } else {
+    respond_ready(now);
+  }
   Cycle next = std::min(dram_.next_command_cycle(0), done_.next_cycle());
   if (dram_.can_accept()) next = std::min(next, front_ready_);
   next = waiting_ ? now + 1 : std::max(next, now + 1);
