@@ -45,14 +45,21 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
   in.register_transport_dbg(this, &MemoryController::transport_dbg);
   for (std::uint32_t s = 0; s < cfg.sources; ++s) {
     ports_.push_back(std::make_unique<TargetPort>("port"));
-    ports_.back()->bind(
-        [this, s](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
-          return in[s]->nb_transport_bw(gp, ph, d);
-        },
-        [this, s](Payload& gp) { return on_request(s, gp); },
-        // At the next edge, the run a notification now would reschedule to (every run is on
-        // an edge: schedule_method does not test for one).
-        [this]() { ev_.notify_at((sim_time().value() + ps_ - 1) / ps_ * ps_); });
+    // The request callback of the configuration's on_request (with or without a front end).
+    auto bind = [this, s](auto request) {
+      ports_.back()->bind(
+          [this, s](Payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+            return in[s]->nb_transport_bw(gp, ph, d);
+          },
+          request,
+          // At the next edge, the run a notification now would reschedule to (every run is on
+          // an edge: schedule_method does not test for one).
+          [this]() { ev_.notify_at((sim_time().value() + ps_ - 1) / ps_ * ps_); });
+    };
+    if (cfg.controller_latency == 0)
+      bind([this, s](Payload& gp) { return on_request<true>(s, gp); });
+    else
+      bind([this, s](Payload& gp) { return on_request<false>(s, gp); });
   }
   if (cfg.dual_command_bus)
     ev_.bind<&MemoryController::schedule_method<true>>(
@@ -69,6 +76,7 @@ std::uint32_t MemoryController::atom_mask_of(std::uint32_t sectors) const {
   return atoms;
 }
 
+template <bool kDirect>
 bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   GpuExtension& e = gpu_ext(gp);
   // Atoms: the distinct atom_bytes chunks of the line that hold a requested sector.
@@ -79,8 +87,8 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   // Without a front-end delay the atoms go straight into the scheduler queue; the front end is a
   // pipeline that takes up to one atom per DRAM cycle (a peak the data bus cannot exceed), so it
   // holds at most controller_latency atoms. schedule_method retries a refused request.
-  const bool direct = cfg_.controller_latency == 0;
-  if (!room_for(n)) {
+  constexpr bool direct = kDirect;
+  if (!room_for<kDirect>(n)) {
     if (!refused_[src]) ++holding_;  // the port holds it until schedule_method accepts it
     refused_[src] = static_cast<std::uint8_t>(n);
     held_min_ = std::min(held_min_, n);
@@ -251,7 +259,7 @@ void MemoryController::schedule_method() {
       TargetPort& port = *ports_[s];
       if (!port.held_request()) continue;
       // A request that cannot fit is not offered again (on_request would refuse it at once).
-      if (room_for(refused_[s]) && on_request(s, *port.held_request())) {
+      if (room_for(refused_[s]) && offer(s, *port.held_request())) {
         refused_[s] = 0;  // before END_REQ, which may bring the source's next request
         --holding_;
         port.accept_request();

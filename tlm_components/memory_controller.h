@@ -76,7 +76,12 @@ class MemoryController : public sc_core::sc_module {
     std::uint32_t atoms_left = 0;
     Cycle arrival = 0;
   };
+  // kDirect: no front end (cfg_.controller_latency == 0), chosen at construction.
+  template <bool kDirect>
   bool on_request(std::uint32_t src, Payload& gp);
+  bool offer(std::uint32_t src, Payload& gp) {
+    return cfg_.controller_latency == 0 ? on_request<true>(src, gp) : on_request<false>(src, gp);
+  }
   // The atoms (bit a: atom a of the line) that hold a sector of `sectors`.
   std::uint32_t atom_mask_of(std::uint32_t sectors) const;
   // One run; kDual: two command buses (cfg_.dual_command_bus, chosen at construction: the
@@ -141,10 +146,13 @@ class MemoryController : public sc_core::sc_module {
   // when that many atoms do not fit. Lowered at a refusal, rebuilt by each retry pass.
   std::uint32_t held_min_ = ~0u;
   // Whether n more atoms fit (the scheduler queue without a front end, else the front end).
+  template <bool kDirect>
   bool room_for(std::uint32_t n) const {
-    return cfg_.controller_latency == 0
-               ? dram_.queued() + n <= cfg_.queue
-               : front_atoms_ + n <= std::max<std::size_t>(cfg_.controller_latency, n);
+    return kDirect ? dram_.queued() + n <= cfg_.queue
+                   : front_atoms_ + n <= std::max<std::size_t>(cfg_.controller_latency, n);
+  }
+  bool room_for(std::uint32_t n) const {
+    return cfg_.controller_latency == 0 ? room_for<true>(n) : room_for<false>(n);
   }
   // Sectors per DRAM atom, and a mask of that many sector bits.
   std::uint32_t sectors_per_atom_, atom_sectors_;
