@@ -231,7 +231,6 @@ inline void DramChannelModel::enqueue(const DramRequest& r) {
   free_head_ = s.next;
   Bank& b = banks_[r.bank];
   const bool was_busy = b.queued != 0;
-  const bool had_hit = b.hit_pending();
   const bool hit = b.open && b.row == r.row;
   s.r = r;
   s.seq = seq_++;
@@ -254,7 +253,8 @@ inline void DramChannelModel::enqueue(const DramRequest& r) {
     Cycle& m = column_bank(b) ? next_col_ : next_row_;
     m = std::min(m, bank_ready(b));
   } else if (hit) {
-    if (!had_hit && b.next_pre == next_row_) stale_ = true;  // the bank's PRE was the minimum
+    // The bank's first hit (counted above): its PRE was on the row side, maybe the minimum.
+    if (b.hit_rd + b.hit_wr == 1 && b.next_pre == next_row_) stale_ = true;
     // The bank's other hits are in the cache already: only the new one's kind is added.
     const Cycle c =
         r.is_write ? std::max(b.next_wr, next_wr_any_) : std::max(b.next_rd, next_rd_any_);
