@@ -119,17 +119,30 @@ void L2CacheBank::write_back(const Eviction& ev, std::uint32_t set, int way, Cyc
   if (!ev.dirty_sectors) return;
   ++writebacks_;
   const CacheGeometry& g = policy_.tags().geometry();
-  PayloadPool::Request r;  // each field written once by allocate()
-  r.command = tlm::TLM_WRITE_COMMAND;
-  r.address = ev.line_addr;
-  r.length = g.line_bytes;
-  r.ext.kind = AccessKind::Store;
-  r.ext.sector_mask = ev.dirty_sectors;
-  r.ext.bytes = ByteMask::of_sectors(ev.dirty_sectors, g.sector_bytes);
-  r.ext.owner = this;
-  r.ext.owner_tag = kWritebackTag;
-  Payload* wb = ctx_.pool.allocate(r);
-  static_cast<PooledPayload*>(wb)->ext.at(name());  // a pooled payload: no type test
+  // As decide()'s fill: each field allocate_request() leaves to its creator written once.
+  Payload* wb = ctx_.pool.allocate_request();
+  GpuExtension& we = static_cast<PooledPayload*>(wb)->ext;  // a pooled payload: no type test
+  wb->set_command(tlm::TLM_WRITE_COMMAND);
+  wb->set_address(ev.line_addr);
+  wb->set_data_length(g.line_bytes);
+  wb->set_streaming_width(g.line_bytes);
+  wb->set_byte_enable_ptr(nullptr);
+  wb->set_byte_enable_length(0);
+  we.sm = 0;
+  we.cluster = 0;
+  we.warp = 0;
+  we.cta = 0;
+  we.kernel = 0;
+  we.data_structure = 0xffff;
+  we.kind = AccessKind::Store;
+  we.sector_mask = ev.dirty_sectors;
+  we.bytes = ByteMask::of_sectors(ev.dirty_sectors, g.sector_bytes);
+  we.bypass_rank = 0;
+  we.bypass_population = 1;
+  we.issue_ps = 0;
+  we.owner = this;
+  we.owner_tag = kWritebackTag;
+  we.at(name());
   // The victim's frame still holds its data (the new line has not written it yet).
   if (const std::uint8_t* data = data_.frame(policy_.tags(), set, way))
     std::memcpy(wb->get_data_ptr(), data, g.line_bytes);
@@ -199,20 +212,32 @@ inline int L2CacheBank::decide(Payload& gp, Cycle now) {
     fill_missing_ = d.missing;
     fill_bytes_ = ByteMask::of_sectors(d.missing, g.sector_bytes);
   }
-  PayloadPool::Request r;  // each field written once by allocate()
-  r.address = d.line;
-  r.length = g.line_bytes;
-  r.ext.sm = e.sm;
-  r.ext.kernel = e.kernel;
-  r.ext.data_structure = e.data_structure;
-  r.ext.kind = AccessKind::Load;
-  r.ext.sector_mask = d.missing;
-  r.ext.bytes = fill_bytes_;
-  r.ext.owner = this;
-  r.ext.owner_tag = kFillTag | std::uintptr_t{policy_.tags().slot(d.set, d.way)} << 2;
-  r.ext.parent = e.id;
-  Payload* f = ctx_.pool.allocate(r);
-  static_cast<PooledPayload*>(f)->ext.at(name());  // a pooled payload: no type test
+  // Every field allocate_request() leaves to its creator is written here, once, straight into
+  // the pooled payload (a Request built on the stack and copied cost about 25 more per fill).
+  Payload* f = ctx_.pool.allocate_request();
+  GpuExtension& fe = static_cast<PooledPayload*>(f)->ext;  // a pooled payload: no type test
+  f->set_command(tlm::TLM_READ_COMMAND);
+  f->set_address(d.line);
+  f->set_data_length(g.line_bytes);
+  f->set_streaming_width(g.line_bytes);
+  f->set_byte_enable_ptr(nullptr);
+  f->set_byte_enable_length(0);
+  fe.sm = e.sm;
+  fe.cluster = 0;
+  fe.warp = 0;
+  fe.cta = 0;
+  fe.kernel = e.kernel;
+  fe.data_structure = e.data_structure;
+  fe.kind = AccessKind::Load;
+  fe.sector_mask = d.missing;
+  fe.bytes = fill_bytes_;
+  fe.bypass_rank = 0;
+  fe.bypass_population = 1;
+  fe.issue_ps = 0;
+  fe.owner = this;
+  fe.owner_tag = kFillTag | std::uintptr_t{policy_.tags().slot(d.set, d.way)} << 2;
+  fe.parent = e.id;
+  fe.at(name());
   push_down(f, tagged);
   if (pipe_was_empty) wake_down(now);
   return 0;
