@@ -37,7 +37,8 @@ TagArray::TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr)
                                      (g.indexing == SetIndexing::Xor && set_bits_ == 0));
   lines_.resize(std::size_t(g.sets) * g.ways);
   key_stride_ = (g.ways + 7) / 8 * 8;
-  keys_.assign(std::size_t(g.sets) * key_stride_, 0);
+  keys_.assign(std::size_t(g.sets) * key_stride_ + 8, 0);  // + 8: find_in()'s 16-byte load
+  sse_ways_ = g.ways <= 32 ? static_cast<std::uint32_t>((std::uint64_t{1} << g.ways) - 1) : 0;
   links_.resize(lines_.size());
   order_.assign(g.sets, SetOrder{0, g.ways - 1, 0, 0});
   for (std::size_t s = 0; s < g.sets; ++s)

@@ -10,6 +10,10 @@
 
 #include "model/types.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace locsim {
 
 // Linear: line address modulo the set count. Xor: upper line-address bits folded onto the index.
@@ -196,14 +200,33 @@ class TagArray {
   static std::uint8_t key_of(Addr la) {
     return static_cast<std::uint8_t>((la * 0x9E3779B97F4A7C15ull) >> 56);
   }
-  // Way holding line address `la` in set `s`, or -1. A set's keys are compared eight at a time
-  // in a 64-bit word (a 16-way L2 set in two steps instead of 16 address tests); every way whose
-  // key byte equals `la`'s is flagged (bytes above a match may be flagged too), and only flagged
-  // ways are checked against the line. Always inline: the caches' decisions call it once each.
+  // Way holding line address `la` in set `s`, or -1. A set's keys are compared at once (SSE2, up
+  // to 32 ways), else eight at a time in a 64-bit word; every way whose key byte equals `la`'s is
+  // flagged (in the word form bytes above a match may be flagged too), and only flagged ways are
+  // checked against the line, lowest first. Always inline: the caches' decisions call it once
+  // each.
   [[gnu::always_inline]] int find_in(std::uint32_t s, Addr la) const {
     const TagLine* l = &lines_[std::size_t(s) * geo_.ways];
     const std::uint8_t* k = &keys_[std::size_t(s) * key_stride_];
     constexpr std::uint64_t lo = 0x0101010101010101ull, hi = 0x8080808080808080ull;
+#if defined(__SSE2__)
+    // Up to 32 ways: the set's keys in one or two 16-byte compares (the bytes past the last way,
+    // padding or the next set's, are masked off; keys_ has 8 bytes of slack after the last set).
+    if (sse_ways_ != 0) {
+      const __m128i key = _mm_set1_epi8(static_cast<char>(key_of(la)));
+      auto match16 = [&](const std::uint8_t* p) {
+        const __m128i word = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(word, key)));
+      };
+      std::uint32_t m = match16(k);
+      if (sse_ways_ > 0xffffu) m |= match16(k + 16) << 16;
+      for (m &= sse_ways_; m != 0; m &= m - 1) {
+        const std::uint32_t w = static_cast<std::uint32_t>(__builtin_ctz(m));
+        if (l[w].line_addr == la && l[w].valid) return static_cast<int>(w);
+      }
+      return -1;
+    }
+#endif
     const std::uint64_t pattern = lo * key_of(la);
     for (std::uint32_t base = 0; base < geo_.ways; base += 8) {
       std::uint64_t word;
@@ -242,6 +265,8 @@ class TagArray {
   // key_of() of each line's address, per set a multiple of 8 bytes (the ways then padding).
   std::vector<std::uint8_t> keys_;
   std::uint32_t key_stride_ = 8;
+  // The ways' bits of find_in()'s 16-byte key compares, 0 with more than 32 ways.
+  std::uint32_t sse_ways_ = 0;
   std::uint64_t stamp_ = 0;
   // Each set's ways in recency order, a list linked through the lines (way indices) from mru to
   // lru, moved whenever a line gets a new last_use stamp: among valid lines it is the order of

@@ -529,9 +529,10 @@ TEST_CASE("TagArray: fill_at and the (set, way) updates act on the line fill and
 
 TEST_CASE("TagArray: find and probe agree with a scan of the set under random traffic",
           "[tag_array]") {
-  // Way counts around the 8 key bytes a lookup compares at once (padding, one word, several),
-  // addresses spread over 2^40 bytes so that lines of one set share key bytes.
-  for (std::uint32_t ways : {1u, 3u, 4u, 8u, 9u, 16u, 24u, 32u}) {
+  // Way counts around the key bytes a lookup compares at once (8 in a word, 16 in an SSE2
+  // compare, 32 in two; padding, the last set's slack, more than 32 ways in words), addresses
+  // spread over 2^40 bytes so that lines of one set share key bytes.
+  for (std::uint32_t ways : {1u, 3u, 4u, 8u, 9u, 15u, 16u, 17u, 24u, 25u, 32u, 33u, 40u}) {
     TagArray t(geo(2, ways, 128, 32));
     std::mt19937_64 rng(100 + ways);
     std::vector<Addr> pool;
