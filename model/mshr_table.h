@@ -39,6 +39,12 @@ bool mshr_room_to_wait(const std::vector<MshrWaiter<Req>>& waiters, std::uint32_
 template <class Req, class F>
 [[gnu::always_inline]] inline void mshr_release_ready(std::vector<MshrWaiter<Req>>& waiters,
                                                       std::uint32_t pending, F&& release) {
+  if (waiters.size() == 1) {  // a line nobody merged into (the usual miss): no loop
+    if ((waiters[0].sectors & pending) != 0) return;
+    release(std::move(waiters[0].req));
+    waiters.clear();
+    return;
+  }
   std::size_t keep = 0;
   for (std::size_t i = 0; i < waiters.size(); ++i) {
     if ((waiters[i].sectors & pending) == 0)

@@ -194,6 +194,36 @@ TEST_CASE("SlotMshrTable: fill_each releases what fill would, in order, as they 
   CHECK(b.fill_each(1, 0x1u, [&](int) { FAIL("nothing is in flight"); }) == 0);
 }
 
+TEST_CASE("SlotMshrTable: a lone waiter stays until its last sector and then leaves", "[mshr]") {
+  // One waiter is fill_each()'s path without the loop: kept while a sector it waits for is in
+  // flight, released (and the entry freed) by the last one; also when it is the one left of
+  // several.
+  SlotMshrTable<int> m(8, 4, 4);
+  m.fetch_and_wait(2, 0x3u, 0x3u, 7);
+  int released = 0;
+  CHECK(m.fill_each(2, 0x1u, [&](int) { ++released; }) == 0x2u);
+  CHECK(released == 0);
+  CHECK(m.pending(2) == 0x2u);
+  std::vector<int> out;
+  CHECK(m.fill_each(2, 0x2u, [&](int r) { out.push_back(r); }) == 0);
+  CHECK(out == std::vector<int>{7});
+  CHECK(m.in_use() == 0);
+  CHECK(m.fill_each(2, 0x2u, [&](int) { FAIL("nothing is in flight"); }) == 0);
+  out.clear();
+  m.fetch_and_wait(1, 0x3u, 0x1u, 1);
+  m.wait(1, 0x2u, 2);
+  CHECK(m.fill_each(1, 0x1u, [&](int r) { out.push_back(r); }) == 0x2u);
+  CHECK(out == std::vector<int>{1});
+  CHECK(m.fill_each(1, 0x2u, [&](int r) { out.push_back(r); }) == 0);
+  CHECK(out == std::vector<int>{1, 2});
+  CHECK(m.in_use() == 0);
+  // The frame's entry is reused with no waiter left behind.
+  m.fetch_and_wait(1, 0x4u, 0x4u, 3);
+  out.clear();
+  CHECK(m.fill_each(1, 0x4u, [&](int r) { out.push_back(r); }) == 0);
+  CHECK(out == std::vector<int>{3});
+}
+
 TEST_CASE("SlotMshrTable: the same answers as SectorMshrTable over a random run", "[mshr]") {
   // A line in flight keeps its frame until its last sector has arrived (the tag arrays' reserved
   // lines); frames are reused by other lines afterwards. The line-keyed table is the reference.
