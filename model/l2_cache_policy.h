@@ -44,6 +44,27 @@ struct L2Decision {
   std::uint32_t need = 0;  // the request's sectors (unless LineAlloc failed)
 };
 
+// AddressMap::bank_local() of the baseline map (no registered range): the chunk index divided by
+// the channel count and then by the sub-partitions per channel, in one division (the quotient of
+// a quotient is the quotient by the product). Inline in the L2's decision, where the set index
+// otherwise reaches the map through a virtual call.
+class BankLocalBaseline {
+ public:
+  BankLocalBaseline() = default;
+  // interleave_bytes: a power of two.
+  BankLocalBaseline(std::uint32_t interleave_bytes, std::uint32_t channels,
+                    std::uint32_t subpartitions_per_channel)
+      : shift_(static_cast<unsigned>(__builtin_ctz(interleave_bytes))),
+        div_(Addr{channels} * subpartitions_per_channel),
+        low_(interleave_bytes - 1) {}
+  Addr operator()(Addr a) const { return (((a >> shift_) / div_) << shift_) | (a & low_); }
+
+ private:
+  unsigned shift_ = 0;
+  Addr div_ = 1;
+  Addr low_ = 0;
+};
+
 // Sectors every byte of which is in the mask.
 inline std::uint32_t fully_covered_sectors(const ByteMask& m, const CacheGeometry& g) {
   return m.full_sector_mask(g.sector_bytes) & g.full_sector_mask();
@@ -68,8 +89,10 @@ class L2CachePolicy : public CachePolicyFills<L2CachePolicy<Req>, Req> {
   // The same into `d`, a default-constructed decision (not reset here: the caller's fresh one
   // would be cleared twice). Always inline: the tag stage's one call per request, which then
   // fills its own decision in place (a returned 56-byte struct was copied once more).
+  // `set`: the line's set if the caller knows it (TagArray::probe_in()), else kNoSlot.
   [[gnu::always_inline]] void access(AccessKind kind, Addr addr, const ByteMask& bytes, Req req,
-                                     std::size_t queue_free, L2Decision& d) {
+                                     std::size_t queue_free, L2Decision& d,
+                                     std::uint32_t set = kNoSlot) {
     const CacheGeometry& g = tags_.geometry();
     d.line = tags_.line_addr(addr);
     const Addr line = d.line;
@@ -77,7 +100,7 @@ class L2CachePolicy : public CachePolicyFills<L2CachePolicy<Req>, Req> {
     d.need = need;
     const bool is_store = kind == AccessKind::Store;
     const std::uint32_t covered = is_store ? covered_sectors(bytes) : 0;
-    const Probe p = tags_.probe(line, need);
+    const Probe p = set == kNoSlot ? tags_.probe(line, need) : tags_.probe_in(set, line, need);
     if (p.result == ProbeResult::MissNoVictim) return fail(d, L2Fail::LineAlloc);
     if (p.result == ProbeResult::HitReserved) {
       // Out of line: the rarer case (requests merging into a fill in flight), which keeps the

@@ -108,6 +108,15 @@ class TagArray {
   std::uint32_t sectors_of(Addr addr, std::uint32_t bytes) const;
 
   Probe probe(Addr addr, std::uint32_t sector_mask) const;
+  // probe() with the line's set known (set_index(addr)), e.g. from set_of_index_address().
+  Probe probe_in(std::uint32_t set, Addr addr, std::uint32_t sector_mask) const;
+  // Whether sets are the index address's line number modulo a power of two (set_index()'s
+  // inline case); then set_of_index_address(i) is set_index() of an address whose index
+  // address is i.
+  bool linear_pow2() const { return linear_pow2_; }
+  std::uint32_t set_of_index_address(Addr i) const {
+    return static_cast<std::uint32_t>((i >> line_shift_) & set_mask_);
+  }
   // Marks a way most-recently used.
   void touch(std::uint32_t set, int way);
   // Allocates the line for addr (way from probe()): evicts the victim, marks the line valid and
@@ -288,10 +297,15 @@ class TagArray {
 // Always inline: one per access of the L1 and the L2, whose own decisions then keep its result
 // in registers.
 [[gnu::always_inline]] inline Probe TagArray::probe(Addr addr, std::uint32_t sector_mask) const {
-  Probe p;
   // Every indexing gives a line's bytes one set: the set of the line address.
+  return probe_in(set_index(line_addr(addr)), addr, sector_mask);
+}
+
+[[gnu::always_inline]] inline Probe TagArray::probe_in(std::uint32_t set, Addr addr,
+                                                       std::uint32_t sector_mask) const {
+  Probe p;
   const Addr la = line_addr(addr);
-  p.set = set_index(la);
+  p.set = set;
   const int w = find_in(p.set, la);
   if (w >= 0) {
     const TagLine& l = line(p.set, w);

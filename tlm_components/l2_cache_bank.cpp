@@ -12,6 +12,13 @@ constexpr std::uintptr_t kFillTag = 1, kWritebackTag = 2;
 // stage's causes are L2Fail values).
 constexpr int kInputFull = 100;
 
+// gpu_ext() forced inline for a pooled payload (every payload of a platform run): GCC's choice
+// for gpu_ext() flipped with the size of the tag stage (a call from it and from each fill).
+[[gnu::always_inline]] inline GpuExtension& ext_of(Payload& gp) {
+  if (PooledPayload* p = as_pooled(gp)) return p->ext;
+  return gpu_ext(gp);
+}
+
 }  // namespace
 
 L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx,
@@ -45,6 +52,11 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
       fills_(L2_STAT("fills", "lines", "fills received from DRAM"))
 #undef L2_STAT
 {
+  if (index_ && policy_.tags().linear_pow2()) {
+    inline_index_map_ = map;
+    const AddressMapConfig& mc = map->config();
+    bank_local_ = BankLocalBaseline(mc.interleave_bytes, mc.channels, mc.subpartitions_per_channel);
+  }
   down_ev_.bind<&L2CacheBank::down_method>(this, std::string(this->name()) + ".down_method");
   tag_ev_.bind<&L2CacheBank::tag_method>(this, std::string(this->name()) + ".tag_method");
 }
@@ -168,14 +180,18 @@ void L2CacheBank::wake_tag_stage(Cycle when) {
 }
 
 inline int L2CacheBank::decide(Payload& gp, Cycle now) {
-  GpuExtension& e = gpu_ext(gp);
+  GpuExtension& e = ext_of(gp);
   const CacheGeometry& g = policy_.tags().geometry();
   // Fills and write-backs still in the tag stage will take miss-queue entries too.
   const bool pipe_was_empty = pipe_.empty();
   const std::size_t used = miss_queue_.size() + pipe_.size();
   const std::size_t room = used < miss_queue_.capacity() ? miss_queue_.capacity() - used : 0;
+  // The set from the baseline bank-local address (AddressMap::bank_local() without ranges).
+  std::uint32_t set = kNoSlot;
+  if (inline_index_map_ && inline_index_map_->num_ranges() == 0)
+    set = policy_.tags().set_of_index_address(bank_local_(gp.get_address()));
   L2Decision d;
-  policy_.access(e.kind, gp.get_address(), e.bytes, &gp, room, d);
+  policy_.access(e.kind, gp.get_address(), e.bytes, &gp, room, d, set);
   if (d.outcome == L2Outcome::Fail) return static_cast<int>(d.fail);
   ++accesses_;
   if (e.kind == AccessKind::Store) ++stores_;
@@ -297,7 +313,7 @@ void L2CacheBank::send_down() {
 }
 
 bool L2CacheBank::on_response_from_below(Payload& gp) {
-  GpuExtension& e = gpu_ext(gp);
+  GpuExtension& e = ext_of(gp);
   const Cycle now = clk_.next_edge_cycle();
   if (e.owner_tag == kWritebackTag) {
     gp.release();
@@ -317,7 +333,7 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
   policy_.fill_each(
       line, e.sector_mask, static_cast<std::uint32_t>(e.owner_tag >> 2),
       [&](Payload * r) __attribute__((always_inline)) {
-        GpuExtension& re = gpu_ext(*r);
+        GpuExtension& re = ext_of(*r);
         if (re.kind == AccessKind::Store) policy_.store_covers(line, re.bytes);
         perform(*r, re, line);
         re.at(name());

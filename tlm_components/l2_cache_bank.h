@@ -157,6 +157,10 @@ class L2CacheBank : public CacheShell {
   SimContext& ctx_;
   std::unique_ptr<L2BankIndex> index_;  // bank-local set indexing (before policy_: it uses it)
   L2CachePolicy<Payload*> policy_;      // the decisions (model/l2_cache_policy.h)
+  // Bank-local linear set indexing: the map (null otherwise) and its baseline bank-local address,
+  // for decide()'s set index without the virtual call while the map has no ranges.
+  const AddressMap* inline_index_map_ = nullptr;
+  BankLocalBaseline bank_local_;
   // The last fill's sectors and their bytes (no sector: no byte).
   std::uint32_t fill_missing_ = 0;
   ByteMask fill_bytes_;

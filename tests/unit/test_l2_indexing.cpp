@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/address_map.h"
+#include "model/l2_cache_policy.h"
 #include "model/tag_array.h"
 
 using namespace locsim;
@@ -59,6 +60,40 @@ TEST_CASE("L2: bank-local addresses are dense and keep the offset", "[l2][addres
   std::set<Addr> seen;
   for (Addr a = 0; a < (1u << 22); a += 128)
     if (map.subpartition(a) == 5) CHECK(seen.insert(map.bank_local(a)).second);
+}
+
+TEST_CASE("L2: the inline baseline bank-local address and set are the map's and the array's",
+          "[l2][address_map]") {
+  // The L2's decision indexes its sets with BankLocalBaseline and set_of_index_address() while
+  // the map has no ranges; they must give what L2BankIndex (AddressMap::bank_local()) and
+  // set_index() give, for any address and interleave, channel and sub-partition counts.
+  std::uint64_t x = 12345;
+  auto rnd = [&] {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x >> 11;
+  };
+  for (std::uint32_t channels : {1u, 5u, 6u, 8u, 12u, 24u})
+    for (std::uint32_t spc : {1u, 2u, 4u})
+      for (std::uint32_t il : {128u, 256u, 2048u}) {
+        AddressMapConfig mc;
+        mc.channels = channels;
+        mc.subpartitions_per_channel = spc;
+        mc.interleave_bytes = il;
+        mc.row_bytes = 2048;
+        const AddressMap map(mc);
+        const L2BankIndex index(map);
+        const BankLocalBaseline local(il, channels, spc);
+        for (std::uint32_t sets : {1u, 32u, 64u}) {
+          const TagArray tags(CacheGeometry{sets, 16, 128, 32, SetIndexing::Linear}, &index);
+          REQUIRE(tags.linear_pow2());
+          for (int i = 0; i < 2000; ++i) {
+            const Addr a = rnd() & ((Addr{1} << 44) - 1);
+            REQUIRE(local(a) == map.bank_local(a));
+            REQUIRE(tags.set_of_index_address(local(a)) == tags.set_index(a));
+            REQUIRE(tags.probe_in(tags.set_index(a), a, 0x1u).set == tags.set_index(a));
+          }
+        }
+      }
 }
 
 TEST_CASE("L1: sets are reachable with linear and XOR indexing", "[l1][address_map]") {
