@@ -313,7 +313,8 @@ void L2CacheBank::send_down() {
 }
 
 bool L2CacheBank::on_response_from_below(Payload& gp) {
-  GpuExtension& e = ext_of(gp);
+  // Only this bank's fills and write-backs go below, each from the payload pool: no type test.
+  GpuExtension& e = static_cast<PooledPayload&>(gp).ext;
   const Cycle now = clk_.next_edge_cycle();
   if (e.owner_tag == kWritebackTag) {
     gp.release();
