@@ -28,8 +28,8 @@ CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char
              // Straight to the first edge at which response_method can send (the END_RESP comes
              // at the upper block's time, mostly not on this clock's edge).
              if (!responses_.empty())
-               resp_ev_.notify_at(edge_ps(std::max(
-                   {responses_.next_cycle(), clk_.next_edge_cycle(), after(last_response_)})));
+               ask_response(std::max(
+                   {responses_.next_cycle(), clk_.next_edge_cycle(), after(last_response_)}));
            });
   down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                     sc_core::sc_time& d) { return lower->nb_transport_fw(gp, ph, d); },
@@ -60,7 +60,7 @@ bool CacheShell::on_request(Payload& gp) {
   if (now == last_accept_ || !edge) {
     // One request per cycle, at an edge: take this one at the next edge (next_edge_cycle(),
     // from now without a second division).
-    retry_ev_.notify_at(edge_ps(now + (edge ? 0 : 1) + (now == last_accept_ ? 1 : 0)));
+    ask_retry(now + (edge ? 0 : 1) + (now == last_accept_ ? 1 : 0));
     held_cause_ = 0;
     return false;
   }
@@ -82,9 +82,10 @@ bool CacheShell::on_request(Payload& gp) {
 void CacheShell::retry_method() {
   Payload* gp = up_.held_request();
   if (!gp) return;
-  const Cycle now = clk_.now();
-  if (!clk_.on_edge(now) || now == last_accept_) {
-    retry_ev_.notify_at(edge_ps(now + 1));
+  const Cycle now = retry_cycle_;  // this run's cycle, at its edge (ask_retry())
+  sc_assert(clk_.on_edge(now));
+  if (now == last_accept_) {
+    ask_retry(now + 1);
     return;
   }
   const int f = process(*gp, now);
@@ -101,16 +102,19 @@ void CacheShell::retry_method() {
 }
 
 void CacheShell::move_same_cycle_retry(Cycle now) {
-  if (up_.held_request())
+  if (up_.held_request()) {
+    retry_cycle_ = now + 1;
     retry_ev_.postpone(edge_ps(now + 1));
-  else
+  } else {
     retry_ev_.cancel();
+  }
 }
 
 void CacheShell::response_method() {
-  const Cycle now = clk_.now();
-  if (!clk_.on_edge(now) || now == last_response_) {
-    resp_ev_.notify_at(edge_ps(now + 1));
+  const Cycle now = resp_cycle_;  // this run's cycle, at its edge (ask_response())
+  sc_assert(clk_.on_edge(now));
+  if (now == last_response_) {
+    ask_response(now + 1);
     return;
   }
   if (up_.response_busy()) return;  // END_RESP from above wakes us
@@ -118,7 +122,7 @@ void CacheShell::response_method() {
     last_response_ = now;
     up_.respond(*responses_.pop());
   }
-  if (!responses_.empty()) resp_ev_.notify_at(edge_ps(std::max(responses_.next_cycle(), now + 1)));
+  if (!responses_.empty()) ask_response(std::max(responses_.next_cycle(), now + 1));
 }
 
 }  // namespace locsim

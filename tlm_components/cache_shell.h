@@ -122,13 +122,13 @@ class CacheShell : public sc_core::sc_module {
   void wake_responses(Cycle next_edge) {
     // At the first response's cycle, and not before the next cycle. (Waking at the next cycle
     // to sleep on to that one changed nothing but the event order: c76c871 made it canonical.)
-    resp_ev_.notify_at(edge_ps(std::max(responses_.next_cycle(), next_edge + 1)));
+    ask_response(std::max(responses_.next_cycle(), next_edge + 1));
   }
   // Something below freed: retry a held request from cycle `when` on (the next edge's cycle or
   // a later one).
   void retry_at(Cycle when) {
     // Not in a cycle that already accepted a request (retry_method would only move on a cycle).
-    if (up_.held_request()) retry_ev_.notify_at(edge_ps(std::max(when, after(last_accept_))));
+    if (up_.held_request()) ask_retry(std::max(when, after(last_accept_)));
   }
   bool holding() const { return up_.held_request() != nullptr; }
 
@@ -149,6 +149,23 @@ class CacheShell : public sc_core::sc_module {
     if (retry_ev_.pending() == edge_ps(now)) move_same_cycle_retry(now);  // now: an edge
   }
   void move_same_cycle_retry(Cycle now);
+  // A retry / response run at cycle c's edge (c >= clk_.next_edge_cycle()), unless one is asked
+  // for no later. Every run of the two processes is asked for here, and the run's cycle kept:
+  // the run takes it as its time, without reading the time, a division and an edge test.
+  void ask_retry(Cycle c) {
+    const std::uint64_t t = edge_ps(c);
+    if (t < retry_ev_.pending()) {
+      retry_cycle_ = c;
+      retry_ev_.notify_at(t);
+    }
+  }
+  void ask_response(Cycle c) {
+    const std::uint64_t t = edge_ps(c);
+    if (t < resp_ev_.pending()) {
+      resp_cycle_ = c;
+      resp_ev_.notify_at(t);
+    }
+  }
   tlm::tlm_bw_transport_if<>* upper_bw() {
     return static_cast<tlm::tlm_target_socket<32>&>(upper).operator->();
   }
@@ -205,6 +222,7 @@ class CacheShell : public sc_core::sc_module {
   static Cycle after(Cycle last) { return last + 1; }  // ~0 + 1 wraps to 0
   Cycle last_accept_ = ~Cycle{0};
   Cycle last_response_ = ~Cycle{0};
+  Cycle retry_cycle_ = 0, resp_cycle_ = 0;  // the pending runs' cycles (ask_retry/ask_response)
   int held_cause_ = 0;
   Cycle held_since_ = 0;
   Activation retry_ev_, resp_ev_;
