@@ -21,18 +21,6 @@ void set_value(sc_core::sc_time& t, sc_core::sc_time::value_type v) {
   *reinterpret_cast<sc_core::sc_time::value_type*>(&t) = v;
 }
 
-// The index of x's lowest set bit (x != 0) as a 64-bit value. GCC turns __builtin_ctzll()'s int
-// into an index with a dependency-breaking xor and a sign extension (two instructions per bit of
-// a pass); BSF gives the same index for a non-zero x directly.
-inline std::uint64_t low_bit(std::uint64_t x) {
-#if defined(__GNUC__) && defined(__x86_64__)
-  std::uint64_t i;
-  asm("bsfq %1, %0" : "=r"(i) : "r"(x) : "cc");
-  return i;
-#else
-  return static_cast<std::uint64_t>(__builtin_ctzll(x));
-#endif
-}
 }  // namespace
 
 void Activation::attach(const std::string& name) {
@@ -168,6 +156,42 @@ __attribute__((noinline)) void ActivationScheduler::enter_new(Activation* a, std
   index_.insert_fixed(e, t, b);
 }
 
+// The processes of one bucket word (row: their slots' processes).
+__attribute__((always_inline)) inline void ActivationScheduler::run_word(std::uint64_t* w,
+                                                                         Activation* const* row,
+                                                                         std::uint64_t now) {
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+  // A clear, a search and a branch per activation (x & (x - 1), its test and a separate search
+  // were four instructions). The two values in registers of their own: GCC otherwise copies both
+  // in and out of the asm around each search.
+  register std::uint64_t bits asm("r14") = *w;
+  register std::uint64_t i asm("r15");
+  bool nz;
+  asm("bsfq %2, %0" : "=r"(i), "=@ccnz"(nz) : "r"(bits));
+  if (!nz) return;
+  *w = 0;
+  do {
+    Activation* a = row[i];
+    // A bit whose process was asked for another time meanwhile (pending_ differs) is stale.
+    if (a->pending_ == now) {
+      a->pending_ = Activation::kNever;  // from here a request for now means the next pass
+      a->fn_(a->obj_);
+    }
+    asm("btrq %1, %0\n\tbsfq %0, %1" : "+r"(bits), "+r"(i), "=@ccnz"(nz));
+  } while (nz);
+#else
+  std::uint64_t bits = *w;
+  if (!bits) return;
+  *w = 0;
+  for (; bits; bits &= bits - 1) {
+    Activation* a = row[__builtin_ctzll(bits)];
+    if (a->pending_ != now) continue;
+    a->pending_ = Activation::kNever;
+    a->fn_(a->obj_);
+  }
+#endif
+}
+
 __attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::uint64_t* b,
                                                                          std::uint64_t now) {
   // The bucket is read in place: no request reaches it meanwhile (its time has left due_ and the
@@ -176,18 +200,13 @@ __attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::ui
   // on the stack.
   ++passes_;
   Activation* const* row = by_slot_.data();  // fixed after finalize()
-  for (std::uint64_t *w = b, *end = b + words_; w != end; ++w, row += 64) {
-    const std::uint64_t word = *w;
-    if (!word) continue;
-    *w = 0;
-    for (std::uint64_t bits = word; bits; bits &= bits - 1) {
-      Activation* a = row[low_bit(bits)];
-      // A bit whose process was asked for another time meanwhile (pending_ differs) is stale.
-      if (a->pending_ != now) continue;
-      a->pending_ = Activation::kNever;  // from here a request for now means the next pass
-      a->fn_(a->obj_);
-    }
+  // Up to 128 processes (fermi's 15 SMs and their caches): the two words without a loop.
+  if (words_ == 2) {
+    run_word(b, row, now);
+    run_word(b + 1, row + 64, now);
+    return;
   }
+  for (std::uint64_t *w = b, *end = b + words_; w != end; ++w, row += 64) run_word(w, row, now);
 }
 
 __attribute__((noinline)) bool ActivationScheduler::ask_kernel(std::uint64_t now,
@@ -221,13 +240,14 @@ void ActivationScheduler::run() {
   set_value(ahead_, now);
   detail::sim_now = &ahead_;
   // The kernel's answers for the run-ahead: nothing else runnable now, and the time of its next
-  // event (kernel_next). Within run() they change only if a block notifies a SystemC event,
-  // which adds sim_time_ahead_by() and so sets detail::kernel_touched (sc_stop() is seen after
-  // each pass), so the kernel is asked at the first step and after such a notification only,
-  // not before every step (about 100 host instructions per L1D transaction on fermi vecadd).
-  // Nothing is known before the first step: as if touched.
+  // event, kept as detail::ahead_bound with the limit. Within run() they change only if a block
+  // notifies a SystemC event, which adds sim_time_ahead_by() and so sets detail::kernel_touched
+  // and clears the bound (sc_stop() is seen after each pass), so the kernel is asked at the
+  // first step and after such a notification only, not before every step (about 100 host
+  // instructions per L1D transaction on fermi vecadd). Nothing is known before the first step:
+  // as if touched.
   detail::kernel_touched = true;
-  std::uint64_t kernel_next = Activation::kNever;
+  detail::ahead_bound = 0;
   // Nothing due at the kernel's time: a catch-up wake after a run-ahead (see the end).
   if (due_top_->t != now) goto ahead;
   for (;;) {
@@ -269,9 +289,16 @@ void ActivationScheduler::run() {
     // Run-ahead (header): the next due time, if nothing else in the kernel comes first (with
     // nothing due, next is kNever and the kernel's next event, if any, is not later).
     const std::uint64_t next = due_top_->t;
-    if (next > run_ahead_limit_) break;
-    if (detail::kernel_touched && !ask_kernel(now, kernel_next)) break;
-    if (kernel_next <= next) break;
+    if (next >= detail::ahead_bound) {
+      // At or past the kernel's next event or the limit, or the kernel was touched (bound 0).
+      if (!detail::kernel_touched || next > run_ahead_limit_) break;
+      std::uint64_t kernel_next;
+      if (!ask_kernel(now, kernel_next)) break;
+      detail::ahead_bound =
+          std::min(kernel_next, run_ahead_limit_ == Activation::kNever ? Activation::kNever
+                                                                       : run_ahead_limit_ + 1);
+      if (next >= detail::ahead_bound) break;
+    }
     now = next;
     set_value(ahead_, now);
     ++steps_ahead_;

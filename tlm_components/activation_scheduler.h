@@ -190,6 +190,7 @@ class ActivationScheduler {
   void check_kernel_next(std::uint64_t now);
   void report_late_event();
   void run_pass(std::uint64_t* b, std::uint64_t now);
+  void run_word(std::uint64_t* w, Activation* const* row, std::uint64_t now);
   static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
 
   std::vector<Activation*> all_;      // registration order

@@ -1,5 +1,6 @@
 // The current simulation time, read inline.
 #pragma once
+#include <cstdint>
 #include <systemc>
 
 namespace locsim {
@@ -15,6 +16,10 @@ inline const sc_core::sc_time* sim_now = &sc_core::sc_get_curr_simcontext()->tim
 // Set by sim_time_ahead_by(), i.e. by every SystemC event notification from a block's process:
 // the run-ahead asks the kernel again only then (ActivationScheduler::run()).
 inline bool kernel_touched = false;
+// The run-ahead steps to a due time below this bound (ps) without asking the kernel: its last
+// answer (the kernel's next event, the owner's limit). sim_time_ahead_by() sets it to 0, so that a
+// step tests one bound instead of the limit, the flag and the kernel's next event.
+inline std::uint64_t ahead_bound = 0;
 }  // namespace detail
 
 // sc_core::sc_time_stamp() without its out-of-line library call, and without the out-of-line
@@ -33,6 +38,7 @@ inline const sc_core::sc_time& sim_time() {
 // run-ahead reuses the kernel's last answer instead of asking it before every step.
 inline sc_core::sc_time sim_time_ahead_by() {
   detail::kernel_touched = true;
+  detail::ahead_bound = 0;
   return *detail::sim_now - sc_core::sc_get_curr_simcontext()->time_stamp();
 }
 
