@@ -416,11 +416,12 @@ TEST_CASE(
 }
 
 namespace {
-// 150 processes (three words per bucket), each running four times at its own mix of times, some
-// asking for a next pass: many pending times created and run, so buckets are freed and reused.
-// The log must match a plain reference of the rules: by time, then pass, then rank.
-void check_many_processes(bool run_ahead) {
-  constexpr int kN = 150, kRuns = 4;
+// kN processes (150: three words per bucket, the pass's word loop; 100: two words, read without
+// it), each running four times at its own mix of times, some asking for a next pass: many
+// pending times created and run, so buckets are freed and reused. The log must match a plain
+// reference of the rules: by time, then pass, then rank.
+void check_many_processes(bool run_ahead, int kN = 150) {
+  constexpr int kRuns = 4;
   const Stage stages[] = {Stage::kCore, Stage::kMemory, Stage::kNetwork};
   Log log;
   std::vector<std::unique_ptr<Block>> blocks;
@@ -490,6 +491,14 @@ TEST_CASE("scheduler: more processes than a bucket word holds, with buckets reus
 
 TEST_CASE("scheduler: more processes than a bucket word holds, with run-ahead") {
   check_many_processes(true);
+}
+
+TEST_CASE("scheduler: two bucket words of processes, with buckets reused") {
+  check_many_processes(false, 100);
+}
+
+TEST_CASE("scheduler: two bucket words of processes, with run-ahead") {
+  check_many_processes(true, 100);
 }
 
 namespace {
