@@ -103,6 +103,8 @@ class InitiatorPort {
   ~InitiatorPort();
 
  private:
+  // A linked TargetPort calls begin_resp() and end_req() directly (no phase or delay built).
+  friend class TargetPort;
   tlm::tlm_sync_enum begin_resp(Payload& gp) {
     const bool implicit_end_req = pending_req_ == &gp;
     if (implicit_end_req) pending_req_ = nullptr;
@@ -146,12 +148,10 @@ class TargetPort {
   tlm::tlm_sync_enum on_fw(Payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     if (delay.value() == 0) {
       if (phase == tlm::BEGIN_REQ) {
-        sc_assert(held_req_ == nullptr);
-        if (on_request_(gp)) {
+        if (begin_req(gp)) {
           phase = tlm::END_REQ;
           return tlm::TLM_UPDATED;
         }
-        held_req_ = &gp;
         return tlm::TLM_ACCEPTED;
       }
       if (phase == tlm::END_RESP) {
@@ -167,21 +167,27 @@ class TargetPort {
     sc_assert(held_req_ != nullptr);
     Payload* gp = held_req_;
     held_req_ = nullptr;
+    if (peer_) {
+      peer_->end_req(*gp);
+      return;
+    }
     tlm::tlm_phase phase = tlm::END_REQ;
     sc_core::sc_time delay;
-    if (peer_)
-      peer_->on_bw(*gp, phase, delay);
-    else
-      bw_(*gp, phase, delay);
+    bw_(*gp, phase, delay);
   }
   bool response_busy() const { return pending_resp_ != nullptr; }
   // Issues BEGIN_RESP now. Precondition: !response_busy(). Returns true if it completed at once.
   bool respond(Payload& gp) {
     sc_assert(!response_busy());
     pending_resp_ = &gp;
+    if (peer_) {
+      if (peer_->begin_resp(gp) != tlm::TLM_COMPLETED) return false;
+      pending_resp_ = nullptr;
+      return true;
+    }
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_core::sc_time delay;
-    const tlm::tlm_sync_enum s = peer_ ? peer_->on_bw(gp, phase, delay) : bw_(gp, phase, delay);
+    const tlm::tlm_sync_enum s = bw_(gp, phase, delay);
     if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::END_RESP)) {
       pending_resp_ = nullptr;
       return true;
@@ -197,6 +203,15 @@ class TargetPort {
   ~TargetPort();
 
  private:
+  // A linked InitiatorPort calls begin_req() and end_resp() directly (no phase or delay built).
+  friend class InitiatorPort;
+  // A zero-delay BEGIN_REQ: true if taken at once (END_REQ), else held.
+  bool begin_req(Payload& gp) {
+    sc_assert(held_req_ == nullptr);
+    if (on_request_(gp)) return true;
+    held_req_ = &gp;
+    return false;
+  }
   void end_resp([[maybe_unused]] Payload& gp) {
     sc_assert(pending_resp_ == &gp);
     pending_resp_ = nullptr;
@@ -218,9 +233,14 @@ class TargetPort {
 inline bool InitiatorPort::send(Payload& gp) {
   sc_assert(!busy());
   pending_req_ = &gp;
+  if (peer_) {
+    if (!peer_->begin_req(gp)) return false;
+    pending_req_ = nullptr;
+    return true;
+  }
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay;  // zero
-  const tlm::tlm_sync_enum s = peer_ ? peer_->on_fw(gp, phase, delay) : fw_(gp, phase, delay);
+  const tlm::tlm_sync_enum s = fw_(gp, phase, delay);
   if (s == tlm::TLM_ACCEPTED) return false;
   if (s == tlm::TLM_UPDATED && phase == tlm::END_REQ && delay.value() == 0) {
     pending_req_ = nullptr;
@@ -233,12 +253,13 @@ inline void InitiatorPort::accept_response() {
   sc_assert(held_resp_ != nullptr);
   Payload* gp = held_resp_;
   held_resp_ = nullptr;
+  if (peer_) {
+    peer_->end_resp(*gp);
+    return;
+  }
   tlm::tlm_phase phase = tlm::END_RESP;
   sc_core::sc_time delay;
-  if (peer_)
-    peer_->on_fw(*gp, phase, delay);
-  else
-    fw_(*gp, phase, delay);
+  fw_(*gp, phase, delay);
 }
 
 }  // namespace locsim
