@@ -147,7 +147,17 @@ __attribute__((noinline)) void ActivationScheduler::enter_new(Activation* a, std
   Due* p = ++due_top_;
   std::uint64_t* const b = p->bucket;
   // The sentinel at due_'s front (kNever, never requested) ends the search.
-  for (; p[-1].t < t; --p) *p = p[-1];
+  // Two entries a trip (one pointer step for two moves): about 3.7 moves per new time.
+  for (;;) {
+    if (!(p[-1].t < t)) break;
+    p[0] = p[-1];
+    if (!(p[-2].t < t)) {
+      --p;
+      break;
+    }
+    p[-1] = p[-2];
+    p -= 2;
+  }
   *p = Due{t, b};
   b[-1] = e;
   b[a->word_] |= a->bit_;
