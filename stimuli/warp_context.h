@@ -2,6 +2,7 @@
 // inputs of every CUDA kernel's index arithmetic. Streams keep one and compute lane addresses
 // from it.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -19,8 +20,20 @@ struct Idx3 {
 
 class WarpContext {
  public:
-  // Throws std::out_of_range if cta or warp is outside the launch.
-  WarpContext(Dim3 grid, Dim3 block, std::uint32_t cta, std::uint32_t warp);
+  // Throws std::out_of_range if cta or warp is outside the launch. Inline (a context is built at
+  // every warp launch): a stream that reads a few of its fields keeps only those.
+  WarpContext(Dim3 grid, Dim3 block, std::uint32_t cta, std::uint32_t warp)
+      : grid_(grid), block_(block), cta_(cta), warp_(warp) {
+    const std::uint32_t threads = block.count();
+    if (cta >= grid.count() || warp * kLanesPerWarp >= threads) out_of_launch();
+    block_idx_ = {cta % grid.x, (cta / grid.x) % grid.y, cta / (grid.x * grid.y)};
+    const std::uint32_t t0 = warp * kLanesPerWarp;
+    tid0_ = {t0 % block.x, (t0 / block.x) % block.y, t0 / (block.x * block.y)};
+    const std::uint32_t live = std::min(kLanesPerWarp, threads - t0);
+    live_ = live == kLanesPerWarp ? ~std::uint32_t{0} : (std::uint32_t{1} << live) - 1;
+    row_ = std::min(live, block.x - tid0_.x);
+    if (row_ < kLanesPerWarp) store_lanes(live);
+  }
   // Copies copy only the stored lanes (the others are never read, nor written: a warp launch
   // builds a context and a 1-D one stores none).
   WarpContext(const WarpContext& o) { *this = o; }
@@ -92,6 +105,9 @@ class WarpContext {
     std::uint32_t x, y, z;
   };
   std::array<Lane, kLanesPerWarp> tid_;
+  // The constructor's rare parts, out of line: the range error and the lanes after the row.
+  [[noreturn]] void out_of_launch() const;
+  void store_lanes(std::uint32_t live);
 };
 
 }  // namespace locsim
