@@ -28,6 +28,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
       port_("mem_port"),
       warps_(cfg.resources.max_warps),
       masks_((cfg.resources.max_warps + 63) / 64),
+      idle_warps_(masks_.size(), 0),
       sched_warps_(cfg.schedulers, std::vector<std::uint64_t>(masks_.size(), 0)),
       one_word_(masks_.size() == 1),
       ctas_(cfg.resources.max_ctas),
@@ -61,8 +62,10 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
   // This SM's first share of the payload pool, built now rather than while simulating: a line
   // request per warp slot and a full LD/ST queue.
   ctx.pool.reserve_more(cfg.resources.max_warps + cfg.ldst_queue);
-  for (std::uint32_t i = 0; i < cfg.resources.max_warps; ++i)
+  for (std::uint32_t i = 0; i < cfg.resources.max_warps; ++i) {
     sched_warps_[i % cfg.schedulers][i >> 6] |= std::uint64_t{1} << (i & 63);
+    idle_warps_[i >> 6] |= std::uint64_t{1} << (i & 63);
+  }
   sc_assert(cfg.schedulers >= 1 && cfg.schedulers <= kMaxSchedulers);
   last_issued_.fill(-1);
   for (std::uint32_t s = 0; s < cfg.schedulers; ++s)
@@ -79,7 +82,12 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
   mem.register_nb_transport_bw(this, &StreamingMultiprocessor::nb_transport_bw);
   port_.bind([this](Payload& gp, tlm::tlm_phase& ph,
                     sc_core::sc_time& d) { return mem->nb_transport_fw(gp, ph, d); },
-             [this](Payload& gp) { return on_response(gp); }, [this]() { send_requests(); });
+             [this](Payload& gp) { return on_response(gp); },
+             [this]() {
+               // END_REQ (about one per line request): the send inline in the port's callback
+               // (an out-of-line call cost about 9 instructions per transaction on fermi).
+               if (!port_.busy() && !ldst_queue_.empty()) send_queued_at(clk_.now());
+             });
   // The activation's method chosen once for the configuration (no per-run tests of it).
   const std::string act_name = std::string(this->name()) + ".cycle_method";
   if (fast_path_ && S == 4)
@@ -115,11 +123,14 @@ void StreamingMultiprocessor::launch_cta(const Kernel& k, std::uint16_t kernel_s
   c.older = resident_;  // the youngest: every resident CTA is older
   const std::uint32_t nw = k.warps_per_cta();
   Cycle now = clk_.next_edge_cycle();
-  std::uint32_t wi = 0;
-  const std::size_t n_warps = warps_.size();  // a division by sizeof(Warp): once
+  std::size_t word = 0;
   for (std::uint32_t w = 0; w < nw; ++w) {
-    while (wi < n_warps && warps_[wi].active) ++wi;
-    sc_assert(wi < n_warps);
+    // The lowest idle slot, as a scan of the warps' active flags finds it.
+    while (word < idle_warps_.size() && !idle_warps_[word]) ++word;
+    sc_assert(word < idle_warps_.size());
+    const std::uint32_t wi =
+        static_cast<std::uint32_t>(word * 64 + __builtin_ctzll(idle_warps_[word]));
+    idle_warps_[word] &= idle_warps_[word] - 1;
     Warp& wp = warps_[wi];
     static_cast<WarpState&>(wp) = WarpState();
     wp.sb.reset();
@@ -437,7 +448,7 @@ Cycle StreamingMultiprocessor::cycle_general(Cycle now) {
   // Sleep until the first cycle at which some warp can issue (responses and launches wake us).
   if (cfg_.warp_limit) update_warp_limit();  // warps may have exited or reached a barrier
   Cycle next = kNeverCycle;
-  // send_requests() wakes us when the LD/ST queue is full; slots it freed this cycle are usable
+  // send_queued_at() wakes us when the LD/ST queue is full; slots it freed this cycle are usable
   // from now + 1 <= r. No warp is ready before now + 1, so the scan stops when one is.
   if (one_word_) {
     next = cfg_.warp_limit ? next_ready_one_word<true>(now) : next_ready_one_word<false>(now);
@@ -526,6 +537,7 @@ void StreamingMultiprocessor::update_warp_limit() {
     CtaSlot& c = ctas_[w.cta_slot];
     w.exited = true;
     w.active = false;
+    idle_warps_[wi >> 6] |= std::uint64_t{1} << (wi & 63);
     refresh(w, wi, false);
     w.stream.reset();
     --c.live_warps;
@@ -603,10 +615,6 @@ void StreamingMultiprocessor::release_barrier(std::uint32_t slot) {
   if (was_full && ldst_queue_.size() < cfg_.ldst_queue) schedule_wake(clk_.next_edge_cycle() + 1);
 }
 
-void StreamingMultiprocessor::send_queued() {
-  send_queued_at(clk_.now());
-}
-
 void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   Warp& w = warps_[wi];
   CtaSlot& c = ctas_[w.cta_slot];
@@ -624,8 +632,11 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   const std::uint64_t now_ps = sim_time().value();
   // Loads and atomics enter the scoreboard once, with the number of line requests to wait for.
   std::uintptr_t sb_slot = 0;
-  if (kind != AccessKind::Store && !coalesced_.empty())
-    sb_slot = w.sb.reserve(in, static_cast<std::uint32_t>(coalesced_.size()),
+  // The requests' count and first one read once (the stores below could alias the vector's).
+  const std::size_t n_lines = coalesced_.size();
+  const LineRequest* const lines = coalesced_.data();
+  if (kind != AccessKind::Store && n_lines != 0)
+    sb_slot = w.sb.reserve(in, static_cast<std::uint32_t>(n_lines),
                            cfg_.scoreboard == ScoreboardMode::BlockAll);
   // The same for every line of the instruction: computed once (name() is a call).
   const char* const where = name();
@@ -635,7 +646,8 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   const auto bypass_rank = static_cast<std::uint16_t>(one_cta ? w.warp_in_cta : c.older);
   const auto bypass_population =
       static_cast<std::uint16_t>(one_cta ? c.kernel->warps_per_cta() : resident_);
-  for (const LineRequest& lr : coalesced_) {
+  for (std::size_t i = 0; i < n_lines; ++i) {
+    const LineRequest& lr = lines[i];
     // The pool resets only what this loop does not set (allocate_request()).
     Payload* gp = ctx_.pool.allocate_request();
     GpuExtension& e = static_cast<PooledPayload*>(gp)->ext;  // the pool's own payload
@@ -686,12 +698,12 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
     ldst_queue_.push_back(gp);
     ++c.pending_mem;
   }
-  line_requests_ += coalesced_.size();
+  line_requests_ += n_lines;
   ldst_free_at_ = now + 1;
   if (ldst_queue_.size() >= cfg_.ldst_queue) ++ldst_stall_;
   w.ready_at = now + 1;
   fetch_issued(w, wi, true);
-  if (!port_.busy() && !ldst_queue_.empty()) send_queued_at(now);  // send_requests()
+  if (!port_.busy() && !ldst_queue_.empty()) send_queued_at(now);
 }
 
 bool StreamingMultiprocessor::on_response(Payload& gp) {

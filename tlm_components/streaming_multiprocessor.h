@@ -194,15 +194,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   }
   void cta_done(std::uint32_t slot);
   void release_barrier(std::uint32_t slot);
-  // Sends queued line requests while the port is free; inline, as about half of the calls (the
-  // port's ready callback with an empty queue, an issue while the port is busy) have none to send.
-  void send_requests() {
-    if (!port_.busy() && !ldst_queue_.empty()) send_queued();
-  }
-  // send_queued() with the current cycle c given; inline at issue_memory() (once per memory
-  // instruction on volta, where the port is usually free then), out of line for the port.
+  // Sends queued line requests while the port is free, in cycle c; inline at issue_memory() (once
+  // per memory instruction on volta, where the port is usually free then) and in the port's
+  // END_REQ callback (about half of the calls there, and at an issue while the port is busy, have
+  // none to send: both test first).
   void send_queued_at(Cycle c);
-  void send_queued();
   bool on_response(Payload& gp);
   // The rare paths of issue_memory() and on_response(), out of line: atomics' word counts, the
   // data checks and error responses.
@@ -237,6 +233,8 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
     std::uint64_t eligible = 0, global = 0, shared = 0;
   };
   std::vector<MaskWord> masks_;
+  // Per 64 warps: one bit per warp slot that holds no active warp (a launch takes the lowest).
+  std::vector<std::uint64_t> idle_warps_;
   // Per scheduler: the warps it owns (warp i belongs to scheduler i mod schedulers).
   std::vector<std::vector<std::uint64_t>> sched_warps_;
   // With at most 64 warps (one mask word, every built-in platform) the GTO issue and the wake-up
