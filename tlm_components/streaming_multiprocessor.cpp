@@ -316,12 +316,19 @@ template <std::uint32_t kS>
     issue(static_cast<std::uint32_t>(wi), now);
     last_issued_[s] = wi;
     issued = true;
-    if ((kGlobalOps | kSharedOps) >> op & 1u) {
-      ldst_ok = ldst_free_at_ <= now && ldst_occupancy(now) < cfg_.ldst_queue;
-      shared_ok = shared_free_at_ <= now;
-    }
+    // A global issue sets ldst_free_at_ to now + 1, a shared-memory one shared_free_at_ past now:
+    // that unit is taken for the rest of the cycle, and nothing else changed the other.
+    if (kGlobalOps >> op & 1u)
+      ldst_ok = false;
+    else if (kSharedOps >> op & 1u)
+      shared_ok = false;
     return op;
   };
+  if constexpr (kS == 2) {  // s0, then the other one
+    visit(s0);
+    visit(s0 ^ 1u);
+    return issued;
+  }
   if (fold < 0) {
     for (std::uint32_t k = 0, s = s0; k < S; ++k, s = s + 1 == S ? 0 : s + 1) visit(s);
     return issued;
