@@ -92,6 +92,11 @@ class CrossbarFabric {
   template <class F>
   void for_each_ready_output(Cycle now, F&& f) {
     advance(now);
+    if (owords_ == 1) {  // (up to 64 outputs: one word, without the word loop)
+      for (std::uint64_t m = due_.words()[0]; m; m &= m - 1)
+        f(static_cast<std::uint32_t>(__builtin_ctzll(m)));
+      return;
+    }
     due_.for_each(f);
   }
   // After for_each_ready_output(now) or arbitrate(now): the earliest cycle > now at which an

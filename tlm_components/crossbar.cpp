@@ -263,16 +263,18 @@ void Crossbar::step_method() {
             held = in_ports_[first + k]->held_request();
           if (!held) unmark(held_ports_, p);
         });
-    for (std::uint32_t b = cfg_.bindings; b < cfg_.bindings + cfg_.core_bindings; ++b) {
-      Payload* gp = in_ports_[b]->held_request();
-      if (!gp) continue;
-      const std::uint32_t p = port_of(b);
-      if (port_blocked(p, now))
-        blocked();
-      else if (on_request(b, *gp, now, true))
-        in_ports_[b]->accept_request();
-      else
-        waiting_inputs = true;
+    if (cfg_.core_bindings) {  // (shared L1 only: the core bindings' held requests)
+      for (std::uint32_t b = cfg_.bindings; b < cfg_.bindings + cfg_.core_bindings; ++b) {
+        Payload* gp = in_ports_[b]->held_request();
+        if (!gp) continue;
+        const std::uint32_t p = port_of(b);
+        if (port_blocked(p, now))
+          blocked();
+        else if (on_request(b, *gp, now, true))
+          in_ports_[b]->accept_request();
+        else
+          waiting_inputs = true;
+      }
     }
     const std::uint32_t outs = targets_ + cfg_.core_bindings;
     for_each_marked(
@@ -334,7 +336,7 @@ void Crossbar::step_method() {
     }
     if (rep_.head_ready(p) <= now) soon = true;
   });
-  for (std::uint32_t h = 0; h < home_fwd_.size(); ++h) {
+  for (std::uint32_t h = 0; h < home_fwd_.size(); ++h) {  // (empty without core bindings)
     std::deque<Payload*>& q = home_fwd_[h];
     while (!q.empty() && !out_ports_[targets_ + h]->busy()) {
       Payload* gp = q.front();
@@ -345,8 +347,9 @@ void Crossbar::step_method() {
   }
   // The next step: now + 1 if something waits for it, else the fabrics' next event (never
   // earlier than now + 1, so they need not be asked in the first case).
-  for (const auto& q : slice_fwd_)
-    if (!q.empty()) soon = true;
+  if (cfg_.core_bindings)
+    for (const auto& q : slice_fwd_)
+      if (!q.empty()) soon = true;
   // (Nothing is earlier than now + 1: the fabrics' arbitrations are not asked when a head
   // becomes ready then, the reply network's when the request network can arbitrate then.)
   Cycle next = now + 1;
