@@ -166,6 +166,10 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now, bool edge) 
   return true;
 }
 
+bool Crossbar::on_held_request(std::uint32_t src, Payload& gp, Cycle now) {
+  return on_request(src, gp, now, true);
+}
+
 bool Crossbar::on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edge) {
   // A home core's reply to a forwarded request: back to the slice on the request network.
   const std::uint32_t home = tgt - targets_;
@@ -250,7 +254,7 @@ void Crossbar::step_method() {
             if (!gp) continue;
             if (port_blocked(p, now)) {
               blocked();
-            } else if (on_request(s, *gp, now, true)) {
+            } else if (on_held_request(s, *gp, now)) {
               port_rr_[p] = (s - first + 1) % n;
               in_ports_[s]->accept_request();
             } else {
@@ -270,7 +274,7 @@ void Crossbar::step_method() {
         const std::uint32_t p = port_of(b);
         if (port_blocked(p, now))
           blocked();
-        else if (on_request(b, *gp, now, true))
+        else if (on_held_request(b, *gp, now))
           in_ports_[b]->accept_request();
         else
           waiting_inputs = true;

@@ -82,7 +82,11 @@ class Crossbar : public Interconnect {
   void observe_locality(std::uint32_t port, const Payload& gp, const GpuExtension& e, Cycle now);
   // `edge`: whether now is cycle now's edge (the callers know it: the port callbacks from the
   // time they read for `now`, the step because it runs on edges only).
-  bool on_request(std::uint32_t src, Payload& gp, Cycle now, bool edge);
+  // Inline in the port callback (most requests arrive there, on an edge, and are taken); the
+  // step takes held ones through on_held_request().
+  [[gnu::always_inline]] inline bool on_request(std::uint32_t src, Payload& gp, Cycle now,
+                                                bool edge);
+  [[gnu::noinline]] bool on_held_request(std::uint32_t src, Payload& gp, Cycle now);
   bool on_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edge);
   // A home core's reply to a forwarded request (tgt >= targets_); apart, so that on_reply's L2
   // path (every reply) keeps few registers.
