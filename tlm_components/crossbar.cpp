@@ -201,8 +201,12 @@ bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edge) {
     mark(held_targets_, tgt);
     return false;
   }
-  take_reply(tgt, gp, now, true);
+  accept_reply(tgt, gp, now);
   return true;
+}
+
+void Crossbar::accept_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
+  take_reply(tgt, gp, now, true);
 }
 
 void Crossbar::take_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool ask_step) {

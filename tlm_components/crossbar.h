@@ -93,9 +93,12 @@ class Crossbar : public Interconnect {
   [[gnu::noinline]] bool on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edge);
   // Accepts L2 reply gp at target tgt < targets_ (on an edge, !target_blocked(tgt, now)).
   // `ask_step`: asks for the step that arbitrates it (the step itself need not: its end does).
-  // Inline in its two callers (the step, on_reply): one call fewer per reply.
+  // Inline in its two callers (the step, accept_reply): one call fewer per reply.
   [[gnu::always_inline]] inline void take_reply(std::uint32_t tgt, Payload& gp, Cycle now,
                                                 bool ask_step);
+  // take_reply() for on_reply(), apart: on_reply's usual refusal (an L2 reply off the NoC edge)
+  // then saves no registers.
+  [[gnu::noinline]] void accept_reply(std::uint32_t tgt, Payload& gp, Cycle now);
   void step_method();
   // A binding's channel became free: a step now. Off an edge that step would only ask for the
   // next edge, so the next edge is asked for directly (one activation fewer, same steps).
