@@ -266,6 +266,11 @@ class CrossbarFabric {
     occ_ &= ~(std::uint64_t{1} << s);
     std::uint64_t* const due = due_.words();
     std::uint64_t* const w = &wheel_[std::size_t{s} << wshift_];
+    if (owords_ == 1) {  // (up to 64 outputs)
+      due[0] |= w[0];
+      w[0] = 0;
+      return;
+    }
     std::uint32_t k = 0;
     do {
       due[k] |= w[k];
