@@ -75,7 +75,7 @@ inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
   flits_ += flits;
 }
 
-void CrossbarFabric::arbitrate(Cycle now) {
+inline void CrossbarFabric::arbitrate_once(Cycle now) {
   // One pass over the non-empty inputs, in increasing order: each input's head competes for one
   // output, whose winner is the first competing input at or after its round-robin pointer, else
   // the first competing input. A granted input is busy for the packet's flits and so cannot win
@@ -110,6 +110,15 @@ void CrossbarFabric::arbitrate(Cycle now) {
     if (o != kNone) contested_.set(o);
   });
   contested_.drain(take);
+}
+
+void CrossbarFabric::arbitrate(Cycle now) {
+  arbitrate_once(now);
+}
+
+void CrossbarFabric::arbitrate(CrossbarFabric& a, CrossbarFabric& b, Cycle now) {
+  a.arbitrate_once(now);
+  b.arbitrate_once(now);
 }
 
 Cycle CrossbarFabric::next_event(Cycle now) const {

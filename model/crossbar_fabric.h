@@ -62,6 +62,8 @@ class CrossbarFabric {
   }
   // Grants and starts transfers for cycle `now`.
   void arbitrate(Cycle now);
+  // a.arbitrate(now) then b.arbitrate(now) in one call (a crossbar's two networks, each cycle).
+  static void arbitrate(CrossbarFabric& a, CrossbarFabric& b, Cycle now);
   bool ready(std::uint32_t out, Cycle now) const { return head_ready_[out] <= now; }
   // The cycle output `out`'s head is ready, kNever when the output is empty.
   Cycle head_ready(std::uint32_t out) const { return head_ready_[out]; }
@@ -219,6 +221,7 @@ class CrossbarFabric {
   bool one_word_ = false;   // at most 64 inputs and 64 outputs: sets in one word each
   // Grants output o to input i (the winner of arbitrate(now)).
   [[gnu::always_inline]] inline void grant(std::uint32_t o, std::uint32_t i, Cycle now);
+  [[gnu::always_inline]] inline void arbitrate_once(Cycle now);
   std::vector<std::uint32_t> in_width_, out_width_;
   // Each output head's ready cycle, kept flat beside the rings (kNever when empty).
   std::vector<Cycle> head_ready_;

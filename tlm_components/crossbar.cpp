@@ -303,8 +303,7 @@ void Crossbar::step_method() {
           if (!out_ports_[t]->held_response()) unmark(held_targets_, t);
         });
     if (cfg_.core_bindings) forward(now);
-    req_.arbitrate(now);
-    rep_.arbitrate(now);
+    CrossbarFabric::arbitrate(req_, rep_, now);
   }
   // Deliveries: requests to L2 ports, replies through each port's response FIFO (1 per cycle) to
   // the binding their request entered by. Only outputs whose head is ready are visited (in

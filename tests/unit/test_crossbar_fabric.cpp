@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <vector>
 
 #include "model/crossbar_fabric.h"
 
@@ -344,4 +345,58 @@ TEST_CASE("CrossbarFabric: up to 64 ports (sets in registers) grant as the word 
       CHECK(a.flits() == b.flits());
     }
   }
+}
+
+TEST_CASE("CrossbarFabric: arbitrate(a, b, now) grants as a.arbitrate(now), b.arbitrate(now)",
+          "[xbar]") {
+  std::uint64_t seed = 4242;
+  auto rnd = [&](std::uint32_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>((seed >> 33) % n);
+  };
+  CrossbarFabric::Config ca{5, 3, 2, 2, 1}, cb{3, 70, 2, 3, 4};
+  ca.registered_inputs = cb.registered_inputs = true;
+  CrossbarFabric a1(ca), a2(ca), b1(cb), b2(cb);
+  Cycle now = 0;
+  std::uintptr_t id = 1;
+  auto traffic = [&](CrossbarFabric& x1, CrossbarFabric& x2, std::uint32_t ins,
+                     std::uint32_t outs) {
+    for (std::uint32_t i = 0; i < ins; ++i) {
+      REQUIRE(x1.can_inject(i, now) == x2.can_inject(i, now));
+      if (rnd(2) == 0 && x1.can_inject(i, now)) {
+        const std::uint32_t o = rnd(outs), flits = 1 + rnd(5);
+        x1.inject(i, o, flits, h(id), now);
+        x2.inject(i, o, flits, h(id), now);
+        ++id;
+      }
+    }
+  };
+  auto drain = [&](CrossbarFabric& x1, CrossbarFabric& x2) {
+    std::vector<std::uint32_t> r1, r2;
+    x2.for_each_ready_output(now, [&](std::uint32_t o) { r2.push_back(o); });
+    x1.for_each_ready_output(now, [&](std::uint32_t o) {
+      r1.push_back(o);
+      while (x1.head_ready(o) <= now && rnd(2)) {
+        REQUIRE(x2.head_ready(o) == x1.head_ready(o));
+        REQUIRE(x2.pop(o) == x1.pop(o));
+      }
+    });
+    REQUIRE(r1 == r2);
+  };
+  for (int step = 0; step < 2000; ++step) {
+    now += rnd(8) == 0 ? 1 + rnd(10) : 1;
+    traffic(a1, a2, 5, 3);
+    traffic(b1, b2, 3, 70);
+    CrossbarFabric::arbitrate(a1, b1, now);
+    a2.arbitrate(now);
+    b2.arbitrate(now);
+    REQUIRE(a1.transfers() == a2.transfers());
+    REQUIRE(b1.transfers() == b2.transfers());
+    drain(a1, a2);
+    drain(b1, b2);
+    REQUIRE(a1.next_ready(now) == a2.next_ready(now));
+    REQUIRE(b1.next_ready(now) == b2.next_ready(now));
+  }
+  CHECK(a1.transfers() > 100);
+  CHECK(b1.transfers() > 100);
 }
