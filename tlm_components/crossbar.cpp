@@ -368,19 +368,22 @@ void Crossbar::step_method() {
   if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify_at(ahead_ps(next));
 }
 
+bool Crossbar::forwarded_reply(std::uint32_t p, Payload* gp, Cycle now) {
+  auto f = fwd_.find(gp);
+  if (f != fwd_.end() && f->second.leg == Leg::SliceToHome) {
+    rep_.pop(p);
+    port_delivered_[p] = now;
+    home_fwd_[f->second.home].push_back(gp);
+    return true;
+  }
+  if (f != fwd_.end() && f->second.leg == Leg::SliceToRequester)
+    fwd_.erase(f);  // the last leg: delivered as any reply
+  return false;
+}
+
 void Crossbar::deliver_reply(std::uint32_t p, Cycle now) {
   Payload* gp = static_cast<Payload*>(rep_.front(p));
-  if (!fwd_.empty()) {
-    auto f = fwd_.find(gp);
-    if (f != fwd_.end() && f->second.leg == Leg::SliceToHome) {
-      rep_.pop(p);
-      port_delivered_[p] = now;
-      home_fwd_[f->second.home].push_back(gp);
-      return;
-    }
-    if (f != fwd_.end() && f->second.leg == Leg::SliceToRequester)
-      fwd_.erase(f);  // the last leg: delivered as any reply
-  }
+  if (!fwd_.empty() && forwarded_reply(p, gp, now)) return;
   RouteExtension& route = route_ext(*gp);
   const std::uint32_t s = route.top();
   if (in_ports_[s]->response_busy()) return;

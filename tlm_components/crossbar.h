@@ -143,6 +143,9 @@ class Crossbar : public Interconnect {
   }
   // Delivers the ready head of the reply network's output p to its binding if it can.
   void deliver_reply(std::uint32_t p, Cycle now);
+  // deliver_reply()'s forwarding legs (shared L1), apart: true if it took the head gp of output
+  // p towards a home core.
+  [[gnu::noinline]] bool forwarded_reply(std::uint32_t p, Payload* gp, Cycle now);
 
   void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) override;
   unsigned int in_transport_dbg(int id, Payload& gp) override;
