@@ -318,20 +318,7 @@ void Crossbar::step_method() {
       } while (req_.head_ready(t) <= now);
     });
   } else {
-    req_.for_each_ready_output(now, [&](std::uint32_t t) {
-      while (req_.head_ready(t) <= now) {
-        auto f = fwd_.find(static_cast<Payload*>(req_.front(t)));
-        if (f != fwd_.end() &&
-            (f->second.leg == Leg::RequestToSlice || f->second.leg == Leg::ReplyToSlice)) {
-          // At the slice: into its forwarding buffer, towards the reply network.
-          slice_fwd_[t].push_back(static_cast<Payload*>(req_.pop(t)));
-          continue;
-        }
-        if (out_ports_[t]->busy()) break;
-        req_latency_.sample(now - req_.front_injected(t));
-        out_ports_[t]->send(*static_cast<Payload*>(req_.pop(t)));
-      }
-    });
+    deliver_requests_forwarding(now);
   }
   // A port that delivered this cycle with its next reply ready by then needs a step next cycle
   // (nothing below pops or fills the reply network's outputs, so it is decided here).
@@ -343,15 +330,7 @@ void Crossbar::step_method() {
     }
     if (rep_.head_ready(p) <= now) soon = true;
   });
-  for (std::uint32_t h = 0; h < home_fwd_.size(); ++h) {  // (empty without core bindings)
-    std::deque<Payload*>& q = home_fwd_[h];
-    while (!q.empty() && !out_ports_[targets_ + h]->busy()) {
-      Payload* gp = q.front();
-      q.pop_front();
-      fwd_.at(gp).leg = Leg::AtHome;
-      out_ports_[targets_ + h]->send(*gp);
-    }
-  }
+  if (cfg_.core_bindings) deliver_home();
   // The next step: now + 1 if something waits for it, else the fabrics' next event (never
   // earlier than now + 1, so they need not be asked in the first case).
   if (cfg_.core_bindings)
@@ -366,6 +345,35 @@ void Crossbar::step_method() {
     if (next != now + 1) next = std::min(next, rep_.next_arbitration(now + 1));
   }
   if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify_at(ahead_ps(next));
+}
+
+void Crossbar::deliver_requests_forwarding(Cycle now) {
+  req_.for_each_ready_output(now, [&](std::uint32_t t) {
+    while (req_.head_ready(t) <= now) {
+      auto f = fwd_.find(static_cast<Payload*>(req_.front(t)));
+      if (f != fwd_.end() &&
+          (f->second.leg == Leg::RequestToSlice || f->second.leg == Leg::ReplyToSlice)) {
+        // At the slice: into its forwarding buffer, towards the reply network.
+        slice_fwd_[t].push_back(static_cast<Payload*>(req_.pop(t)));
+        continue;
+      }
+      if (out_ports_[t]->busy()) break;
+      req_latency_.sample(now - req_.front_injected(t));
+      out_ports_[t]->send(*static_cast<Payload*>(req_.pop(t)));
+    }
+  });
+}
+
+void Crossbar::deliver_home() {
+  for (std::uint32_t h = 0; h < home_fwd_.size(); ++h) {
+    std::deque<Payload*>& q = home_fwd_[h];
+    while (!q.empty() && !out_ports_[targets_ + h]->busy()) {
+      Payload* gp = q.front();
+      q.pop_front();
+      fwd_.at(gp).leg = Leg::AtHome;
+      out_ports_[targets_ + h]->send(*gp);
+    }
+  }
 }
 
 bool Crossbar::forwarded_reply(std::uint32_t p, Payload* gp, Cycle now) {

@@ -146,6 +146,10 @@ class Crossbar : public Interconnect {
   // deliver_reply()'s forwarding legs (shared L1), apart: true if it took the head gp of output
   // p towards a home core.
   [[gnu::noinline]] bool forwarded_reply(std::uint32_t p, Payload* gp, Cycle now);
+  // The step's request deliveries while packets are forwarded, and the deliveries to home
+  // cores (shared L1 only), apart from the step's usual path.
+  [[gnu::noinline]] void deliver_requests_forwarding(Cycle now);
+  [[gnu::noinline]] void deliver_home();
 
   void in_b_transport(int id, Payload& gp, sc_core::sc_time& d) override;
   unsigned int in_transport_dbg(int id, Payload& gp) override;
