@@ -125,34 +125,49 @@ void L2CacheBank::perform_data(Payload& gp, const GpuExtension& e, Addr line, in
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+namespace {
+// A fill's or a write-back's pooled payload for one whole line, with the fields
+// allocate_request() leaves to its creator that both kinds share written once, straight into the
+// payload (a Request built on the stack and copied cost about 25 more per fill); the caller
+// writes the rest of the extension. A pooled payload: its extension without a type test.
+[[gnu::always_inline]] inline GpuExtension& line_request(PayloadPool& pool, Payload*& p,
+                                                         tlm::tlm_command cmd, Addr line,
+                                                         std::uint32_t line_bytes,
+                                                         const void* owner) {
+  p = pool.allocate_request();
+  GpuExtension& e = static_cast<PooledPayload*>(p)->ext;
+  p->set_command(cmd);
+  p->set_address(line);
+  p->set_data_length(line_bytes);
+  p->set_streaming_width(line_bytes);
+  p->set_byte_enable_ptr(nullptr);
+  p->set_byte_enable_length(0);
+  e.cluster = 0;
+  e.warp = 0;
+  e.cta = 0;
+  e.bypass_rank = 0;
+  e.bypass_population = 1;
+  e.issue_ps = 0;
+  e.owner = owner;
+  return e;
+}
+}  // namespace
+
 void L2CacheBank::write_back(const Eviction& ev, std::uint32_t set, int way, Cycle ready) {
   if (!ev.valid) return;
   ++evictions_;
   if (!ev.dirty_sectors) return;
   ++writebacks_;
   const CacheGeometry& g = policy_.tags().geometry();
-  // As decide()'s fill: each field allocate_request() leaves to its creator written once.
-  Payload* wb = ctx_.pool.allocate_request();
-  GpuExtension& we = static_cast<PooledPayload*>(wb)->ext;  // a pooled payload: no type test
-  wb->set_command(tlm::TLM_WRITE_COMMAND);
-  wb->set_address(ev.line_addr);
-  wb->set_data_length(g.line_bytes);
-  wb->set_streaming_width(g.line_bytes);
-  wb->set_byte_enable_ptr(nullptr);
-  wb->set_byte_enable_length(0);
+  Payload* wb = nullptr;
+  GpuExtension& we =
+      line_request(ctx_.pool, wb, tlm::TLM_WRITE_COMMAND, ev.line_addr, g.line_bytes, this);
   we.sm = 0;
-  we.cluster = 0;
-  we.warp = 0;
-  we.cta = 0;
   we.kernel = 0;
   we.data_structure = 0xffff;
   we.kind = AccessKind::Store;
   we.sector_mask = ev.dirty_sectors;
   we.bytes = ByteMask::of_sectors(ev.dirty_sectors, g.sector_bytes);
-  we.bypass_rank = 0;
-  we.bypass_population = 1;
-  we.issue_ps = 0;
-  we.owner = this;
   we.owner_tag = kWritebackTag;
   we.at(name());
   // The victim's frame still holds its data (the new line has not written it yet).
@@ -228,29 +243,14 @@ inline int L2CacheBank::decide(Payload& gp, Cycle now) {
     fill_missing_ = d.missing;
     fill_bytes_ = ByteMask::of_sectors(d.missing, g.sector_bytes);
   }
-  // Every field allocate_request() leaves to its creator is written here, once, straight into
-  // the pooled payload (a Request built on the stack and copied cost about 25 more per fill).
-  Payload* f = ctx_.pool.allocate_request();
-  GpuExtension& fe = static_cast<PooledPayload*>(f)->ext;  // a pooled payload: no type test
-  f->set_command(tlm::TLM_READ_COMMAND);
-  f->set_address(d.line);
-  f->set_data_length(g.line_bytes);
-  f->set_streaming_width(g.line_bytes);
-  f->set_byte_enable_ptr(nullptr);
-  f->set_byte_enable_length(0);
+  Payload* f = nullptr;
+  GpuExtension& fe = line_request(ctx_.pool, f, tlm::TLM_READ_COMMAND, d.line, g.line_bytes, this);
   fe.sm = e.sm;
-  fe.cluster = 0;
-  fe.warp = 0;
-  fe.cta = 0;
   fe.kernel = e.kernel;
   fe.data_structure = e.data_structure;
   fe.kind = AccessKind::Load;
   fe.sector_mask = d.missing;
   fe.bytes = fill_bytes_;
-  fe.bypass_rank = 0;
-  fe.bypass_population = 1;
-  fe.issue_ps = 0;
-  fe.owner = this;
   fe.owner_tag = kFillTag | std::uintptr_t{policy_.tags().slot(d.set, d.way)} << 2;
   fe.parent = e.id;
   fe.at(name());
