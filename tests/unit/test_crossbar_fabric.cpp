@@ -196,6 +196,22 @@ TEST_CASE("CrossbarFabric: an input FIFO filled past its buffer keeps its order"
 namespace {
 // The outputs whose head is ready by `now` and the earliest head in flight, by scanning every
 // output (what for_each_ready_output() and next_ready() find without the scan).
+// Random traffic into two fabrics that must behave alike: each of `ins` inputs that can inject
+// does so with probability 1/2, to one of `outs` outputs, 1 to `max_flits` flits.
+template <class Rnd>
+void inject_alike(CrossbarFabric& x1, CrossbarFabric& x2, std::uint32_t ins, std::uint32_t outs,
+                  std::uint32_t max_flits, Cycle now, std::uintptr_t& id, Rnd& rnd) {
+  for (std::uint32_t i = 0; i < ins; ++i) {
+    REQUIRE(x1.can_inject(i, now) == x2.can_inject(i, now));
+    if (rnd(2) == 0 && x1.can_inject(i, now)) {
+      const std::uint32_t o = rnd(outs), flits = 1 + rnd(max_flits);
+      x1.inject(i, o, flits, h(id), now);
+      x2.inject(i, o, flits, h(id), now);
+      ++id;
+    }
+  }
+}
+
 void check_ready_outputs(CrossbarFabric& x, std::uint32_t outputs, Cycle now) {
   std::vector<std::uint32_t> want;
   Cycle next = CrossbarFabric::kNever;
@@ -318,15 +334,7 @@ TEST_CASE("CrossbarFabric: up to 64 ports (sets in registers) grant as the word 
         now += rnd(10) == 0 ? 1 + rnd(20) : 1;
         // Traffic towards few outputs too, so that heads wait behind busy outputs.
         const std::uint32_t span = rnd(2) ? outputs : 1 + rnd(std::min(outputs, 3u));
-        for (std::uint32_t i = 0; i < inputs; ++i) {
-          REQUIRE(a.can_inject(i, now) == b.can_inject(i, now));
-          if (rnd(2) == 0 && a.can_inject(i, now)) {
-            const std::uint32_t o = rnd(span), flits = 1 + rnd(4);
-            a.inject(i, o, flits, h(id), now);
-            b.inject(i, o, flits, h(id), now);
-            ++id;
-          }
-        }
+        inject_alike(a, b, inputs, span, 4, now, id, rnd);
         REQUIRE(a.next_arbitration(now) == b.next_arbitration(now));
         a.arbitrate(now);
         b.arbitrate(now);
@@ -360,17 +368,7 @@ TEST_CASE("CrossbarFabric: arbitrate(a, b, now) grants as a.arbitrate(now), b.ar
   Cycle now = 0;
   std::uintptr_t id = 1;
   auto traffic = [&](CrossbarFabric& x1, CrossbarFabric& x2, std::uint32_t ins,
-                     std::uint32_t outs) {
-    for (std::uint32_t i = 0; i < ins; ++i) {
-      REQUIRE(x1.can_inject(i, now) == x2.can_inject(i, now));
-      if (rnd(2) == 0 && x1.can_inject(i, now)) {
-        const std::uint32_t o = rnd(outs), flits = 1 + rnd(5);
-        x1.inject(i, o, flits, h(id), now);
-        x2.inject(i, o, flits, h(id), now);
-        ++id;
-      }
-    }
-  };
+                     std::uint32_t outs) { inject_alike(x1, x2, ins, outs, 5, now, id, rnd); };
   auto drain = [&](CrossbarFabric& x1, CrossbarFabric& x2) {
     std::vector<std::uint32_t> r1, r2;
     x2.for_each_ready_output(now, [&](std::uint32_t o) { r2.push_back(o); });
