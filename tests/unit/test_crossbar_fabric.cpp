@@ -196,6 +196,16 @@ TEST_CASE("CrossbarFabric: an input FIFO filled past its buffer keeps its order"
 namespace {
 // The outputs whose head is ready by `now` and the earliest head in flight, by scanning every
 // output (what for_each_ready_output() and next_ready() find without the scan).
+// The random tests' draws in [0, n): a 64-bit linear congruential generator, the same sequence
+// for a seed on every host.
+struct Draw {
+  std::uint64_t seed;
+  std::uint32_t operator()(std::uint32_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>((seed >> 33) % n);
+  }
+};
+
 // Random traffic into two fabrics that must behave alike: each of `ins` inputs that can inject
 // does so with probability 1/2, to one of `outs` outputs, 1 to `max_flits` flits.
 template <class Rnd>
@@ -259,11 +269,7 @@ TEST_CASE("CrossbarFabric: ready outputs and the next head in flight, long packe
 }
 
 TEST_CASE("CrossbarFabric: ready outputs match a scan of every output (random traffic)", "[xbar]") {
-  std::uint64_t seed = 12345;
-  auto rnd = [&](std::uint32_t n) {
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<std::uint32_t>((seed >> 33) % n);
-  };
+  Draw rnd{12345};
   for (std::uint32_t latency : {0u, 1u, 4u, 58u, 64u, 90u}) {
     for (std::uint32_t outputs : {1u, 5u, 64u, 70u, 130u}) {
       const std::uint32_t inputs = 1 + rnd(6);
@@ -312,11 +318,7 @@ TEST_CASE("CrossbarFabric: up to 64 ports (sets in registers) grant as the word 
   // The same traffic into a fabric of at most 64 inputs and outputs (arbitrate()'s sets held in
   // one register each) and into one with 70 more, idle, outputs (its sets as word arrays): the
   // same grants, in the same cycles.
-  std::uint64_t seed = 777;
-  auto rnd = [&](std::uint32_t n) {
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<std::uint32_t>((seed >> 33) % n);
-  };
+  Draw rnd{777};
   for (std::uint32_t inputs : {1u, 3u, 17u, 64u}) {
     for (std::uint32_t outputs : {1u, 4u, 40u, 64u}) {
       CrossbarFabric::Config c{inputs, outputs, 1 + rnd(4), 1 + rnd(4), rnd(5)};
@@ -357,11 +359,7 @@ TEST_CASE("CrossbarFabric: up to 64 ports (sets in registers) grant as the word 
 
 TEST_CASE("CrossbarFabric: arbitrate(a, b, now) grants as a.arbitrate(now), b.arbitrate(now)",
           "[xbar]") {
-  std::uint64_t seed = 4242;
-  auto rnd = [&](std::uint32_t n) {
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<std::uint32_t>((seed >> 33) % n);
-  };
+  Draw rnd{4242};
   CrossbarFabric::Config ca{5, 3, 2, 2, 1}, cb{3, 70, 2, 3, 4};
   ca.registered_inputs = cb.registered_inputs = true;
   CrossbarFabric a1(ca), a2(ca), b1(cb), b2(cb);
