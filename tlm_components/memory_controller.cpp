@@ -268,15 +268,9 @@ void MemoryController::schedule_method() {
       }
     }
   }
-  // The next run: the earliest of the next command, the next completion and (a front-end head
-  // blocked by a full scheduler queue moves when a column command frees a slot) the front end's
-  // head, but after now (one max for all: max(min) is min(max) for one floor); the next cycle
-  // while responses wait. An empty front end's or completion queue's cycle is ~0, kNever.
   if (waiting_ == 0 && !done_.ready(now)) {
     // The usual run, with nothing to answer: no test of waiting_ below.
-    Cycle next = std::min(dram_.next_command_cycle(0), done_.next_cycle());
-    if (dram_.can_accept()) next = std::min(next, front_ready_);
-    next = std::max(next, now + 1);
+    const Cycle next = next_run(now);
     if (next != DramChannelModel::kNever) ev_.notify_at(next * ps_);
     return;
   }
@@ -295,9 +289,8 @@ void MemoryController::schedule_method() {
   } else {
     respond_ready(now);
   }
-  Cycle next = std::min(dram_.next_command_cycle(0), done_.next_cycle());
-  if (dram_.can_accept()) next = std::min(next, front_ready_);
-  next = waiting_ ? now + 1 : std::max(next, now + 1);
+  // The next cycle while responses wait.
+  const Cycle next = waiting_ ? now + 1 : next_run(now);
   if (next != DramChannelModel::kNever) ev_.notify_at(next * ps_);
 }
 

@@ -88,6 +88,15 @@ class MemoryController : public sc_core::sc_module {
   // test is not made per run).
   template <bool kDual>
   void schedule_method();
+  // The next run's cycle: the earliest of the next command, the next completion and (a front-end
+  // head blocked by a full scheduler queue moves when a column command frees a slot) the front
+  // end's head, but after now (one max for all: max(min) is min(max) for one floor). An empty
+  // front end's or completion queue's cycle is ~0: kNever when nothing is due.
+  [[gnu::always_inline]] Cycle next_run(Cycle now) const {
+    Cycle next = std::min(dram_.next_command_cycle(0), done_.next_cycle());
+    if (dram_.can_accept()) next = std::min(next, front_ready_);
+    return std::max(next, now + 1);
+  }
   // Counts a command schedule_method issued; true for a column command (a queue slot freed).
   bool issued(const DramCommand& cmd);
   // Answers the requests complete by now that wait for their channels (the usual single one is
