@@ -152,18 +152,13 @@ class CacheShell : public sc_core::sc_module {
   // A retry / response run at cycle c's edge (c >= clk_.next_edge_cycle()), unless one is asked
   // for no later. Every run of the two processes is asked for here, and the run's cycle kept:
   // the run takes it as its time, without reading the time, a division and an edge test.
-  void ask_retry(Cycle c) {
+  void ask_retry(Cycle c) { ask(retry_ev_, retry_cycle_, c); }
+  void ask_response(Cycle c) { ask(resp_ev_, resp_cycle_, c); }
+  void ask(Activation& ev, Cycle& run_cycle, Cycle c) {
     const std::uint64_t t = edge_ps(c);
-    if (t < retry_ev_.pending()) {
-      retry_cycle_ = c;
-      retry_ev_.notify_at(t);
-    }
-  }
-  void ask_response(Cycle c) {
-    const std::uint64_t t = edge_ps(c);
-    if (t < resp_ev_.pending()) {
-      resp_cycle_ = c;
-      resp_ev_.notify_at(t);
+    if (t < ev.pending()) {
+      run_cycle = c;
+      ev.notify_at(t);
     }
   }
   tlm::tlm_bw_transport_if<>* upper_bw() {
