@@ -59,6 +59,15 @@ StreamingMultiprocessor::StreamingMultiprocessor(sc_core::sc_module_name name, c
       load_latency_(ctx.stats.distribution(this->name(), "sm", "load_latency", "ps",
                                            "SM-observed latency of a global load line request")) {
   line_sectors_ = cfg.line_bytes / cfg.sector_bytes;
+  // coalesce_linear()'s whole-line request but for its address (none when the line is not 32
+  // lanes of 1 to 4 bytes or has more than 32 sectors: whole_line_size_ stays 0, no access size).
+  if (cfg.line_bytes % kWarpSize == 0 && line_sectors_ <= 32) {
+    whole_line_size_ = cfg.line_bytes / kWarpSize;
+    std::vector<LineRequest> one;
+    coalesce_linear(0, whole_line_size_, cfg.line_bytes, cfg.sector_bytes, one, line_sectors_);
+    sc_assert(one.size() == 1);
+    whole_line_ = one[0];
+  }
   // This SM's first share of the payload pool, built now rather than while simulating: a line
   // request per warp slot and a full LD/ST queue.
   ctx.pool.reserve_more(cfg.resources.max_warps + cfg.ldst_queue);
@@ -627,21 +636,29 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   CtaSlot& c = ctas_[w.cta_slot];
   const WarpInst& in = w.inst;
   ++mem_insts_;
-  if (in.linear)  // the producer knows the lanes: no check of them
-    coalesce_linear(in.addr[0], in.size, cfg_.line_bytes, cfg_.sector_bytes, coalesced_,
-                    line_sectors_);
-  else
-    coalesce(in.addr, in.active_mask, in.size, cfg_.line_bytes, cfg_.sector_bytes, coalesced_,
-             line_sectors_);
+  // The requests' count and first one (the stores below could alias the vector's).
+  std::size_t n_lines = 1;
+  const LineRequest* lines = &whole_line_;
+  if (in.linear && in.size == whole_line_size_ && (in.addr[0] & (cfg_.line_bytes - 1)) == 0) {
+    // The usual access, one whole line from its start (coalesce_linear()'s first case): only
+    // the address changes from one to the next, so the request is kept, not built.
+    whole_line_.line_addr = in.addr[0];
+  } else {
+    if (in.linear)  // the producer knows the lanes: no check of them
+      coalesce_linear(in.addr[0], in.size, cfg_.line_bytes, cfg_.sector_bytes, coalesced_,
+                      line_sectors_);
+    else
+      coalesce(in.addr, in.active_mask, in.size, cfg_.line_bytes, cfg_.sector_bytes, coalesced_,
+               line_sectors_);
+    n_lines = coalesced_.size();
+    lines = coalesced_.data();
+  }
   const AccessKind kind = in.op == WarpOp::Load    ? AccessKind::Load
                           : in.op == WarpOp::Store ? AccessKind::Store
                                                    : AccessKind::Atomic;
   const std::uint64_t now_ps = sim_time().value();
   // Loads and atomics enter the scoreboard once, with the number of line requests to wait for.
   std::uintptr_t sb_slot = 0;
-  // The requests' count and first one read once (the stores below could alias the vector's).
-  const std::size_t n_lines = coalesced_.size();
-  const LineRequest* const lines = coalesced_.data();
   if (kind != AccessKind::Store && n_lines != 0)
     sb_slot = w.sb.reserve(in, static_cast<std::uint32_t>(n_lines),
                            cfg_.scoreboard == ScoreboardMode::BlockAll);

@@ -279,7 +279,11 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   Cycle wake_at_ = ~Cycle{0};
   Activation wake_{Activation::Stage::kCore};
   std::vector<LineRequest> coalesced_;
-  std::uint32_t line_sectors_ = 1;                 // sectors per line (coalesce()'s inline case)
+  std::uint32_t line_sectors_ = 1;  // sectors per line (coalesce()'s inline case)
+  // The request of a linear access of whole_line_size_ bytes per lane from a line's start (one
+  // line, every byte; issue_memory() sets its address), or size 0 if the line cannot be one.
+  LineRequest whole_line_;
+  std::uint32_t whole_line_size_ = 0;
   std::uint64_t swl_max_age_ = ~std::uint64_t{0};  // SWL: youngest age allowed to issue
   // Ages at or above it may not issue: swl_max_age_ + 1, or ~0 without a limit (ages never
   // reach ~0); kept with swl_max_age_ so the GTO pick tests one bound.
