@@ -727,7 +727,21 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   if (ldst_queue_.size() >= cfg_.ldst_queue) ++ldst_stall_;
   w.ready_at = now + 1;
   fetch_issued(w, wi, true);
-  if (!port_.busy() && !ldst_queue_.empty()) send_queued_at(now);
+  if (port_.busy()) return;
+  if (ldst_queue_.size() == 1 && cfg_.ldst_queue > 1) {
+    // send_queued_at() of a queue holding one request (the usual case on volta, where the port
+    // is free at the issue): the queue was not full before, nor is after.
+    Payload* gp = ldst_queue_.front();
+    ldst_queue_.pop_front();
+    if (now != ldst_pop_cycle_) {
+      ldst_pop_cycle_ = now;
+      ldst_pops_ = 0;
+    }
+    ++ldst_pops_;
+    port_.send(*gp);
+  } else if (!ldst_queue_.empty()) {
+    send_queued_at(now);
+  }
 }
 
 bool StreamingMultiprocessor::on_response(Payload& gp) {
