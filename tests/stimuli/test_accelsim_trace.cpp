@@ -526,7 +526,7 @@ TEST_CASE("trace: repeated lines are checked and streamed as if each were parsed
 }
 
 TEST_CASE("trace: a warp longer than the read buffers streams every line as parsed", "[trace]") {
-  // Lines that straddle the stream's reads (8 KiB) and the index's reads, and one longer than a
+  // Lines that straddle the stream's reads (2 KiB) and the index's reads, and one longer than a
   // stream's buffer, must come out whole.
   std::vector<std::string> lines;
   for (int i = 0; i < 700; ++i) {
