@@ -131,6 +131,17 @@ class CacheShell : public sc_core::sc_module {
     if (up_.held_request()) ask_retry(std::max(when, after(last_accept_)));
   }
   bool holding() const { return up_.held_request() != nullptr; }
+  // A run of `ev` at cycle c's edge (c >= clk_.next_edge_cycle()), unless one is asked for no
+  // later; `run_cycle` keeps the cycle of the run asked for, which the run takes as its time
+  // without reading the time, a division and an edge test. Every run of `ev` must be asked for
+  // here.
+  void ask(Activation& ev, Cycle& run_cycle, Cycle c) {
+    const std::uint64_t t = edge_ps(c);
+    if (t < ev.pending()) {
+      run_cycle = c;
+      ev.notify_at(t);
+    }
+  }
 
   ClockDomain clk_;
   TargetPort up_;
@@ -154,13 +165,6 @@ class CacheShell : public sc_core::sc_module {
   // the run takes it as its time, without reading the time, a division and an edge test.
   void ask_retry(Cycle c) { ask(retry_ev_, retry_cycle_, c); }
   void ask_response(Cycle c) { ask(resp_ev_, resp_cycle_, c); }
-  void ask(Activation& ev, Cycle& run_cycle, Cycle c) {
-    const std::uint64_t t = edge_ps(c);
-    if (t < ev.pending()) {
-      run_cycle = c;
-      ev.notify_at(t);
-    }
-  }
   tlm::tlm_bw_transport_if<>* upper_bw() {
     return static_cast<tlm::tlm_target_socket<32>&>(upper).operator->();
   }

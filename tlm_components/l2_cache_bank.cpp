@@ -86,7 +86,7 @@ void L2CacheBank::stalled(int cause, std::uint64_t cycles) {
 }
 
 void L2CacheBank::down_method() {
-  send_down();
+  send_down_at(down_cycle_, down_cycle_);  // this run's cycle, at its edge (ask_down())
 }
 
 void L2CacheBank::perform_data(Payload& gp, const GpuExtension& e, Addr line, int way,
@@ -191,7 +191,7 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
 }
 
 void L2CacheBank::wake_tag_stage(Cycle when) {
-  if (!rop_.empty()) tag_ev_.notify_at(edge_ps(std::max(when, rop_.front().ready)));
+  if (!rop_.empty()) ask_tag(std::max(when, rop_.front().ready));
 }
 
 inline int L2CacheBank::decide(Payload& gp, Cycle now) {
@@ -261,14 +261,15 @@ inline int L2CacheBank::decide(Payload& gp, Cycle now) {
 
 void L2CacheBank::tag_method() {
   if (rop_.empty()) return;
-  const Cycle now = clk_.now();
-  if (!clk_.on_edge(now) || now == last_decision_) {
-    tag_ev_.notify_at(edge_ps(now + 1));
+  const Cycle now = tag_cycle_;  // this run's cycle, at its edge (ask_tag())
+  sc_assert(clk_.on_edge(now));
+  if (now == last_decision_) {
+    ask_tag(now + 1);
     return;
   }
   Queued& head = rop_.front();
   if (head.ready > now) {
-    tag_ev_.notify_at(edge_ps(head.ready));
+    ask_tag(head.ready);
     return;
   }
   const int f = decide(*head.gp, now);
@@ -285,7 +286,11 @@ void L2CacheBank::note_merged(const Payload& gp, Cycle now) {
 }
 
 void L2CacheBank::send_down() {
-  const Cycle now = clk_.now();
+  const Cycle next = clk_.next_edge_cycle();
+  send_down_at(clk_.on_edge(next) ? next : next - 1, next);
+}
+
+void L2CacheBank::send_down_at(Cycle now, Cycle next_edge) {
   bool popped = false;
   while (!pipe_.empty() && pipe_.front().ready <= now) {
     Payload* gp = pipe_.front().gp;
@@ -307,9 +312,9 @@ void L2CacheBank::send_down() {
   }
   // A head still in the pipeline needs a wake-up; one blocked by a full miss queue moves when
   // the link below frees (which calls send_down).
-  if (!pipe_.empty() && pipe_.front().ready > now) down_ev_.notify_at(edge_ps(pipe_.front().ready));
+  if (!pipe_.empty() && pipe_.front().ready > now) ask_down(pipe_.front().ready);
   // Only a head that was refused waits for this (otherwise its wake-up is already asked for).
-  if (popped && held_cause_ != 0) wake_tag_stage(clk_.next_edge_cycle() + 1);
+  if (popped && held_cause_ != 0) wake_tag_stage(next_edge + 1);
 }
 
 bool L2CacheBank::on_response_from_below(Payload& gp) {

@@ -77,9 +77,15 @@ class L2CacheBank : public CacheShell {
   // inline made decide() too large for GCC to inline the payload pool's allocate() in it.
   [[gnu::noinline]] void note_merged(const Payload& gp, Cycle now);
   void wake_tag_stage(Cycle when);
+  // The tag and down stages' runs, each asked for through ask() with its cycle kept.
+  void ask_tag(Cycle c) { ask(tag_ev_, tag_cycle_, c); }
+  void ask_down(Cycle c) { ask(down_ev_, down_cycle_, c); }
   void stalled(int cause, std::uint64_t cycles) override;
   bool on_response_from_below(Payload& gp) override;
   void send_down() override;
+  // send_down() at cycle `now` whose next edge's cycle is `next_edge` (down_method: both its
+  // run's cycle; the link's END_REQ: from the time).
+  void send_down_at(Cycle now, Cycle next_edge);
   void b_transport(Payload& gp, sc_core::sc_time& d) override;
   unsigned int transport_dbg(Payload& gp) override;
   // Applies a load/store/atomic to a line whose needed sectors are valid (e: gp's extension;
@@ -126,8 +132,7 @@ class L2CacheBank : public CacheShell {
   // Always inline: GCC's choice flipped with decide()'s other code (called, 13 instructions per
   // transaction on fermi vecadd).
   [[gnu::always_inline]] void wake_down(Cycle now) {
-    if (!pipe_.empty() && pipe_.front().ready > now)
-      down_ev_.notify_at(edge_ps(pipe_.front().ready));
+    if (!pipe_.empty() && pipe_.front().ready > now) ask_down(pipe_.front().ready);
   }
   // Fills and write-backs in the tag stage count against the miss queue's room (decide() takes
   // none without it), so at most cfg_.miss_queue of them: a ring sized once, its push inline.
@@ -176,6 +181,7 @@ class L2CacheBank : public CacheShell {
   Pipe pipe_;
   BoundedQueue<Payload*> miss_queue_;
   Activation down_ev_{Activation::Stage::kL2Down};  // the head of pipe_ becomes ready
+  Cycle tag_cycle_ = 0, down_cycle_ = 0;            // their pending runs' cycles (ask())
   // Decision cycle of requests merged into an in-flight fill: their response cannot leave
   // before their own pass through the tag and data stages (a fill can return within them).
   std::unordered_map<const Payload*, Cycle> merged_at_;
