@@ -10,10 +10,10 @@ CacheShell::CacheShell(sc_core::sc_module_name name, double clock_hz, const char
       upper(upper_name, upper_fw_),
       lower(lower_name, lower_bw_),
       clk_(ClockDomain::from_hz(clock_hz)),
-      up_("up"),
-      down_("down"),
       retry_ev_(l2 ? Activation::Stage::kL2Request : Activation::Stage::kL1Request),
-      resp_ev_(l2 ? Activation::Stage::kL2Response : Activation::Stage::kL1Response) {
+      resp_ev_(l2 ? Activation::Stage::kL2Response : Activation::Stage::kL1Response),
+      up_("up"),
+      down_("down") {
   upper.register_nb_transport_fw(this, &CacheShell::nb_fw);
   upper.register_b_transport(this, &CacheShell::b_transport_cb);
   upper.register_transport_dbg(this, &CacheShell::transport_dbg_cb);

@@ -74,6 +74,61 @@ class CacheShell : public sc_core::sc_module {
   bool upper_linked() const { return up_.linked(); }
   bool lower_linked() const { return down_.linked(); }
 
+  // The state every request, retry and response reads, declared together ahead of the ports
+  // (whose callbacks and event queues take about 600 bytes each): a few host cache lines per
+  // run instead of one for nearly every member.
+ private:
+  // The responses in (cycle, queueing) order, as TimedQueue keeps them, on a ring kept sorted by
+  // insertion from the back: most responses are queued in cycle order (an append); one that is
+  // due before responses already queued moves past them.
+  class ResponseQueue {
+   public:
+    bool empty() const { return head_ == tail_; }
+    Cycle next_cycle() const { return buf_[head_ & mask_].when; }
+    bool ready(Cycle now) const { return !empty() && next_cycle() <= now; }
+    Payload* pop() { return buf_[head_++ & mask_].gp; }
+    // Returns whether `gp` is now the head.
+    bool push(Cycle when, Payload* gp) {
+      if (tail_ - head_ == buf_.size()) grow();
+      std::size_t i = tail_++;
+      for (; i != head_ && buf_[(i - 1) & mask_].when > when; --i)
+        buf_[i & mask_] = buf_[(i - 1) & mask_];
+      buf_[i & mask_] = Item{when, gp};
+      return i == head_;
+    }
+
+   private:
+    struct Item {
+      Cycle when;
+      Payload* gp;
+    };
+    void grow() {
+      std::vector<Item> b(buf_.empty() ? 16 : 2 * buf_.size());
+      const std::size_t n = tail_ - head_;
+      for (std::size_t i = 0; i < n; ++i) b[i] = buf_[(head_ + i) & mask_];
+      buf_.swap(b);
+      head_ = 0;
+      tail_ = n;
+      mask_ = buf_.size() - 1;
+    }
+    std::vector<Item> buf_;
+    std::size_t head_ = 0, tail_ = 0, mask_ = 0;
+  };
+  int held_cause_ = 0;
+  Cycle last_accept_ = ~Cycle{0};
+  Cycle last_response_ = ~Cycle{0};
+  Cycle retry_cycle_ = 0, resp_cycle_ = 0;  // the pending runs' cycles (ask_retry/ask_response)
+  Cycle held_since_ = 0;
+  ResponseQueue responses_;
+
+ protected:
+  // A request was accepted and process() asked for accepted() (see below).
+  bool call_accepted_ = false;
+  ClockDomain clk_;
+
+ private:
+  Activation retry_ev_, resp_ev_;
+
  protected:
   // `upper_name` / `lower_name` name the sockets (e.g. "cpu" / "mem" for the L1); `l2` places
   // the shell's processes in the L2's same-time stages (activation_scheduler.h).
@@ -96,7 +151,6 @@ class CacheShell : public sc_core::sc_module {
   // A request was accepted (after process() took it): called only when process() set
   // `call_accepted_` (reset before the call), so that a block without an observer costs no call.
   virtual void accepted(Payload&) {}
-  bool call_accepted_ = false;
   // A response arrived from below: return true to take it now.
   virtual bool on_response_from_below(Payload& gp) = 0;
   // The link below is free again: send what waits.
@@ -143,7 +197,6 @@ class CacheShell : public sc_core::sc_module {
     }
   }
 
-  ClockDomain clk_;
   TargetPort up_;
   InitiatorPort down_;
 
@@ -178,53 +231,10 @@ class CacheShell : public sc_core::sc_module {
   void b_transport_cb(Payload& gp, sc_core::sc_time& d) { b_transport(gp, d); }
   unsigned int transport_dbg_cb(Payload& gp) { return transport_dbg(gp); }
 
-  // The responses in (cycle, queueing) order, as TimedQueue keeps them, on a ring kept sorted by
-  // insertion from the back: most responses are queued in cycle order (an append); one that is
-  // due before responses already queued moves past them.
-  class ResponseQueue {
-   public:
-    bool empty() const { return head_ == tail_; }
-    Cycle next_cycle() const { return buf_[head_ & mask_].when; }
-    bool ready(Cycle now) const { return !empty() && next_cycle() <= now; }
-    Payload* pop() { return buf_[head_++ & mask_].gp; }
-    // Returns whether `gp` is now the head.
-    bool push(Cycle when, Payload* gp) {
-      if (tail_ - head_ == buf_.size()) grow();
-      std::size_t i = tail_++;
-      for (; i != head_ && buf_[(i - 1) & mask_].when > when; --i)
-        buf_[i & mask_] = buf_[(i - 1) & mask_];
-      buf_[i & mask_] = Item{when, gp};
-      return i == head_;
-    }
-
-   private:
-    struct Item {
-      Cycle when;
-      Payload* gp;
-    };
-    void grow() {
-      std::vector<Item> b(buf_.empty() ? 16 : 2 * buf_.size());
-      const std::size_t n = tail_ - head_;
-      for (std::size_t i = 0; i < n; ++i) b[i] = buf_[(head_ + i) & mask_];
-      buf_.swap(b);
-      head_ = 0;
-      tail_ = n;
-      mask_ = buf_.size() - 1;
-    }
-    std::vector<Item> buf_;
-    std::size_t head_ = 0, tail_ = 0, mask_ = 0;
-  };
-  ResponseQueue responses_;
   UpperFw upper_fw_{*this};
   LowerBw lower_bw_{*this};
   // The cycle after `last` (last_accept_ or last_response_), 0 if there was none.
   static Cycle after(Cycle last) { return last + 1; }  // ~0 + 1 wraps to 0
-  Cycle last_accept_ = ~Cycle{0};
-  Cycle last_response_ = ~Cycle{0};
-  Cycle retry_cycle_ = 0, resp_cycle_ = 0;  // the pending runs' cycles (ask_retry/ask_response)
-  int held_cause_ = 0;
-  Cycle held_since_ = 0;
-  Activation retry_ev_, resp_ev_;
 };
 
 }  // namespace locsim

@@ -6,13 +6,12 @@ namespace locsim {
 
 L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimContext& ctx)
     : CacheShell(name, cfg.clock_hz, "cpu", "mem", false),
-      cfg_(cfg),
       ctx_(ctx),
-      policy_(L1PolicyConfig{cfg.geometry, cfg.enabled, cfg.bypass, cfg.pdp, cfg.mshr_entries,
-                             cfg.mshr_max_merge, cfg.store_hit_update}),
+      data_(cfg.geometry, ctx.check_data),
       miss_queue_(cfg.miss_queue),
       bypass_queue_(cfg.bypass_queue),
-      data_(cfg.geometry, ctx.check_data),
+      policy_(L1PolicyConfig{cfg.geometry, cfg.enabled, cfg.bypass, cfg.pdp, cfg.mshr_entries,
+                             cfg.mshr_max_merge, cfg.store_hit_update}),
 #define L1_STAT(n, u, d) ctx.stats.counter(this->name(), "l1d", n, u, d)
       accesses_(L1_STAT("accesses", "accesses", "global loads, stores and atomics received")),
       hits_(L1_STAT("hits", "accesses", "loads that found all their sectors valid")),
@@ -33,7 +32,8 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
       evictions_(L1_STAT("evictions", "lines", "valid lines displaced or write-evicted")),
       stores_(L1_STAT("stores", "accesses", "global store line requests (write-through)")),
       atomics_(L1_STAT("atomics", "accesses", "atomic line requests (performed at L2)")),
-      fills_(L1_STAT("fills", "lines", "fills received from below")) {
+      fills_(L1_STAT("fills", "lines", "fills received from below")),
+      cfg_(cfg) {
   if (cfg.store_hit_update)
     store_updates_ =
         &L1_STAT("store_updates", "accesses",

@@ -113,34 +113,37 @@ class L1DataCache : public CacheShell {
   }
   void maybe_unpin(Cycle now);
 
-  L1Config cfg_;
-  SimContext& ctx_;
-  L1CachePolicy<Payload*> policy_;  // the decisions (model/l1_cache_policy.h)
-  BoundedQueue<Payload*> miss_queue_;
-  BoundedQueue<Payload*> bypass_queue_;
-  // The last fill request's tag-array sectors, their bytes and their NoC sectors (from fetch 0,
-  // no sector: no byte).
-  std::uint32_t fill_fetch_ = 0, fill_transfer_ = 0;
-  ByteMask fill_bytes_;
-  bool bypass_turn_ = false;  // the two queues share the port: alternate when both wait
-  LineDataArray data_;        // only in data-integrity mode
-
-  Counter &accesses_, &hits_, &misses_, &mshr_hits_, &sector_misses_, &rf_, &rf_line_, &rf_mshr_,
-      &rf_merge_, &rf_mq_, &bypassed_, &pdp_bypasses_, &bypass_stalls_, &evictions_, &stores_,
-      &atomics_, &fills_;
-  Counter* store_updates_ = nullptr;  // registered only with l1d.write_hit=update
   struct LDescStats {
     Counter *no_reuse, *soft_fills, *hard_fills, *unpins;
     Counter *pf_issued, *pf_useful, *pf_late, *pf_evicted_unused;
     Counter *pf_dropped, *pf_drop_outside, *pf_drop_present, *pf_drop_inflight, *pf_drop_line,
         *pf_drop_mshr, *pf_drop_queue;
   };
-  std::vector<std::uint32_t> active_tiles_;
+  // What every decision and fill reads comes first, next to the observers above (each tested
+  // per access), then the policy and the counters; the rarely used state last. Spread over the
+  // object, nearly every member read was a host cache line of its own.
+  std::unique_ptr<LDescStats> ldesc_;  // with the ldesc mechanism only
   Counter* working_set_ = nullptr;
+  Counter* store_updates_ = nullptr;  // registered only with l1d.write_hit=update
+  SimContext& ctx_;
+  // The last fill request's tag-array sectors, their bytes and their NoC sectors (from fetch 0,
+  // no sector: no byte).
+  std::uint32_t fill_fetch_ = 0, fill_transfer_ = 0;
+  bool bypass_turn_ = false;  // the two queues share the port: alternate when both wait
+  ByteMask fill_bytes_;
+  LineDataArray data_;  // only in data-integrity mode
+  BoundedQueue<Payload*> miss_queue_;
+  BoundedQueue<Payload*> bypass_queue_;
+  L1CachePolicy<Payload*> policy_;  // the decisions (model/l1_cache_policy.h)
+
+  Counter &accesses_, &hits_, &misses_, &mshr_hits_, &sector_misses_, &rf_, &rf_line_, &rf_mshr_,
+      &rf_merge_, &rf_mq_, &bypassed_, &pdp_bypasses_, &bypass_stalls_, &evictions_, &stores_,
+      &atomics_, &fills_;
+  L1Config cfg_;
+  std::vector<std::uint32_t> active_tiles_;
   std::unordered_set<Addr> ws_lines_;
   std::unordered_map<Addr, bool> pf_inflight_;  // prefetches in flight: a demand merged (late)
   std::unordered_set<Addr> pf_unused_;          // prefetched lines no demand has used yet
-  std::unique_ptr<LDescStats> ldesc_;           // with the ldesc mechanism only
   Cycle unpin_period_ = 0, next_unpin_ = 0;
 };
 

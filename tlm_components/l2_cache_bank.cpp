@@ -24,13 +24,13 @@ constexpr int kInputFull = 100;
 L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimContext& ctx,
                          const AddressMap* map)
     : CacheShell(name, cfg.clock_hz, "noc", "dram", true),
-      cfg_(cfg),
       ctx_(ctx),
-      index_(map && cfg.bank_local_index ? std::make_unique<L2BankIndex>(*map) : nullptr),
-      policy_(cfg.geometry, cfg.mshr_entries, cfg.mshr_max_merge, index_.get()),
       pipe_(cfg.miss_queue),
       miss_queue_(cfg.miss_queue),
+      cfg_(cfg),
       data_(cfg.geometry, ctx.check_data),
+      index_(map && cfg.bank_local_index ? std::make_unique<L2BankIndex>(*map) : nullptr),
+      policy_(cfg.geometry, cfg.mshr_entries, cfg.mshr_max_merge, index_.get()),
 #define L2_STAT(n, u, d) ctx.stats.counter(this->name(), "l2", n, u, d)
       accesses_(L2_STAT("accesses", "accesses", "loads, stores and atomics received")),
       hits_(L2_STAT("hits", "accesses", "accesses served without a DRAM access")),

@@ -158,34 +158,36 @@ class L2CacheBank : public CacheShell {
     std::uint32_t head_ = 0, tail_ = 0, mask_ = 0;
   };
 
-  L2Config cfg_;
-  SimContext& ctx_;
-  std::unique_ptr<L2BankIndex> index_;  // bank-local set indexing (before policy_: it uses it)
-  L2CachePolicy<Payload*> policy_;      // the decisions (model/l2_cache_policy.h)
+  // What the request, tag, down and fill runs read first, together (spread over the object,
+  // nearly every member read was a host cache line of its own), then the policy.
+  Cycle last_decision_ = ~Cycle{0};
+  Cycle tag_cycle_ = 0, down_cycle_ = 0;  // the tag and down stages' pending runs (ask())
+  int held_cause_ = 0;                    // the L2Fail the head of rop_ last waited for
+  // The last fill's sectors and their bytes (no sector: no byte).
+  std::uint32_t fill_missing_ = 0;
+  Cycle held_since_ = 0;
   // Bank-local linear set indexing: the map (null otherwise) and its baseline bank-local address,
   // for decide()'s set index without the virtual call while the map has no ranges.
   const AddressMap* inline_index_map_ = nullptr;
   BankLocalBaseline bank_local_;
-  // The last fill's sectors and their bytes (no sector: no byte).
-  std::uint32_t fill_missing_ = 0;
   ByteMask fill_bytes_;
+  SimContext& ctx_;
   // Requests in the ROP stage and the input queue behind it, in acceptance (hence `ready`)
   // order; those with `ready` <= now have passed the ROP stage.
   RingBuffer<Queued> rop_;
-  Activation tag_ev_{Activation::Stage::kL2Tag};
-  Cycle last_decision_ = ~Cycle{0};
-  int held_cause_ = 0;  // the L2Fail the head of rop_ last waited for
-  Cycle held_since_ = 0;
   // Fills and write-backs in the tag stage, in decision (hence `ready`) order; they count
   // against the miss queue's room.
   Pipe pipe_;
   BoundedQueue<Payload*> miss_queue_;
-  Activation down_ev_{Activation::Stage::kL2Down};  // the head of pipe_ becomes ready
-  Cycle tag_cycle_ = 0, down_cycle_ = 0;            // their pending runs' cycles (ask())
+  L2Config cfg_;
   // Decision cycle of requests merged into an in-flight fill: their response cannot leave
   // before their own pass through the tag and data stages (a fill can return within them).
   std::unordered_map<const Payload*, Cycle> merged_at_;
   LineDataArray data_;  // only in data-integrity mode
+  Activation tag_ev_{Activation::Stage::kL2Tag};
+  Activation down_ev_{Activation::Stage::kL2Down};  // the head of pipe_ becomes ready
+  std::unique_ptr<L2BankIndex> index_;  // bank-local set indexing (before policy_: it uses it)
+  L2CachePolicy<Payload*> policy_;      // the decisions (model/l2_cache_policy.h)
 
   Counter &accesses_, &hits_, &misses_, &mshr_hits_, &rf_, &rf_line_, &rf_mshr_, &rf_merge_,
       &rf_mq_, &input_full_, &writebacks_, &evictions_, &stores_, &atomics_, &fills_;
