@@ -125,6 +125,9 @@ class CacheShell : public sc_core::sc_module {
   // A request was accepted and process() asked for accepted() (see below).
   bool call_accepted_ = false;
   ClockDomain clk_;
+  // name(), kept here for the payloads' GpuExtension::at() (the same pointer: the object's name
+  // never changes): name() reads it from the sc_object, a host cache line of its own per call.
+  const char* const at_name_ = name();
 
  private:
   Activation retry_ev_, resp_ev_;

@@ -164,7 +164,7 @@ inline Payload* L1DataCache::fill_request(const GpuExtension& e, Addr line, std:
   // The pool's payloads are PooledPayloads: the extension without gpu_ext()'s type test (which
   // GCC called out of line here).
   GpuExtension& fe = static_cast<PooledPayload*>(f)->ext;
-  fe.at(name());
+  fe.at(at_name_);
   return f;
 }
 
@@ -274,7 +274,7 @@ int L1DataCache::process(Payload& gp, Cycle now) {
     ++evictions_;
     if (ldesc_) line_evicted(d.evicted_line);
   }
-  e.at(name());
+  e.at(at_name_);
   if (on_load_outcome && e.kind == AccessKind::Load &&
       (d.outcome == L1Outcome::Hit || d.outcome == L1Outcome::MshrMerge ||
        d.outcome == L1Outcome::Miss || d.outcome == L1Outcome::SectorMiss))
@@ -359,7 +359,7 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
                         GpuExtension& re = gpu_ext(*r);
                         if (d) copy_masked(r->get_data_ptr(), d, re.bytes, lb);
                         r->set_response_status(tlm::TLM_OK_RESPONSE);
-                        re.at(name());
+                        re.at(at_name_);
                         queue_response(now + 1, *r);
                       });
     ++fills_;
@@ -374,7 +374,7 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
     gp.release();
     retry_at(now);  // the freed entry serves this cycle's request (see send_down)
   } else {
-    e.at(name());
+    e.at(at_name_);
     queue_response(now + 1, gp);
   }
   wake_responses(now);

@@ -169,7 +169,7 @@ void L2CacheBank::write_back(const Eviction& ev, std::uint32_t set, int way, Cyc
   we.sector_mask = ev.dirty_sectors;
   we.bytes = ByteMask::of_sectors(ev.dirty_sectors, g.sector_bytes);
   we.owner_tag = kWritebackTag;
-  we.at(name());
+  we.at(at_name_);
   // The victim's frame still holds its data (the new line has not written it yet).
   if (const std::uint8_t* data = data_.frame(policy_.tags(), set, way))
     std::memcpy(wb->get_data_ptr(), data, g.line_bytes);
@@ -184,7 +184,7 @@ int L2CacheBank::process(Payload& gp, Cycle now) {
     ++waiting;
   }
   if (waiting == cfg_.input_queue) return kInputFull;
-  gpu_ext(gp).at(name());
+  gpu_ext(gp).at(at_name_);
   rop_.push_back(Queued{&gp, now + cfg_.rop_latency});
   if (rop_.size() == 1) wake_tag_stage(now + cfg_.rop_latency);
   return 0;
@@ -253,7 +253,7 @@ inline int L2CacheBank::decide(Payload& gp, Cycle now) {
   fe.bytes = fill_bytes_;
   fe.owner_tag = kFillTag | std::uintptr_t{policy_.tags().slot(d.set, d.way)} << 2;
   fe.parent = e.id;
-  fe.at(name());
+  fe.at(at_name_);
   push_down(f, tagged);
   if (pipe_was_empty) wake_down(now);
   return 0;
@@ -342,7 +342,7 @@ bool L2CacheBank::on_response_from_below(Payload& gp) {
         GpuExtension& re = ext_of(*r);
         if (re.kind == AccessKind::Store) policy_.store_covers(line, re.bytes);
         perform(*r, re, line);
-        re.at(name());
+        re.at(at_name_);
         Cycle t = when;
         if (!merged_at_.empty()) {  // merges are rare: skip the hash lookup
           auto m = merged_at_.find(r);
