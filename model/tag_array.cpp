@@ -1,6 +1,7 @@
 #include "model/tag_array.h"
 
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 
 namespace locsim {
@@ -37,13 +38,17 @@ TagArray::TagArray(const CacheGeometry& g, const SetIndexAddress* index_addr)
                                      (g.indexing == SetIndexing::Xor && set_bits_ == 0));
   lines_.resize(std::size_t(g.sets) * g.ways);
   key_stride_ = (g.ways + 7) / 8 * 8;
-  keys_.assign(std::size_t(g.sets) * key_stride_ + 8, 0);  // + 8: find_in()'s 16-byte load
   sse_ways_ = g.ways <= 32 ? static_cast<std::uint32_t>((std::uint64_t{1} << g.ways) - 1) : 0;
-  links_.resize(lines_.size());
-  order_.assign(g.sets, SetOrder{0, g.ways - 1, 0, 0});
-  for (std::size_t s = 0; s < g.sets; ++s)
+  links_offset_ = static_cast<std::uint32_t>(sizeof(SetOrder)) + key_stride_;
+  // Blocks of whole host cache lines, so that no set's block straddles one more than it must.
+  block_stride_ = (links_offset_ + std::size_t(g.ways) * sizeof(Link) + 63) / 64 * 64;
+  blocks_ = SetBlocks(g.sets, block_stride_);  // zero: every key 0
+  for (std::uint32_t s = 0; s < g.sets; ++s) {
+    new (block(s)) SetOrder{0, g.ways - 1, 0, 0};
+    Link* links = reinterpret_cast<Link*>(block(s) + links_offset_);
     for (std::uint32_t w = 0; w < g.ways; ++w)
-      links_[s * g.ways + w] = Link{w == 0 ? 0 : w - 1, w + 1 == g.ways ? w : w + 1};
+      new (links + w) Link{w == 0 ? 0 : w - 1, w + 1 == g.ways ? w : w + 1};
+  }
 }
 
 const char* set_indexing_name(SetIndexing i) {
@@ -116,12 +121,12 @@ std::uint32_t TagArray::first_invalid_from(std::uint32_t set, std::uint32_t w) c
 
 int TagArray::victim(std::uint32_t set) const {
   const TagLine* ways = &lines_[std::size_t(set) * geo_.ways];
-  const SetOrder& o = order_[set];
+  const SetOrder& o = order(set);
   // A set not full: its first invalid way, kept.
   if (o.valid_ways < geo_.ways) return static_cast<int>(o.first_invalid);
   // A full set: priority 0 is the lowest, so its least recently used non-reserved line of
   // priority 0, if there is one, is the line the scan below would choose.
-  const Link* links = &links_[std::size_t(set) * geo_.ways];
+  const Link* links = this->links(set);
   for (std::uint32_t w = o.lru;; w = links[w].newer) {
     if (!ways[w].reserved && ways[w].priority == 0) return static_cast<int>(w);
     if (w == o.mru) break;
@@ -190,7 +195,7 @@ void TagArray::invalidate_all() {
     }
   }
   for (std::size_t s = 0; s < geo_.sets; ++s) {
-    SetOrder& o = order_[s];
+    SetOrder& o = order(static_cast<std::uint32_t>(s));
     o.valid_ways = 0;
     o.first_invalid = geo_.ways;
     for (std::uint32_t w = 0; w < geo_.ways; ++w) {

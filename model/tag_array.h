@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/types.h"
@@ -216,11 +217,11 @@ class TagArray {
   // each.
   [[gnu::always_inline]] int find_in(std::uint32_t s, Addr la) const {
     const TagLine* l = &lines_[std::size_t(s) * geo_.ways];
-    const std::uint8_t* k = &keys_[std::size_t(s) * key_stride_];
+    const std::uint8_t* k = keys(s);
     constexpr std::uint64_t lo = 0x0101010101010101ull, hi = 0x8080808080808080ull;
 #if defined(__SSE2__)
     // Up to 32 ways: the set's keys in one or two 16-byte compares (the bytes past the last way,
-    // padding or the next set's, are masked off; keys_ has 8 bytes of slack after the last set).
+    // padding or the set's links, are masked off).
     if (sse_ways_ != 0) {
       const __m128i key = _mm_set1_epi8(static_cast<char>(key_of(la)));
       auto match16 = [&](const std::uint8_t* p) {
@@ -271,9 +272,6 @@ class TagArray {
   void to_front(std::uint32_t set, std::uint32_t way);
 
   std::vector<TagLine> lines_;
-  // key_of() of each line's address, per set a multiple of 8 bytes (the ways then padding).
-  std::vector<std::uint8_t> keys_;
-  std::uint32_t key_stride_ = 8;
   // The ways' bits of find_in()'s 16-byte key compares, 0 with more than 32 ways.
   std::uint32_t sse_ways_ = 0;
   std::uint64_t stamp_ = 0;
@@ -290,8 +288,59 @@ class TagArray {
   };
   // The lowest way >= w of `set` not valid, or ways (out of line: allocate() stays small).
   std::uint32_t first_invalid_from(std::uint32_t set, std::uint32_t w) const;
-  std::vector<Link> links_;      // per line
-  std::vector<SetOrder> order_;  // per set
+  // What a lookup reads of a set besides its lines, in one block per set (on 64-byte boundaries):
+  // its SetOrder, then key_of() of each way's line address (key_stride_ bytes: the ways, then
+  // padding to a multiple of 8), then each way's Link. A 4-way set's block is one host cache
+  // line (three arrays before: three lines per lookup), a 16-way set's order and keys one.
+  // find_in()'s 16- or 32-byte key loads stay inside the block (the links follow the keys).
+  class SetBlocks {
+   public:
+    SetBlocks() = default;
+    // The first block at the buffer's first 64-byte boundary.
+    SetBlocks(std::size_t sets, std::size_t stride) : buf_(sets * stride + 64) {
+      at((64 - reinterpret_cast<std::uintptr_t>(buf_.data()) % 64) % 64);
+    }
+    // A copy keeps its original's offset: the bytes are copied as they are.
+    SetBlocks(const SetBlocks& o) : buf_(o.buf_) { at(o.off_); }
+    SetBlocks& operator=(const SetBlocks& o) {
+      buf_ = o.buf_;
+      at(o.off_);
+      return *this;
+    }
+    // A move keeps the buffer, hence its alignment.
+    SetBlocks(SetBlocks&& o) noexcept : buf_(std::move(o.buf_)) { at(o.off_); }
+    SetBlocks& operator=(SetBlocks&& o) noexcept {
+      buf_ = std::move(o.buf_);
+      at(o.off_);
+      return *this;
+    }
+    unsigned char* base() const { return base_; }
+
+   private:
+    void at(std::size_t off) {
+      off_ = off;
+      base_ = buf_.data() + off;
+    }
+    std::vector<unsigned char> buf_;
+    std::size_t off_ = 0;
+    unsigned char* base_ = nullptr;
+  };
+  unsigned char* block(std::uint32_t set) const {
+    return blocks_.base() + set * block_stride_;
+  }
+  SetOrder& order(std::uint32_t set) const {
+    return *reinterpret_cast<SetOrder*>(block(set));
+  }
+  std::uint8_t* keys(std::uint32_t set) const {
+    return block(set) + sizeof(SetOrder);
+  }
+  Link* links(std::uint32_t set) const {
+    return reinterpret_cast<Link*>(block(set) + links_offset_);
+  }
+  SetBlocks blocks_;
+  std::size_t block_stride_ = 0;
+  std::uint32_t key_stride_ = 8;
+  std::uint32_t links_offset_ = 0;  // sizeof(SetOrder) + key_stride_
 };
 
 // Always inline: one per access of the L1 and the L2, whose own decisions then keep its result
@@ -318,7 +367,7 @@ class TagArray {
   }
   // victim()'s first step inline: a full set whose least recently used line is neither
   // reserved nor pinned (a streaming access's usual miss).
-  const SetOrder& o = order_[p.set];
+  const SetOrder& o = order(p.set);
   if (o.valid_ways == geo_.ways) {
     const TagLine& lru = line(p.set, static_cast<int>(o.lru));
     if (!lru.reserved && lru.priority == 0) {
@@ -339,9 +388,9 @@ class TagArray {
 
 // Inline: every miss allocates and every hit touches (issue 10).
 inline void TagArray::to_front(std::uint32_t set, std::uint32_t way) {
-  SetOrder& o = order_[set];
+  SetOrder& o = order(set);
   if (o.mru == way) return;
-  Link* links = &links_[std::size_t(set) * geo_.ways];
+  Link* links = this->links(set);
   const Link l = links[way];
   // Unlink (way is not the MRU, so it has a newer neighbour) ...
   if (o.lru == way) {
@@ -370,14 +419,14 @@ inline Eviction TagArray::allocate(Addr addr, const Probe& p, std::uint8_t prior
     ev.line_addr = l.line_addr;
     ev.dirty_sectors = l.dirty_sectors;
   } else {
-    SetOrder& o = order_[p.set];
+    SetOrder& o = order(p.set);
     ++o.valid_ways;
     if (static_cast<std::uint32_t>(p.way) == o.first_invalid)
       o.first_invalid = first_invalid_from(p.set, o.first_invalid + 1);
   }
   l = TagLine();
   l.line_addr = line_addr(addr);
-  keys_[std::size_t(p.set) * key_stride_ + static_cast<std::uint32_t>(p.way)] = key_of(l.line_addr);
+  keys(p.set)[p.way] = key_of(l.line_addr);
   l.valid = true;
   l.reserved = true;
   l.priority = priority;
@@ -387,7 +436,7 @@ inline Eviction TagArray::allocate(Addr addr, const Probe& p, std::uint8_t prior
 }
 
 inline Eviction TagArray::invalidate_way(std::uint32_t set, int way) {
-  SetOrder& o = order_[set];
+  SetOrder& o = order(set);
   --o.valid_ways;
   o.first_invalid = std::min(o.first_invalid, static_cast<std::uint32_t>(way));
   TagLine& l = line(set, way);
