@@ -64,7 +64,7 @@ bool CacheShell::on_request(Payload& gp) {
     held_cause_ = 0;
     return false;
   }
-  const int f = process(gp, now);
+  const int f = process_fn_(*this, gp, now);
   if (f == 0) {
     last_accept_ = now;
     if (call_accepted_) {
@@ -88,7 +88,7 @@ void CacheShell::retry_method() {
     ask_retry(now + 1);
     return;
   }
-  const int f = process(*gp, now);
+  const int f = process_fn_(*this, *gp, now);
   note_attempt(held_cause_, held_since_, f, now);
   if (f == 0) {
     last_accept_ = now;

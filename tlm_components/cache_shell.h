@@ -128,6 +128,13 @@ class CacheShell : public sc_core::sc_module {
   // name(), kept here for the payloads' GpuExtension::at() (the same pointer: the object's name
   // never changes): name() reads it from the sc_object, a host cache line of its own per call.
   const char* const at_name_ = name();
+  // The block's process() and stalled(), called through these by the shell's runs: a virtual
+  // call reads the object's vtable pointer, a host cache line of its own, each time. They
+  // dispatch unless the block points them at its own overrides (direct_calls()).
+  using ProcessFn = int (*)(CacheShell&, Payload&, Cycle);
+  using StalledFn = void (*)(CacheShell&, int, std::uint64_t);
+  ProcessFn process_fn_ = [](CacheShell& s, Payload& gp, Cycle now) { return s.process(gp, now); };
+  StalledFn stalled_fn_ = [](CacheShell& s, int cause, std::uint64_t n) { s.stalled(cause, n); };
 
  private:
   Activation retry_ev_, resp_ev_;
@@ -147,7 +154,7 @@ class CacheShell : public sc_core::sc_module {
   // attempt's refusal (`cause` since `since`) held it in every cycle up to now, which is charged
   // to stalled(); then `cause` and `since` describe this attempt.
   void note_attempt(int& cause, Cycle& since, int result, Cycle now) {
-    if (cause != 0 && now > since) stalled(cause, now - since);
+    if (cause != 0 && now > since) stalled_fn_(*this, cause, now - since);
     cause = result;
     since = now;
   }
@@ -188,6 +195,23 @@ class CacheShell : public sc_core::sc_module {
     if (up_.held_request()) ask_retry(std::max(when, after(last_accept_)));
   }
   bool holding() const { return up_.held_request() != nullptr; }
+  // Block D's process(), stalled(), on_response_from_below() and send_down() called without the
+  // virtual dispatch by the shell's runs and the lower link's callbacks. D's constructor calls
+  // it (D befriends CacheShell).
+  template <class D>
+  void direct_calls() {
+    process_fn_ = [](CacheShell& s, Payload& gp, Cycle now) {
+      return static_cast<D&>(s).D::process(gp, now);
+    };
+    stalled_fn_ = [](CacheShell& s, int cause, std::uint64_t n) {
+      static_cast<D&>(s).D::stalled(cause, n);
+    };
+    D* d = static_cast<D*>(this);
+    down_.bind([this](Payload& gp, tlm::tlm_phase& ph,
+                      sc_core::sc_time& t) { return lower->nb_transport_fw(gp, ph, t); },
+               [d](Payload& gp) { return d->D::on_response_from_below(gp); },
+               [d]() { d->D::send_down(); });
+  }
   // A run of `ev` at cycle c's edge (c >= clk_.next_edge_cycle()), unless one is asked for no
   // later; `run_cycle` keeps the cycle of the run asked for, which the run takes as its time
   // without reading the time, a division and an edge test. Every run of `ev` must be asked for

@@ -34,6 +34,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, const L1Config& cfg, SimC
       atomics_(L1_STAT("atomics", "accesses", "atomic line requests (performed at L2)")),
       fills_(L1_STAT("fills", "lines", "fills received from below")),
       cfg_(cfg) {
+  direct_calls<L1DataCache>();
   if (cfg.store_hit_update)
     store_updates_ =
         &L1_STAT("store_updates", "accesses",

@@ -79,6 +79,7 @@ class L1DataCache : public CacheShell {
   void drop_line(Addr addr);
 
  private:
+  friend class CacheShell;  // direct_calls()
   int process(Payload& gp, Cycle now) override;
   void stalled(int cause, std::uint64_t cycles) override;
   void accepted(Payload& gp) override;

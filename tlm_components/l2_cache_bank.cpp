@@ -52,6 +52,7 @@ L2CacheBank::L2CacheBank(sc_core::sc_module_name name, const L2Config& cfg, SimC
       fills_(L2_STAT("fills", "lines", "fills received from DRAM"))
 #undef L2_STAT
 {
+  direct_calls<L2CacheBank>();
   if (index_ && policy_.tags().linear_pow2()) {
     inline_index_map_ = map;
     const AddressMapConfig& mc = map->config();

@@ -66,6 +66,7 @@ class L2CacheBank : public CacheShell {
   const TagArray& tags() const { return policy_.tags(); }
 
  private:
+  friend class CacheShell;  // direct_calls()
   // Acceptance from the crossbar: into the ROP stage, unless the input queue behind it is full.
   int process(Payload& gp, Cycle now) override;
   // The tag stage: the head of the ROP stage, once through it, gets its hit/miss/MSHR decision
