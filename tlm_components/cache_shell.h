@@ -87,8 +87,18 @@ class CacheShell : public sc_core::sc_module {
     Cycle next_cycle() const { return buf_[head_ & mask_].when; }
     bool ready(Cycle now) const { return !empty() && next_cycle() <= now; }
     Payload* pop() { return buf_[head_++ & mask_].gp; }
-    // Returns whether `gp` is now the head.
-    bool push(Cycle when, Payload* gp) {
+    // Returns whether `gp` is now the head. The usual append (room left, due no earlier than
+    // the tail) inline; a growth or a move past later responses in push_sorted().
+    [[gnu::always_inline]] bool push(Cycle when, Payload* gp) {
+      const std::size_t t = tail_;
+      if (t - head_ != buf_.size() && (t == head_ || buf_[(t - 1) & mask_].when <= when)) {
+        buf_[t & mask_] = Item{when, gp};
+        tail_ = t + 1;
+        return t == head_;
+      }
+      return push_sorted(when, gp);
+    }
+    [[gnu::noinline]] bool push_sorted(Cycle when, Payload* gp) {
       if (tail_ - head_ == buf_.size()) grow();
       std::size_t i = tail_++;
       for (; i != head_ && buf_[(i - 1) & mask_].when > when; --i)
