@@ -186,7 +186,9 @@ class CacheShell : public sc_core::sc_module {
     if (queue_response(when, gp)) wake_responses();
   }
   // Returns whether the response went to the head of the queue.
-  bool queue_response(Cycle when, Payload& gp) { return responses_.push(when, &gp); }
+  [[gnu::always_inline]] bool queue_response(Cycle when, Payload& gp) {
+    return responses_.push(when, &gp);
+  }
   void wake_responses() { wake_responses(clk_.next_edge_cycle()); }
   // Cycle c's edge in ps for a wake-up at the next edge or a later one (c >=
   // clk_.next_edge_cycle(), as for every wake-up of the shell and its blocks): ClockDomain::ps_at()
