@@ -223,7 +223,8 @@ inline int L2CacheBank::decide(Payload& gp, Cycle now) {
     case L2Outcome::Hit:
       ++hits_;
       perform(gp, e, d.line, d.way, d.set, d.need);
-      respond_at(tagged + cfg_.data_latency, gp);
+      // respond_at(); the tag run is at the next edge: its cycle is now (no division).
+      if (queue_response(tagged + cfg_.data_latency, gp)) wake_responses(now);
       return 0;
     default:
       break;
@@ -236,7 +237,8 @@ inline int L2CacheBank::decide(Payload& gp, Cycle now) {
   }
   if (d.outcome == L2Outcome::StoreAllocate) {
     perform(gp, e, d.line, d.way, d.set, d.need);
-    respond_at(tagged + cfg_.data_latency, gp);
+    // respond_at(); the tag run is at the next edge: its cycle is now (no division).
+    if (queue_response(tagged + cfg_.data_latency, gp)) wake_responses(now);
     if (pipe_was_empty) wake_down(now);
     return 0;
   }
