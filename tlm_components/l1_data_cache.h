@@ -38,7 +38,10 @@ struct L1Config {
   double clock_hz = 1.4e9;
 };
 
-class L1DataCache : public CacheShell {
+// final: its constructor's direct_calls<L1DataCache>() binds this class's process(), stalled(),
+// on_response_from_below() and send_down() without dispatch, which a subclass's overrides would
+// miss.
+class L1DataCache final : public CacheShell {
  public:
   tlm_utils::simple_target_socket<CacheShell>& cpu = upper;     // from the SM
   tlm_utils::simple_initiator_socket<CacheShell>& mem = lower;  // to the NoC (or a cluster unit)

@@ -54,7 +54,10 @@ struct L2Config {
   bool bank_local_index = true;
 };
 
-class L2CacheBank : public CacheShell {
+// final: its constructor's direct_calls<L2CacheBank>() binds this class's process(), stalled(),
+// on_response_from_below() and send_down() without dispatch, which a subclass's overrides would
+// miss.
+class L2CacheBank final : public CacheShell {
  public:
   tlm_utils::simple_target_socket<CacheShell>& noc = upper;      // from the crossbar
   tlm_utils::simple_initiator_socket<CacheShell>& dram = lower;  // to the memory controller
