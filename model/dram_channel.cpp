@@ -20,7 +20,7 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
       banks_(banks),
       busy_((banks + 63) / 64, 0),
       hits_((banks + 63) / 64, 0),
-      slots_(queue_capacity),
+      slots_(queue_capacity + 1),
       capacity_(queue_capacity) {
   t_.validate();
   nbanks_ = banks;
@@ -40,6 +40,7 @@ DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
   for (std::uint32_t i = 0; i < queue_capacity; ++i)
     slots_[i].next = i + 1 < queue_capacity ? i + 1 : kNil;
   free_head_ = 0;
+  last_ = queue_capacity;
 }
 
 void DramChannelModel::bad_enqueue(const DramRequest& r) const {
@@ -47,46 +48,6 @@ void DramChannelModel::bad_enqueue(const DramRequest& r) const {
     throw std::out_of_range("DRAM request for bank " + std::to_string(r.bank) + " of " +
                             std::to_string(banks_.size()));
   throw std::logic_error("DRAM requests enqueued into a full queue (or none)");
-}
-
-void DramChannelModel::enqueue_run(const DramRequest& r, std::uint32_t n,
-                                   std::uint32_t column_step) {
-  if (n == 0 || n > room()) bad_enqueue(r);
-  enqueue(r);
-  // The others behind it: the first's enqueue() left the bank's state and the cache as the
-  // later ones find them (same bank, row and kind: none of them changes the cache), so each is
-  // only appended to its bank's list and, as a row hit, to its kind's hit list.
-  Bank& b = banks_[r.bank];
-  const bool hit = b.open && b.row == r.row;
-  const unsigned k = r.is_write ? 1 : 0;
-  std::uint32_t prev = b.tail, i = free_head_;
-  DramRequest a = r;
-  for (std::uint32_t j = 1; j < n; ++j) {
-    a.column += column_step;
-    Slot& s = slots_[i];
-    Slot& p = slots_[prev];
-    const std::uint32_t nx = s.next;
-    s.r = a;
-    s.seq = seq_++;
-    s.prev = prev;
-    s.next = kNil;
-    p.next = i;
-    if (hit) {
-      s.hprev = prev;
-      s.hnext = kNil;
-      p.hnext = i;
-    }
-    prev = i;
-    i = nx;
-  }
-  free_head_ = i;
-  b.tail = prev;
-  count_ += n - 1;
-  b.queued += n - 1;
-  if (hit) {
-    hit_tail_[k] = prev;
-    (k ? b.hit_wr : b.hit_rd) += n - 1;
-  }
 }
 
 void DramChannelModel::refresh() const {
@@ -166,7 +127,7 @@ bool DramChannelModel::row_command(Cycle now, DramCommand& cmd) {
       const Slot& s = slots_[o];
       if (s.r.row != b.row) continue;
       const unsigned kind = s.r.is_write ? 1 : 0;
-      ++(kind ? b.hit_wr : b.hit_rd);
+      (kind ? b.hit_wr : b.hit_rd) += s.n;
       std::uint32_t& p = at[kind];
       while (p != kNil && slots_[p].seq < s.seq) p = slots_[p].hnext;
       hit_insert(o, p);

@@ -65,11 +65,19 @@ class DramChannelModel {
   // Room for this many more requests.
   std::uint32_t room() const { return capacity_ - count_; }
   // Precondition: can_accept().
-  void enqueue(const DramRequest& r);
+  void enqueue(const DramRequest& r) { put(r, 1); }
   // n requests that differ only in their columns (r.column, + column_step, ...), in that order:
-  // the same as n calls of enqueue(), in one pass (a DRAM atom run of one cache line).
-  // Precondition: 1 <= n <= room().
-  void enqueue_run(const DramRequest& r, std::uint32_t n, std::uint32_t column_step);
+  // the same as n calls of enqueue(), as one queue entry (a DRAM atom run of one cache line; the
+  // columns do not enter the timing, so the entry keeps the first). Precondition: 1 <= n <=
+  // room().
+  void enqueue_run(const DramRequest& r, std::uint32_t n, std::uint32_t /*column_step*/) {
+    put(r, n);
+  }
+  // The next k requests of the run the last enqueue() or enqueue_run() queued in part (r: the
+  // first of them; the same id, bank, row and kind, later columns), with nothing enqueued since:
+  // the same as enqueue_run(r, k, ...), joined to that run's entry while it still holds one of
+  // its requests. Precondition: 1 <= k <= room().
+  void extend(const DramRequest& r, std::uint32_t k);
   // Earliest cycle >= now at which issue() will issue a command, or kNever if the queue is empty;
   // `now` is not before the last command issued (time does not go back).
   Cycle next_command_cycle(Cycle now) const {
@@ -144,14 +152,23 @@ class DramChannelModel {
   // The queue: per bank a doubly linked list in arrival order over capacity_ fixed slots, with
   // an arrival number per request. FR-FCFS's "oldest request that ..." is then the oldest such
   // request of each bank (mostly its first), compared across banks by arrival number, and a
-  // request leaves from the middle without moving the others. 64 bytes (56 used): an index
+  // request leaves from the middle without moving the others. 64 bytes (60 used): an index
   // becomes an address by one shift, where a 56-byte stride takes three instructions.
+  //
+  // An entry holds a run of n requests that differ only in their columns (enqueue_run(),
+  // extend()), taken by n column commands: they are consecutive in arrival order, so they are
+  // next to each other in every list and order, and an entry stands for all of them (its seq is
+  // its first's, the others' lie between it and the next entry's). The bank's and the channel's
+  // counts count requests.
   struct alignas(64) Slot {
     DramRequest r;
     std::uint64_t seq = 0;
     std::uint32_t prev = kNil, next = kNil;
     std::uint32_t hprev = kNil, hnext = kNil;  // its row-hit list (while a row hit)
+    std::uint32_t n = 0;                       // requests left in the entry (0: free)
   };
+  // enqueue() and enqueue_run(): a new entry of n requests.
+  [[gnu::always_inline]] void put(const DramRequest& r, std::uint32_t n);
   void unlink(std::uint32_t i);
   // The row hits of all banks, one list per kind (0 reads, 1 writes) in arrival order: the
   // oldest legal hit is the first of its list whose bank is past tRCD (usually the head), so a
@@ -183,8 +200,10 @@ class DramChannelModel {
   std::vector<Bank> banks_;
   std::vector<std::uint64_t> busy_;  // bit per bank: queued > 0
   std::vector<std::uint64_t> hits_;  // bit per bank: column_bank() (open, queued hits)
+  // capacity_ entries, then one that is never used (n = 0): last_'s value before any enqueue.
   std::vector<Slot> slots_;
   std::uint32_t free_head_ = kNil;  // unused slots, linked by their `next`
+  std::uint32_t last_ = 0;          // the entry of the last enqueue (free once n is 0)
   std::uint32_t nbanks_ = 0;
   std::uint32_t count_ = 0;
   std::uint64_t seq_ = 0;  // arrival numbers
@@ -224,25 +243,27 @@ inline void DramChannelModel::hit_insert(std::uint32_t i, std::uint32_t before) 
   (before == kNil ? hit_tail_[k] : slots_[before].hprev) = i;
 }
 
-inline void DramChannelModel::enqueue(const DramRequest& r) {
-  if (r.bank >= nbanks_ || count_ == capacity_) bad_enqueue(r);
+inline void DramChannelModel::put(const DramRequest& r, std::uint32_t n) {
+  if (r.bank >= nbanks_ || n - 1 >= room()) bad_enqueue(r);  // n = 0 wraps
   const std::uint32_t i = free_head_;
   Slot& s = slots_[i];  // hprev/hnext are set when it joins a hit list
   free_head_ = s.next;
+  last_ = i;
   Bank& b = banks_[r.bank];
   const bool was_busy = b.queued != 0;
   const bool hit = b.open && b.row == r.row;
   s.r = r;
+  s.n = n;
   s.seq = seq_++;
   s.prev = b.tail;
   s.next = kNil;
   (b.tail == kNil ? b.head : slots_[b.tail].next) = i;
   b.tail = i;
-  ++count_;
-  ++b.queued;
+  count_ += n;
+  b.queued += n;
   busy_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
   if (hit) {
-    ++(r.is_write ? b.hit_wr : b.hit_rd);
+    (r.is_write ? b.hit_wr : b.hit_rd) += n;
     hits_[r.bank >> 6] |= std::uint64_t{1} << (r.bank & 63);
     hit_insert(i, kNil);  // the youngest request
   }
@@ -253,12 +274,31 @@ inline void DramChannelModel::enqueue(const DramRequest& r) {
     Cycle& m = column_bank(b) ? next_col_ : next_row_;
     m = std::min(m, bank_ready(b));
   } else if (hit) {
-    // The bank's first hit (counted above): its PRE was on the row side, maybe the minimum.
-    if (b.hit_rd + b.hit_wr == 1 && b.next_pre == next_row_) stale_ = true;
+    // The bank's first hits (counted above): its PRE was on the row side, maybe the minimum.
+    if (b.hit_rd + b.hit_wr == n && b.next_pre == next_row_) stale_ = true;
     // The bank's other hits are in the cache already: only the new one's kind is added.
     const Cycle c =
         r.is_write ? std::max(b.next_wr, next_wr_any_) : std::max(b.next_rd, next_rd_any_);
     next_col_ = std::min(next_col_, c);
+  }
+}
+
+inline void DramChannelModel::extend(const DramRequest& r, std::uint32_t k) {
+  Slot& s = slots_[last_];
+  if (s.n == 0) return put(r, k);  // the run's entry has been taken: a new one
+  if (k - 1 >= room()) bad_enqueue(r);
+  // The requests join the run's entry, the youngest in its bank's list and, when a hit, in its
+  // kind's hit list, as put() would append them. The bank is busy and, when they hit, already
+  // has a hit of their kind: the cache changes only through their kind's column cycle.
+  Bank& b = banks_[r.bank];
+  s.n += k;  // their arrival numbers lie between the entry's and the next entry's
+  count_ += k;
+  b.queued += k;
+  if (b.open && b.row == r.row) {
+    (r.is_write ? b.hit_wr : b.hit_rd) += k;
+    if (!stale_)
+      next_col_ = std::min(next_col_, r.is_write ? std::max(b.next_wr, next_wr_any_)
+                                                 : std::max(b.next_rd, next_rd_any_));
   }
 }
 
@@ -269,7 +309,6 @@ inline void DramChannelModel::unlink(std::uint32_t i) {
   (s.next == kNil ? b.tail : slots_[s.next].prev) = s.prev;
   s.next = free_head_;
   free_head_ = i;
-  --count_;
 }
 
 inline void DramChannelModel::hit_unlink(std::uint32_t i) {
@@ -332,12 +371,16 @@ inline bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
   row_hits_ += cmd.row_hit;
   b.accessed_since_act = true;
   const std::uint32_t bi = r.bank;
+  --count_;
   if (--b.queued == 0) busy_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));
   --(wr ? b.hit_wr : b.hit_rd);
   const bool still_col = b.hit_pending();
   if (!still_col) hits_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));
-  hit_unlink(hit);
-  unlink(hit);
+  // The entry's next request (a run's) stays where this one was.
+  if (--slots_[hit].n == 0) {
+    hit_unlink(hit);
+    unlink(hit);
+  }
   // The cache: the column side from the hit lists as they are now; the row side changes only if
   // the issuing bank joined it (open, requests queued, none of them hits: its PRE). Each kind's
   // side is max(its list's earliest bank cycle, its channel-wide limit), both limits after now:

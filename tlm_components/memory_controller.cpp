@@ -193,10 +193,7 @@ namespace {
 // out of line, so that on_request does not carry an inlined enqueue().
 [[gnu::noinline]] void enqueue_direct(DramChannelModel& d, const DramRequest& r, std::uint32_t n,
                                       std::uint32_t column_step) {
-  if (n == 1)
-    d.enqueue(r);
-  else
-    d.enqueue_run(r, n, column_step);
+  d.enqueue_run(r, n, column_step);
 }
 }  // namespace
 
@@ -218,17 +215,20 @@ void MemoryController::schedule_method() {
   bool freed = false;  // front-end space freed: held requests may enter
   while (front_ready_ <= now && dram_.can_accept()) {
     // The head run's atoms while the queue has room (as one atom at a time would).
+    // (A full queue takes one atom per freed slot.)
     FrontRun& f = front_.front();
     const std::uint32_t k = std::min(f.n, dram_.room());
-    if (k == 1)
-      dram_.enqueue(f.r);  // a full queue takes one atom per freed slot
+    if (f.part_queued)
+      dram_.extend(f.r, k);
     else
       dram_.enqueue_run(f.r, k, cfg_.atom_bytes);
     front_atoms_ -= k;
     freed = true;
     if (k != f.n) {
+      // The rest follows with nothing else queued in between (the front end is in order). f.r
+      // keeps the first atom's column: the scheduler queue does not time by column.
       f.n -= k;
-      f.r.column += k * cfg_.atom_bytes;
+      f.part_queued = true;
       break;  // the queue is full
     }
     front_.pop_front();

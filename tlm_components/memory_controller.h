@@ -130,10 +130,11 @@ class MemoryController : public sc_core::sc_module {
   // that differ only in their columns (consecutive atoms of one interleave chunk: the same bank
   // and row): r is the run's first atom, n its atoms. An atom's arrival is the cycle it leaves
   // the front end. A run enters the scheduler queue in one enqueue_run() (in part if the queue
-  // has less room).
+  // has less room, the rest by extend()).
   struct FrontRun {
     DramRequest r;
     std::uint32_t n;
+    bool part_queued = false;  // its first atoms are in the scheduler queue
   };
   RingBuffer<FrontRun> front_;
   std::uint32_t front_atoms_ = 0;  // atoms in front_

@@ -711,7 +711,7 @@ TEST_CASE("DramChannelModel: a second command bus lets an ACT go out beside a ro
   }
 }
 
-TEST_CASE("DramChannelModel: enqueue_run is n single enqueues", "[dram]") {
+TEST_CASE("DramChannelModel: enqueue_run and extend are n single enqueues", "[dram]") {
   // Two channels get the same traffic, one as runs of requests that differ only in their
   // columns (a cache line's atoms), the other one request at a time; every issued command and
   // every wake-up answer must agree, also when the queue fills and a run enters in parts.
@@ -723,26 +723,37 @@ TEST_CASE("DramChannelModel: enqueue_run is n single enqueues", "[dram]") {
       DramChannelModel runs(t, 8, capacity), single(t, 8, capacity);
       std::mt19937 rng(capacity * 7 + t.tCCD);
       std::uint64_t id = 0;
-      std::uint32_t issued = 0, hits = 0, parts = 0;
+      std::uint32_t issued = 0, hits = 0, parts = 0, extends = 0;
+      // The run being queued: only as many of its requests as fit go in, the rest (later
+      // columns) by extend() in later cycles, before any other run, as the controller's front
+      // end does with a full queue.
+      DramRequest r;
+      std::uint32_t n = 0;
+      bool part = false;
       for (Cycle now = 0; now < 4000; ++now) {
-        if (rng() % 3 == 0) {
-          // A run of 1-4 requests of one bank and row; only as many as fit go in now, the rest
-          // of the run (later columns) stays for a later cycle, as the controller's front end
-          // does with a full queue.
-          DramRequest r = req(++id, rng() % 8, rng() % 3, rng() % 4 == 0, 64 * (rng() % 4));
-          std::uint32_t n = 1 + rng() % 4;
-          while (n && runs.room()) {
-            const std::uint32_t k = std::min(n, runs.room());
-            if (k < n) ++parts;
+        if (n == 0 && rng() % 3 == 0) {
+          // A run of 1-4 requests of one bank and row.
+          r = req(++id, rng() % 8, rng() % 3, rng() % 4 == 0, 64 * (rng() % 4));
+          n = 1 + rng() % 4;
+          part = false;
+        }
+        if (n && runs.room()) {
+          const std::uint32_t k = std::min(n, runs.room());
+          if (k < n) ++parts;
+          if (part) {
+            runs.extend(r, k);
+            ++extends;
+          } else {
             runs.enqueue_run(r, k, 32);
-            for (std::uint32_t j = 0; j < k; ++j) {
-              DramRequest s = r;
-              s.column += 32 * j;
-              single.enqueue(s);
-            }
-            r.column += 32 * k;
-            n -= k;
           }
+          for (std::uint32_t j = 0; j < k; ++j) {
+            DramRequest s = r;
+            s.column += 32 * j;
+            single.enqueue(s);
+          }
+          r.column += 32 * k;
+          n -= k;
+          part = true;
         }
         REQUIRE(runs.queued() == single.queued());
         REQUIRE(runs.next_command_cycle(now) == single.next_command_cycle(now));
@@ -765,6 +776,7 @@ TEST_CASE("DramChannelModel: enqueue_run is n single enqueues", "[dram]") {
       CHECK(issued > 500);
       CHECK(hits > 100);
       if (capacity == 3) CHECK(parts > 0);
+      if (capacity == 3) CHECK(extends > 0);
     }
   DramChannelModel m(DramTiming{}, 4, 4);
   CHECK_THROWS_AS(m.enqueue_run(req(1, 0, 0), 0, 32), std::logic_error);
