@@ -77,7 +77,7 @@ class DramChannelModel {
   // first of them; the same id, bank, row and kind, later columns), with nothing enqueued since:
   // the same as enqueue_run(r, k, ...), joined to that run's entry while it still holds one of
   // its requests. Precondition: 1 <= k <= room().
-  void extend(const DramRequest& r, std::uint32_t k);
+  [[gnu::always_inline]] void extend(const DramRequest& r, std::uint32_t k);
   // Earliest cycle >= now at which issue() will issue a command, or kNever if the queue is empty;
   // `now` is not before the last command issued (time does not go back).
   Cycle next_command_cycle(Cycle now) const {
@@ -169,6 +169,8 @@ class DramChannelModel {
   };
   // enqueue() and enqueue_run(): a new entry of n requests.
   [[gnu::always_inline]] void put(const DramRequest& r, std::uint32_t n);
+  // put() out of line: extend()'s rare case, kept out of its inlined copies.
+  [[gnu::noinline]] void put_new(const DramRequest& r, std::uint32_t n) { put(r, n); }
   void unlink(std::uint32_t i);
   // The row hits of all banks, one list per kind (0 reads, 1 writes) in arrival order: the
   // oldest legal hit is the first of its list whose bank is past tRCD (usually the head), so a
@@ -285,7 +287,7 @@ inline void DramChannelModel::put(const DramRequest& r, std::uint32_t n) {
 
 inline void DramChannelModel::extend(const DramRequest& r, std::uint32_t k) {
   Slot& s = slots_[last_];
-  if (s.n == 0) return put(r, k);  // the run's entry has been taken: a new one
+  if (s.n == 0) return put_new(r, k);  // the run's entry has been taken: a new one
   if (k - 1 >= room()) bad_enqueue(r);
   // The requests join the run's entry, the youngest in its bank's list and, when a hit, in its
   // kind's hit list, as put() would append them. The bank is busy and, when they hit, already
