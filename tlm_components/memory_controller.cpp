@@ -1,6 +1,7 @@
 #include "tlm_components/memory_controller.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace locsim {
 
@@ -54,7 +55,7 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
           request,
           // At the next edge, the run a notification now would reschedule to (every run is on
           // an edge: schedule_method does not test for one).
-          [this]() { ev_.notify_at((sim_time().value() + ps_ - 1) / ps_ * ps_); });
+          [this]() { wake((sim_time().value() + ps_ - 1) / ps_); });
     };
     if (cfg.controller_latency == 0)
       bind([this, s](Payload& gp) { return on_request<true>(s, gp); });
@@ -178,12 +179,12 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
     // The scheduler may issue for the new atoms this cycle, or (with a front end) a run this
     // cycle moves the head into the slot a column command of this cycle freed: the same run
     // an acceptance always asked for until here, whose timing the results depend on.
-    ev_.notify_at(now * ps_);
+    wake(now);
   } else if (front_was_empty && dram_.can_accept()) {
     // The new atoms enter the scheduler queue when they leave the front end. Any other run
     // before then would find nothing to do: the front head's exit, and a full queue's next
     // column command, are already asked for by schedule_method.
-    ev_.notify_at((now + cfg_.controller_latency) * ps_);
+    wake(now + cfg_.controller_latency);
   }
   return true;
 }
@@ -208,11 +209,12 @@ inline void MemoryController::push_run(const FrontRun& f, bool direct) {
 
 template <bool kDual>
 void MemoryController::schedule_method() {
-  // The time read once, in ps: every wake-up asked for below lies after now, so its edge needs
-  // no comparison with now (ClockDomain::ps_at()). Every run is asked for at an edge (on_request,
-  // the END_RESP callback and this method ask for edges only).
-  const Cycle now = sim_time().value() / ps_;
-  bool freed = false;  // front-end space freed: held requests may enter
+  // The run's cycle is the one its wake-up asked for (no time read or division): every run is
+  // asked for through wake(), at an edge.
+  const Cycle now = wake_at_;
+  assert(now * ps_ == sim_time().value());
+  wake_at_ = DramChannelModel::kNever;  // as ev_'s pending time: a request for now is a new pass
+  bool freed = false;                   // front-end space freed: held requests may enter
   while (front_ready_ <= now && dram_.can_accept()) {
     // The head run's atoms while the queue has room (as one atom at a time would).
     // (A full queue takes one atom per freed slot.)
@@ -270,8 +272,7 @@ void MemoryController::schedule_method() {
   }
   if (waiting_ == 0 && !done_.ready(now)) {
     // The usual run, with nothing to answer: no test of waiting_ below.
-    const Cycle next = next_run(now);
-    if (next != DramChannelModel::kNever) ev_.notify_at(next * ps_);
+    wake(next_run(now));  // kNever: no run
     return;
   }
   if (waiting_ == 0) {
@@ -290,8 +291,7 @@ void MemoryController::schedule_method() {
     respond_ready(now);
   }
   // The next cycle while responses wait.
-  const Cycle next = waiting_ ? now + 1 : next_run(now);
-  if (next != DramChannelModel::kNever) ev_.notify_at(next * ps_);
+  wake(waiting_ ? now + 1 : next_run(now));
 }
 
 inline bool MemoryController::issued(const DramCommand& cmd) {

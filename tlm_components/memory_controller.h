@@ -168,6 +168,16 @@ class MemoryController : public sc_core::sc_module {
   std::uint32_t sectors_per_atom_, atom_sectors_;
   // The atom mask of each sector mask below 256 (lines of up to 8 sectors: every platform's).
   std::array<std::uint8_t, 256> atoms_of_;
+  // The cycle of the run asked for, ~0 if none: ev_'s pending time in cycles (cleared with it
+  // when the run starts), so that a run knows its cycle without reading the time.
+  Cycle wake_at_ = ~Cycle{0};
+  // A run at cycle c's edge (c after the current cycle, or the current one for another pass),
+  // unless an earlier one is asked for; kNever: none.
+  void wake(Cycle c) {
+    if (c >= wake_at_) return;
+    wake_at_ = c;
+    ev_.notify_at(c * ps_);
+  }
   Cycle last_cmd_ = ~Cycle{0};
   DramCommand cmd_;  // issue()'s answer (a member: no default-initialised local per run)
   std::uint32_t last_source_ = 0;  // the source of the request accepted last (round robin)
