@@ -121,47 +121,15 @@ bool MemoryController::on_request(std::uint32_t src, Payload& gp) {
   // lie above the chunk offset, which forms the column's low bits): one decode serves them all.
   // Without them the channel is this controller's: only the bank, row and column are needed.
   const bool baseline = map_.num_ranges() == 0;
-  auto decode = [this, baseline](Addr a) {
-    if (baseline) return map_.cell(map_.baseline_local(a));
-    const DramCoord d = map_.decode(a);
-    return DramCell{d.bank, d.row, d.column};
-  };
   const bool one_chunk = baseline && (lo ^ hi) < map_.config().interleave_bytes;
-  const DramCell c = decode(lo);
-  // One request built once, in the front-end entry that queues it; each further atom changes only
-  // its cell (in one chunk its column).
-  FrontRun f{DramRequest{id, c.bank, c.row, c.column, wr, ready}, 1};
-  if (one_chunk) {
-    const std::uint32_t m0 = atom_mask >> first;
-    if ((m0 & (m0 + 1)) == 0) {
-      f.n = n;  // the usual case: consecutive atoms (the whole line), one run
-      push_run(f, direct);
-    } else {
-      // Each run of consecutive atoms goes as one run.
-      const std::uint32_t column0 = c.column;
-      for (std::uint32_t m = m0, a = 0; m;) {
-        const auto skip = static_cast<unsigned>(__builtin_ctz(m));
-        m >>= skip;
-        a += skip;
-        const auto len = ~m ? static_cast<unsigned>(__builtin_ctz(~m)) : 32u;
-        f.r.column = column0 + a * cfg_.atom_bytes;
-        f.n = len;
-        push_run(f, direct);
-        m = len < 32 ? m >> len : 0;
-        a += len;
-      }
-    }
+  const DramCell c = decode(lo, baseline);
+  const std::uint32_t m0 = atom_mask >> first;
+  if (one_chunk && (m0 & (m0 + 1)) == 0) {
+    // The usual case: consecutive atoms (the whole line), one run, built in its front-end entry.
+    push_run(FrontRun{DramRequest{id, c.bank, c.row, c.column, wr, ready}, n}, direct);
   } else {
-    for (std::uint32_t m = atom_mask; m; m &= m - 1) {  // the atoms, lowest first
-      const auto a = static_cast<unsigned>(__builtin_ctz(m));
-      if (a != first) {
-        const DramCell d = decode(base + a * cfg_.atom_bytes);
-        f.r.bank = d.bank;
-        f.r.row = d.row;
-        f.r.column = d.column;
-      }
-      push_run(f, direct);
-    }
+    push_atoms(FrontRun{DramRequest{id, c.bank, c.row, c.column, wr, ready}, 1}, atom_mask, base,
+               one_chunk, direct);
   }
   if (front_was_empty && !direct) front_ready_ = ready;
   if (wr) {
@@ -197,6 +165,44 @@ namespace {
   d.enqueue_run(r, n, column_step);
 }
 }  // namespace
+
+inline DramCell MemoryController::decode(Addr a, bool baseline) const {
+  if (baseline) return map_.cell(map_.baseline_local(a));
+  const DramCoord d = map_.decode(a);
+  return DramCell{d.bank, d.row, d.column};
+}
+
+void MemoryController::push_atoms(FrontRun f, std::uint32_t atom_mask, Addr base, bool one_chunk,
+                                  bool direct) {
+  const auto first = static_cast<unsigned>(__builtin_ctz(atom_mask));
+  if (one_chunk) {
+    // Each run of consecutive atoms goes as one run.
+    const std::uint32_t column0 = f.r.column;
+    for (std::uint32_t m = atom_mask >> first, a = 0; m;) {
+      const auto skip = static_cast<unsigned>(__builtin_ctz(m));
+      m >>= skip;
+      a += skip;
+      const auto len = ~m ? static_cast<unsigned>(__builtin_ctz(~m)) : 32u;
+      f.r.column = column0 + a * cfg_.atom_bytes;
+      f.n = len;
+      push_run(f, direct);
+      m = len < 32 ? m >> len : 0;
+      a += len;
+    }
+  } else {
+    const bool baseline = map_.num_ranges() == 0;
+    for (std::uint32_t m = atom_mask; m; m &= m - 1) {  // the atoms, lowest first
+      const auto a = static_cast<unsigned>(__builtin_ctz(m));
+      if (a != first) {
+        const DramCell d = decode(base + a * cfg_.atom_bytes, baseline);
+        f.r.bank = d.bank;
+        f.r.row = d.row;
+        f.r.column = d.column;
+      }
+      push_run(f, direct);
+    }
+  }
+}
 
 inline void MemoryController::push_run(const FrontRun& f, bool direct) {
   if (direct) {

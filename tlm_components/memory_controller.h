@@ -141,6 +141,13 @@ class MemoryController : public sc_core::sc_module {
   Cycle front_ready_ = ~Cycle{0};  // the front end's head's arrival, ~0 if empty
   // Queues the run f (into the front end, or without one into the scheduler queue).
   void push_run(const FrontRun& f, bool direct);
+  // The bank, row and column of address a (baseline: no range mappers, the channel is this
+  // controller's).
+  DramCell decode(Addr a, bool baseline) const;
+  // on_request's other cases, out of line: the atoms of atom_mask (line address base) as runs of
+  // consecutive atoms, f being the first atom's (one_chunk: all in one interleave chunk).
+  [[gnu::noinline]] void push_atoms(FrontRun f, std::uint32_t atom_mask, Addr base, bool one_chunk,
+                                    bool direct);
   // Per source, the ids of complete requests waiting for its response channel (oldest at head).
   struct Waiting {
     std::vector<std::uint32_t> ids;
