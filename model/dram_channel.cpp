@@ -16,12 +16,12 @@ void DramTiming::validate() const {
 
 DramChannelModel::DramChannelModel(const DramTiming& t, std::uint32_t banks,
                                    std::uint32_t queue_capacity)
-    : t_(t),
-      banks_(banks),
+    : banks_(banks),
       busy_((banks + 63) / 64, 0),
       hits_((banks + 63) / 64, 0),
       slots_(queue_capacity + 1),
-      capacity_(queue_capacity) {
+      capacity_(queue_capacity),
+      t_(t) {
   t_.validate();
   nbanks_ = banks;
   rd_done_ = t_.tCL + t_.burst_cycles;

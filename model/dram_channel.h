@@ -194,7 +194,6 @@ class DramChannelModel {
   Cycle next_hit_at_ = kNever;
   std::uint32_t next_hit_ = kNil;
 
-  DramTiming t_;
   // Column-command spacings derived from t_ (cycles after a RD/WR at `now`): its data end, its
   // bank's earliest PRE, the next command of the same kind, of the other kind (bus turnaround).
   Cycle rd_done_ = 0, wr_done_ = 0, rd_pre_ = 0, wr_pre_ = 0, col_gap_ = 0, rd_to_wr_ = 0,
@@ -222,6 +221,8 @@ class DramChannelModel {
   // (recomputed when next asked).
   mutable Cycle next_col_ = kNever, next_row_ = kNever;
   mutable bool stale_ = false;
+  // Last: only row commands read it (the column commands' spacings are above).
+  DramTiming t_;
 };
 
 // Inline, with the helpers it uses: the memory controller's run enqueues one atom per slot freed

@@ -23,7 +23,6 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const MemoryCon
       refused_(cfg.sources, 0),
       sectors_per_atom_(std::max(1u, cfg.atom_bytes / cfg.sector_bytes)),
       atom_sectors_(sectors_per_atom_ >= 32 ? ~0u : (1u << sectors_per_atom_) - 1),
-      atoms_of_(),
 #define MC_STAT(n, u, d) ctx.stats.counter(this->name(), "dram", n, u, d)
       reads_(MC_STAT("reads", "requests", "read requests (L2 fills)")),
       writes_(MC_STAT("writes", "requests", "write requests (L2 write-backs)")),

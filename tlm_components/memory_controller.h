@@ -173,8 +173,6 @@ class MemoryController : public sc_core::sc_module {
   }
   // Sectors per DRAM atom, and a mask of that many sector bits.
   std::uint32_t sectors_per_atom_, atom_sectors_;
-  // The atom mask of each sector mask below 256 (lines of up to 8 sectors: every platform's).
-  std::array<std::uint8_t, 256> atoms_of_;
   // The cycle of the run asked for, ~0 if none: ev_'s pending time in cycles (cleared with it
   // when the run starts), so that a run knows its cycle without reading the time.
   Cycle wake_at_ = ~Cycle{0};
@@ -193,6 +191,9 @@ class MemoryController : public sc_core::sc_module {
   Counter &reads_, &writes_, &read_bytes_, &write_bytes_, &atoms_, &row_hits_, &activates_,
       &precharges_, &bus_cycles_;
   Distribution& latency_;
+  // The atom mask of each sector mask below 256 (lines of up to 8 sectors: every platform's).
+  // Last: a request reads one byte of it, and the state every run reads stays on fewer lines.
+  std::array<std::uint8_t, 256> atoms_of_{};
 };
 
 // Parameters of the memory partitions (mem.*, dram.*, clock.dram), declared from
