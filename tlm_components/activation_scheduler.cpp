@@ -202,6 +202,7 @@ __attribute__((always_inline)) inline void ActivationScheduler::run_word(std::ui
 #endif
 }
 
+template <std::size_t W>
 __attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::uint64_t* b,
                                                                          std::uint64_t now) {
   // The bucket is read in place: no request reaches it meanwhile (its time has left due_ and the
@@ -211,7 +212,7 @@ __attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::ui
   ++passes_;
   Activation* const* row = by_slot_.data();  // fixed after finalize()
   // Up to 128 processes (fermi's 15 SMs and their caches): the two words without a loop.
-  if (words_ == 2) {
+  if constexpr (W == 2) {
     run_word(b, row, now);
     run_word(b + 1, row + 64, now);
     return;
@@ -242,6 +243,16 @@ void ActivationScheduler::report_late_event() {
 
 void ActivationScheduler::run() {
   if (!final_) finalize();
+  // The bucket's width known at compile time in the pass loop (a load and a test per pass
+  // otherwise): two words up to 128 processes, any other width by the loop.
+  if (words_ == 2)
+    run_times<2>();
+  else
+    run_times<0>();
+}
+
+template <std::size_t W>
+__attribute__((noinline)) void ActivationScheduler::run_times() {
   const std::uint64_t kernel_now = ctx_->time_stamp().value();
   std::uint64_t now = kernel_now;
   armed_ = 0;
@@ -273,7 +284,7 @@ void ActivationScheduler::run() {
       current_ = now;
       for (;;) {
         next_pass_due_ = false;
-        run_pass(b, now);
+        run_pass<W>(b, now);
         // sc_stop() lets the current delta finish and starts no further one.
         if (ctx_->sim_status() == sc_core::SC_SIM_USER_STOP) {
           if (next_pass_due_) {

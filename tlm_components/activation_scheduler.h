@@ -187,11 +187,14 @@ class ActivationScheduler {
   void arm(std::uint64_t t);
   void finalize();
   void run();
+  template <std::size_t W>
+  void run_times();
   // The run-ahead's questions to SystemC's kernel (run()): false if another process is
   // runnable now, else its next event time in kernel_next (kNever: none).
   bool ask_kernel(std::uint64_t now, std::uint64_t& kernel_next);
   void check_kernel_next(std::uint64_t now);
   void report_late_event();
+  template <std::size_t W>
   void run_pass(std::uint64_t* b, std::uint64_t now);
   void run_word(std::uint64_t* w, Activation* const* row, std::uint64_t now);
   static std::uint64_t rank_of(std::uint64_t seed, Activation::Stage stage, std::uint32_t seq);
