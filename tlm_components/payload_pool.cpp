@@ -27,15 +27,25 @@ void PayloadPool::reserve_more(std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) grow();
 }
 
+namespace {
+// A traced payload's end, out of line: free() then calls nothing but its last call.
+__attribute__((noinline)) void retire_and_reset(Timeline* t, PooledPayload* s) {
+  t->retired(s->ext);
+  s->reset();
+}
+}  // namespace
+
 void PayloadPool::free(tlm::tlm_generic_payload* gp) {
   Slot* s = static_cast<Slot*>(gp);
   sc_assert(s->busy);
-  if (Timeline* t = Timeline::active()) t->retired(s->ext);
   s->busy = false;
   --in_use_;
-  s->reset();  // drops auto extensions only; ours stays attached
   s->next_free = free_;
   free_ = s;
+  // The one call last, as a jump: no stack frame around it (about 8 host instructions per
+  // payload). Neither call takes a payload from the pool.
+  if (Timeline* t = Timeline::active()) return retire_and_reset(t, s);
+  s->reset();  // drops auto extensions only; ours stays attached
 }
 
 std::vector<tlm::tlm_generic_payload*> PayloadPool::live() const {
