@@ -211,10 +211,11 @@ __attribute__((always_inline)) inline void ActivationScheduler::run_pass(std::ui
   // on the stack.
   ++passes_;
   Activation* const* row = by_slot_.data();  // fixed after finalize()
-  // Up to 128 processes (fermi's 15 SMs and their caches): the two words without a loop.
-  if constexpr (W == 2) {
-    run_word(b, row, now);
-    run_word(b + 1, row + 64, now);
+  // Up to 512 processes (fermi's 15 SMs and their caches take two words, volta's 80 eight): the
+  // words without a loop.
+  if constexpr (W > 0) {
+#pragma GCC unroll 8
+    for (std::size_t k = 0; k < W; ++k) run_word(b + k, row + 64 * k, now);
     return;
   }
   for (std::uint64_t *w = b, *end = b + words_; w != end; ++w, row += 64) run_word(w, row, now);
@@ -244,11 +245,27 @@ void ActivationScheduler::report_late_event() {
 void ActivationScheduler::run() {
   if (!final_) finalize();
   // The bucket's width known at compile time in the pass loop (a load and a test per pass
-  // otherwise): two words up to 128 processes, any other width by the loop.
-  if (words_ == 2)
-    run_times<2>();
-  else
-    run_times<0>();
+  // otherwise, and a loop over the words): up to eight words, any other width by the loop.
+  switch (words_) {
+    case 1:
+      return run_times<1>();
+    case 2:
+      return run_times<2>();
+    case 3:
+      return run_times<3>();
+    case 4:
+      return run_times<4>();
+    case 5:
+      return run_times<5>();
+    case 6:
+      return run_times<6>();
+    case 7:
+      return run_times<7>();
+    case 8:
+      return run_times<8>();
+    default:
+      return run_times<0>();
+  }
 }
 
 template <std::size_t W>
