@@ -119,12 +119,16 @@ __attribute__((noinline)) void ActivationScheduler::enter_slow(Activation* a, st
     if (t < armed_) arm(t);
     return;
   }
-  if (due_top_ + 1 == due_end_) {
+  if (due_top_ + 1 == due_.data() + due_.size()) {
     grow_due();
     e = index_.find(t);  // the index may have grown
   }
-  if (t < armed_) arm(t);  // a request from outside run() (armed_ is 0 inside)
+  if (current_ != Activation::kNever) return enter_new(a, t, e);  // inside run(): room now
+  // Outside run(), due_end_ shows no room, so that every new time comes here: it may arm.
+  if (t < armed_) arm(t);
+  due_end_ = due_.data() + due_.size();
   enter_new(a, t, e);
+  due_end_ = due_top_ + 1;
 }
 
 __attribute__((noinline)) void ActivationScheduler::enter_new(Activation* a, std::uint64_t t,
@@ -139,10 +143,10 @@ __attribute__((noinline)) void ActivationScheduler::enter_new(Activation* a, std
   }
   // A time not pending yet (e: its free entry in the index): a bucket, and its place in due_,
   // searched from the earliest end, where most new times go (the next few edges). Room in due_
-  // is made out of line, and the arming a request from outside run() may need, so that this
-  // path calls nothing but the index's rare growth at its end. Before finalize() due_ has no
-  // room (its sentinel only), so a request made during elaboration takes the slow path too.
-  if (due_top_ + 1 == due_end_ || t < armed_) return enter_slow(a, t, e);
+  // is made out of line, and the arming a request from outside run() may need (due_end_ shows
+  // no room outside run(), so one test sends both there), so that this path calls nothing. Before
+  // finalize() due_ has no room (its sentinel only): a request made during elaboration too.
+  if (due_top_ + 1 == due_end_) return enter_slow(a, t, e);
   // The free bucket that the entry above due_top_ holds.
   Due* p = ++due_top_;
   std::uint64_t* const b = p->bucket;
@@ -273,6 +277,7 @@ __attribute__((noinline)) void ActivationScheduler::run_times() {
   const std::uint64_t kernel_now = ctx_->time_stamp().value();
   std::uint64_t now = kernel_now;
   armed_ = 0;
+  due_end_ = due_.data() + due_.size();  // the real end inside run() (enter_new())
   // sim_time() reads ahead_ from the first time on (the kernel's time until a step ahead): the
   // pointer is stored once per run(), a step only sets the value.
   set_value(ahead_, now);
@@ -343,6 +348,7 @@ __attribute__((noinline)) void ActivationScheduler::run_times() {
   }
 done:
   current_ = Activation::kNever;
+  due_end_ = due_top_ + 1;  // outside run(): every new time through enter_slow(), which arms
   // An event notified without the offset is due before the time reached.
   if (now > kernel_now) check_kernel_next(now);
   detail::sim_now = &ctx_->time_stamp();

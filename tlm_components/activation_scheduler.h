@@ -207,7 +207,7 @@ class ActivationScheduler {
   // needs no capacity check of its own and calls nothing (no saved registers).
   std::vector<Due> due_;
   Due* due_top_ = nullptr;
-  Due* due_end_ = nullptr;  // due_.data() + due_.size()
+  Due* due_end_ = nullptr;  // due_.data() + due_.size() in run(), due_top_ + 1 outside
   // Every bucket's storage (a header word, then words_ words).
   std::vector<std::unique_ptr<std::uint64_t[]>> bucket_store_;
   // Buckets not in use: each entry of due_ above due_top_ holds one (so a new time finds its
