@@ -113,6 +113,20 @@ class CrossbarFabric {
     if (far_any_) far_.for_each([&](std::uint32_t o) { best = std::min(best, head_ready_[o]); });
     return best;
   }
+  // min(a.next_ready(now), b.next_ready(now)) after both visited their outputs at `now` (their
+  // wheels then start at the same cycle): one scan of the two wheels' slots together.
+  static Cycle next_ready(const CrossbarFabric& a, const CrossbarFabric& b, Cycle now) {
+    const std::uint64_t occ = a.occ_ | b.occ_;
+    const unsigned s = static_cast<unsigned>((now + 1) & (kWheel - 1));
+    if ((occ >> s) & 1) return now + 1;  // (the usual answer while packets flow)
+    Cycle best = kNever;
+    if (occ) {
+      const std::uint64_t m = (occ >> s) | (occ << ((kWheel - s) & (kWheel - 1)));
+      best = now + 1 + static_cast<unsigned>(__builtin_ctzll(m));
+    }
+    if (a.far_any_ | b.far_any_) best = std::min({best, a.next_ready(now), b.next_ready(now)});
+    return best;
+  }
   // Earliest cycle >= now at which arbitrate() could start a transfer or an output head becomes
   // ready; kNever when nothing can happen until an inject() or pop(). Heads that were already
   // ready before `now` are the consumer's business (it is blocked and will pop later).

@@ -340,7 +340,7 @@ void Crossbar::step_method() {
   // becomes ready then, the reply network's when the request network can arbitrate then.)
   Cycle next = now + 1;
   if (!soon) {
-    next = std::min(req_.next_ready(now), rep_.next_ready(now));
+    next = CrossbarFabric::next_ready(req_, rep_, now);
     if (next != now + 1) next = std::min(next, req_.next_arbitration(now + 1));
     if (next != now + 1) next = std::min(next, rep_.next_arbitration(now + 1));
   }
