@@ -96,10 +96,21 @@ inline void CrossbarFabric::arbitrate_once(Cycle now) {
     grant(o, i, now);
   };
   if (one_word_) {  // (the usual case: both sets in registers)
+    // compete() written out: a competing head sets its output's bit without the kNone test,
+    // and the input's index is unsigned (no sign extension before the address).
+    const InState* const ins = in_.data();
+    OutState* const outs = out_.data();
     std::uint64_t contested = 0;
     for (std::uint64_t m = busy_in_.words()[0]; m; m &= m - 1) {
-      const std::uint32_t o = compete(static_cast<std::uint32_t>(__builtin_ctzll(m)));
-      if (o != kNone) contested |= std::uint64_t{1} << o;
+      const std::uint32_t i = static_cast<unsigned>(__builtin_ctzll(m));
+      const InState& in = ins[i];
+      if (in.eligible > now) continue;
+      const std::uint32_t o = in.out;
+      OutState& out = outs[o];
+      if (out.avail > now) continue;
+      const std::uint32_t c = out.winner;
+      if (c == kNone || (c < out.rr && i >= out.rr)) out.winner = i;
+      contested |= std::uint64_t{1} << o;
     }
     for (; contested; contested &= contested - 1)
       take(static_cast<std::uint32_t>(__builtin_ctzll(contested)));
