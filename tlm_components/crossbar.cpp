@@ -136,7 +136,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarConfig& cfg, cons
 bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now, bool edge) {
   const std::uint32_t p = port_of(src);
   if (port_blocked(p, now) || !edge) {
-    step_ev_.notify_at(ahead_ps(retry_cycle(port_accept_[p] == now, now, edge)));
+    ask_step(retry_cycle(port_accept_[p] == now, now, edge));
     if (src < cfg_.bindings) mark(held_ports_, p);  // core bindings: their own loop in the step
     return false;
   }
@@ -162,7 +162,7 @@ bool Crossbar::on_request(std::uint32_t src, Payload& gp, Cycle now, bool edge) 
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_req_flits_[p] += flits;
   e.at(name());
-  step_ev_.notify_at(ahead_ps(now + 1));
+  ask_step(now + 1);
   return true;
 }
 
@@ -175,7 +175,7 @@ bool Crossbar::on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edg
   const std::uint32_t home = tgt - targets_;
   const std::uint32_t p = port_of(home);
   if (port_blocked(p, now) || !edge) {
-    step_ev_.notify_at(ahead_ps(retry_cycle(port_accept_[p] == now, now, edge)));
+    ask_step(retry_cycle(port_accept_[p] == now, now, edge));
     mark(held_targets_, tgt);
     return false;
   }
@@ -190,14 +190,14 @@ bool Crossbar::on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edg
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_req_flits_[p] += flits;
   gpu_ext(gp).at(name());
-  step_ev_.notify_at(ahead_ps(now + 1));
+  ask_step(now + 1);
   return true;
 }
 
 bool Crossbar::on_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edge) {
   if (tgt >= targets_) return on_home_reply(tgt, gp, now, edge);
   if (!edge || target_blocked(tgt, now)) {  // (an L2 off the NoC edge, usually)
-    step_ev_.notify_at(ahead_ps(retry_cycle(reply_accept_[tgt] == now, now, edge)));
+    ask_step(retry_cycle(reply_accept_[tgt] == now, now, edge));
     mark(held_targets_, tgt);
     return false;
   }
@@ -209,7 +209,7 @@ void Crossbar::accept_reply(std::uint32_t tgt, Payload& gp, Cycle now) {
   take_reply(tgt, gp, now, true);
 }
 
-void Crossbar::take_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool ask_step) {
+void Crossbar::take_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool step_after) {
   reply_accept_[tgt] = now;
   PooledPayload* const pooled = as_pooled(gp);  // (one type test for both extensions)
   GpuExtension& e = pooled ? pooled->ext : gpu_ext(gp);
@@ -222,15 +222,12 @@ void Crossbar::take_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool ask_st
   bytes_ += static_cast<std::uint64_t>(flits) * cfg_.flit_bytes;
   *port_rep_flits_[p] += flits;
   e.at(name());
-  if (ask_step) step_ev_.notify_at(ahead_ps(now + 1));
+  if (step_after) ask_step(now + 1);
 }
 
 void Crossbar::step_method() {
-  const Cycle now = clk_.now();
-  if (!clk_.on_edge(now)) {
-    step_ev_.notify_at(ahead_ps(now + 1));
-    return;
-  }
+  const Cycle now = step_cycle_;  // (ask_step(): this run's cycle, at its edge)
+  sc_assert(clk_.on_edge(now));
   bool waiting_inputs = false;
   // This activation's notifications of step_ev_, to skip the later ones SystemC would ignore:
   // one is ignored when a notification at the same time or earlier is pending, and pending ones
@@ -241,7 +238,7 @@ void Crossbar::step_method() {
   auto blocked = [&]() {
     waiting_inputs = true;
     if (next_notified) return;
-    step_ev_.notify_at(ahead_ps(now + 1));
+    ask_step(now + 1);
     next_notified = true;
   };
   if (now != last_step_) {
@@ -344,7 +341,7 @@ void Crossbar::step_method() {
     if (next != now + 1) next = std::min(next, req_.next_arbitration(now + 1));
     if (next != now + 1) next = std::min(next, rep_.next_arbitration(now + 1));
   }
-  if (next != CrossbarFabric::kNever && !next_notified) step_ev_.notify_at(ahead_ps(next));
+  if (next != CrossbarFabric::kNever && !next_notified) ask_step(next);
 }
 
 void Crossbar::deliver_requests_forwarding(Cycle now) {

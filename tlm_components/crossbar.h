@@ -92,10 +92,10 @@ class Crossbar : public Interconnect {
   // path (every reply) keeps few registers.
   [[gnu::noinline]] bool on_home_reply(std::uint32_t tgt, Payload& gp, Cycle now, bool edge);
   // Accepts L2 reply gp at target tgt < targets_ (on an edge, !target_blocked(tgt, now)).
-  // `ask_step`: asks for the step that arbitrates it (the step itself need not: its end does).
+  // `step_after`: asks for the step that arbitrates it (the step itself need not: its end does).
   // Inline in its two callers (the step, accept_reply): one call fewer per reply.
   [[gnu::always_inline]] inline void take_reply(std::uint32_t tgt, Payload& gp, Cycle now,
-                                                bool ask_step);
+                                                bool step_after);
   // take_reply() for on_reply(), apart: on_reply's usual refusal (an L2 reply off the NoC edge)
   // then saves no registers.
   [[gnu::noinline]] void accept_reply(std::uint32_t tgt, Payload& gp, Cycle now);
@@ -104,10 +104,24 @@ class Crossbar : public Interconnect {
   // next edge, so the next edge is asked for directly (one activation fewer, same steps).
   void kick() {
     const std::uint64_t t = sim_time().value();  // (the time read once)
-    const std::uint64_t edge = t / ps_ * ps_;
-    step_ev_.notify_at(edge == t ? t : edge + ps_);
+    const Cycle c = t / ps_;
+    const std::uint64_t edge = c * ps_;
+    if (edge == t)
+      ask_step(c, t);
+    else
+      ask_step(c + 1, edge + ps_);
   }
-  // The edge of cycle c > now in ps: ahead, so ClockDomain::ps_at()'s compare with the time
+  // Asks for a step at cycle c's edge. Every step is asked for here, at an edge, so the step
+  // takes its cycle from the request it runs for (no read of the time, division or edge test).
+  void ask_step(Cycle c) { ask_step(c, ahead_ps(c)); }
+  void ask_step(Cycle c, std::uint64_t t) {  // t: c's edge
+    if (t < step_ev_.pending()) {
+      step_cycle_ = c;
+      step_ev_.notify_at(t);
+    }
+  }
+  Cycle step_cycle_ = 0;  // the cycle of the step asked for (pending)
+  // The edge of cycle c >= now in ps: not past, so ClockDomain::ps_at()'s compare with the time
   // (a read of it) is not needed.
   std::uint64_t ahead_ps(Cycle c) const { return c * ps_; }
   std::uint32_t target_of(Addr a) const {
