@@ -202,7 +202,7 @@ CrossbarFabric::Handle CrossbarFabric::pop_early(std::uint32_t out) {
   return h;
 }
 
-Cycle CrossbarFabric::next_arbitration(Cycle now) const {
+inline Cycle CrossbarFabric::earliest_grant(Cycle now) const {
   Cycle best = kNever;
   busy_in_.for_each_until([&](std::uint32_t i) {
     const Cycle avail = out_[in_[i].out].avail;
@@ -211,6 +211,16 @@ Cycle CrossbarFabric::next_arbitration(Cycle now) const {
     return best == now;
   });
   return best;
+}
+
+Cycle CrossbarFabric::next_arbitration(Cycle now) const {
+  return earliest_grant(now);
+}
+
+Cycle CrossbarFabric::next_arbitration(const CrossbarFabric& a, const CrossbarFabric& b,
+                                       Cycle now) {
+  const Cycle first = a.earliest_grant(now);
+  return first == now ? now : std::min(first, b.earliest_grant(now));
 }
 
 }  // namespace locsim

@@ -134,6 +134,9 @@ class CrossbarFabric {
   // The input side of next_event(): the earliest cycle >= now at which arbitrate() could start
   // a transfer (a consumer of for_each_ready_output() takes the output side from next_ready()).
   Cycle next_arbitration(Cycle now) const;
+  // min(a.next_arbitration(now), b.next_arbitration(now)) in one call (b is not asked when a
+  // answers now).
+  static Cycle next_arbitration(const CrossbarFabric& a, const CrossbarFabric& b, Cycle now);
   bool idle() const { return busy_in_.none() && due_.none() && !occ_ && far_.none(); }
 
   std::uint64_t transfers() const { return transfers_; }
@@ -236,6 +239,7 @@ class CrossbarFabric {
   // Grants output o to input i (the winner of arbitrate(now)).
   [[gnu::always_inline]] inline void grant(std::uint32_t o, std::uint32_t i, Cycle now);
   [[gnu::always_inline]] inline void arbitrate_once(Cycle now);
+  Cycle earliest_grant(Cycle now) const;  // next_arbitration()'s body, inline in both of them
   std::vector<std::uint32_t> in_width_, out_width_;
   // Each output head's ready cycle, kept flat beside the rings (kNever when empty).
   std::vector<Cycle> head_ready_;

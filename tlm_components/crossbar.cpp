@@ -338,8 +338,8 @@ void Crossbar::step_method() {
   Cycle next = now + 1;
   if (!soon) {
     next = CrossbarFabric::next_ready(req_, rep_, now);
-    if (next != now + 1) next = std::min(next, req_.next_arbitration(now + 1));
-    if (next != now + 1) next = std::min(next, rep_.next_arbitration(now + 1));
+    if (next != now + 1)
+      next = std::min(next, CrossbarFabric::next_arbitration(req_, rep_, now + 1));
   }
   if (next != CrossbarFabric::kNever && !next_notified) ask_step(next);
 }
