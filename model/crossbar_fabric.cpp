@@ -12,6 +12,7 @@ CrossbarFabric::CrossbarFabric(const Config& c)
       busy_in_(c.inputs),
       contested_(c.outputs),
       in_(c.inputs),
+      avail_(c.outputs, 0),
       out_(c.outputs),
       one_word_(c.inputs <= 64 && c.outputs <= 64),
       in_width_(c.input_width.empty() ? std::vector<std::uint32_t>(c.inputs, 1) : c.input_width),
@@ -70,7 +71,7 @@ inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
     schedule(o, ready);
   }
   oq.push_back(OutPkt{ready, h, injected});
-  out.avail = oq.size() >= cfg_.output_buffer ? kNever : free;
+  avail_[o] = oq.size() >= cfg_.output_buffer ? kNever : free;
   ++transfers_;
   flits_ += flits;
 }
@@ -84,8 +85,8 @@ inline void CrossbarFabric::arbitrate_once(Cycle now) {
     const InState& in = in_[i];
     if (in.eligible > now) return kNone;
     const std::uint32_t o = in.out;
+    if (avail_[o] > now) return kNone;
     OutState& out = out_[o];
-    if (out.avail > now) return kNone;
     const std::uint32_t c = out.winner;
     if (c == kNone || (c < out.rr && i >= out.rr)) out.winner = i;
     return o;
@@ -99,6 +100,7 @@ inline void CrossbarFabric::arbitrate_once(Cycle now) {
     // compete() written out: a competing head sets its output's bit without the kNone test,
     // and the input's index is unsigned (no sign extension before the address).
     const InState* const ins = in_.data();
+    const Cycle* const avail = avail_.data();
     OutState* const outs = out_.data();
     std::uint64_t contested = 0;
     for (std::uint64_t m = busy_in_.words()[0]; m; m &= m - 1) {
@@ -106,8 +108,8 @@ inline void CrossbarFabric::arbitrate_once(Cycle now) {
       const InState& in = ins[i];
       if (in.eligible > now) continue;
       const std::uint32_t o = in.out;
+      if (avail[o] > now) continue;
       OutState& out = outs[o];
-      if (out.avail > now) continue;
       const std::uint32_t c = out.winner;
       if (c == kNone || (c < out.rr && i >= out.rr)) out.winner = i;
       contested |= std::uint64_t{1} << o;
@@ -188,7 +190,7 @@ CrossbarFabric::Handle CrossbarFabric::pop_early(std::uint32_t out) {
   Ring<OutPkt>& q = outq_[out];
   Handle h = q.front().h;
   q.pop_front();
-  out_[out].avail = out_[out].free;  // no longer full
+  avail_[out] = out_[out].free;  // no longer full
   if (q.empty()) {
     head_ready_[out] = kNever;
   } else {
@@ -205,7 +207,7 @@ CrossbarFabric::Handle CrossbarFabric::pop_early(std::uint32_t out) {
 inline Cycle CrossbarFabric::earliest_grant(Cycle now) const {
   Cycle best = kNever;
   busy_in_.for_each_until([&](std::uint32_t i) {
-    const Cycle avail = out_[in_[i].out].avail;
+    const Cycle avail = avail_[in_[i].out];
     if (avail == kNever) return false;  // its output is full: waits for a pop
     best = std::min(best, std::max({now, in_[i].eligible, avail}));
     return best == now;

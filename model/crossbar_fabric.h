@@ -74,7 +74,7 @@ class CrossbarFabric {
     Ring<OutPkt>& q = outq_[out];
     Handle h = q.front().h;
     q.pop_front();
-    out_[out].avail = out_[out].free;  // no longer full
+    avail_[out] = out_[out].free;  // no longer full
     if (q.empty()) {
       due_.reset(out);
       head_ready_[out] = kNever;
@@ -215,8 +215,8 @@ class CrossbarFabric {
   Bits busy_in_;    // non-empty input FIFOs
   Bits contested_;  // scratch of arbitrate(): outputs some input head competes for
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
-  // What arbitrate() reads of a port, in one record per port (one base address, and each
-  // check one compare against `now`).
+  // What arbitrate() reads of an input, in one record per input (one base address, and each
+  // check one compare against `now`); of an output, avail_ below and OutState.
   struct InState {
     // Non-empty FIFO: the first cycle its head may compete (its input link free, and with
     // registered inputs the cycle after its injection). Empty: the end of its last transfer.
@@ -225,13 +225,16 @@ class CrossbarFabric {
     std::uint32_t out = 0;    // the head's output (meaningless when empty)
   };
   struct OutState {
-    Cycle free = 0;   // end of its last transfer
-    Cycle avail = 0;  // `free`, or kNever while its buffer is full (until the next pop())
+    Cycle free = 0;                // end of its last transfer
     std::uint32_t winner = kNone;  // scratch of arbitrate(), kNone between calls
     std::uint32_t rr = 0;          // the input with the first turn (n: input 0)
     std::uint64_t busy_total = 0;
   };
   std::vector<InState> in_;
+  // Per output: `free`, or kNever while its buffer is full (until the next pop()); apart from
+  // OutState, so that the pass's test of a head's output is one compare with an element
+  // addressed by the output's index.
+  std::vector<Cycle> avail_;
   std::vector<OutState> out_;
   std::uint64_t transfers_ = 0, flits_ = 0;
   bool unit_width_ = true;  // every link 1 flit per cycle
