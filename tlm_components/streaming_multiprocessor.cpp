@@ -289,13 +289,27 @@ template <std::uint32_t kS>
   const MaskWord& mw = masks_[0];
   // Once per cycle, before any issue of this cycle: an earlier cycle's issue set ldst_free_at_ to
   // at most now, so only the queue decides; an issue this cycle sets it to now + 1.
-  bool ldst_ok = ldst_occupancy(now) < cfg_.ldst_queue;
-  bool shared_ok = shared_free_at_ <= now;
+  // The units taken: bit 0 the LD/ST unit, bit 1 shared memory. With more than two schedulers
+  // as one word (one register across the stream's call, one test while both are free; with two
+  // the two flags cost less).
+  bool ldst_ok = true, shared_ok = true;
+  unsigned taken = 0;
+  if constexpr (kS == 2) {
+    ldst_ok = ldst_occupancy(now) < cfg_.ldst_queue;
+    shared_ok = shared_free_at_ <= now;
+  } else {
+    taken = unsigned{ldst_occupancy(now) >= cfg_.ldst_queue} | unsigned{shared_free_at_ > now} << 1;
+  }
   bool issued = false;
   auto candidates = [&]() {
     std::uint64_t m = mw.eligible;
-    if (!ldst_ok) m &= ~mw.global;
-    if (!shared_ok) m &= ~mw.shared;
+    if constexpr (kS == 2) {
+      if (!ldst_ok) m &= ~mw.global;
+      if (!shared_ok) m &= ~mw.shared;
+    } else if (taken) {
+      if (taken & 1u) m &= ~mw.global;
+      if (taken & 2u) m &= ~mw.shared;
+    }
     return m;
   };
   // Scheduler s's turn. Returns the op it issued, or -1.
@@ -327,10 +341,14 @@ template <std::uint32_t kS>
     issued = true;
     // A global issue sets ldst_free_at_ to now + 1, a shared-memory one shared_free_at_ past now:
     // that unit is taken for the rest of the cycle, and nothing else changed the other.
-    if (kGlobalOps >> op & 1u)
-      ldst_ok = false;
-    else if (kSharedOps >> op & 1u)
-      shared_ok = false;
+    if constexpr (kS == 2) {
+      if (kGlobalOps >> op & 1u)
+        ldst_ok = false;
+      else if (kSharedOps >> op & 1u)
+        shared_ok = false;
+    } else {
+      taken |= (kGlobalOps >> op & 1u) | (kSharedOps >> op & 1u) << 1;
+    }
     return op;
   };
   if constexpr (kS == 2) {  // s0, then the other one
