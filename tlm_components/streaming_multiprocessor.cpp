@@ -286,7 +286,7 @@ template <std::uint32_t kS>
   const std::uint32_t s0 = kS || first_mask_ != ~std::uint32_t{0}
                                ? static_cast<std::uint32_t>(now) & first_mask_
                                : static_cast<std::uint32_t>(now % S);
-  const MaskWord& mw = masks_[0];
+  const MaskWord& mw0 = masks_[0];
   // Once per cycle, before any issue of this cycle: an earlier cycle's issue set ldst_free_at_ to
   // at most now, so only the queue decides; an issue this cycle sets it to now + 1.
   // The units taken: bit 0 the LD/ST unit, bit 1 shared memory. With more than two schedulers
@@ -302,6 +302,8 @@ template <std::uint32_t kS>
   }
   bool issued = false;
   auto candidates = [&]() {
+    // With four schedulers the masks' address is read afresh (not kept across the stream's call).
+    const MaskWord& mw = kS == 4 ? masks_[0] : mw0;
     std::uint64_t m = mw.eligible;
     if constexpr (kS == 2) {
       if (!ldst_ok) m &= ~mw.global;
