@@ -636,18 +636,21 @@ void StreamingMultiprocessor::release_barrier(std::uint32_t slot) {
   ctas_[slot].at_barrier = 0;
 }
 
+// Sends the LD/ST queue's head to the L1 in cycle c, counting its slot as freed in c.
+[[gnu::always_inline]] inline void StreamingMultiprocessor::send_head_at(Cycle c) {
+  Payload* gp = ldst_queue_.front();
+  ldst_queue_.pop_front();
+  if (c != ldst_pop_cycle_) {
+    ldst_pop_cycle_ = c;
+    ldst_pops_ = 0;
+  }
+  ++ldst_pops_;
+  port_.send(*gp);
+}
+
 [[gnu::always_inline]] inline void StreamingMultiprocessor::send_queued_at(Cycle c) {
   const bool was_full = ldst_queue_.size() >= cfg_.ldst_queue;
-  while (!port_.busy() && !ldst_queue_.empty()) {
-    Payload* gp = ldst_queue_.front();
-    ldst_queue_.pop_front();
-    if (c != ldst_pop_cycle_) {
-      ldst_pop_cycle_ = c;
-      ldst_pops_ = 0;
-    }
-    ++ldst_pops_;
-    port_.send(*gp);
-  }
+  while (!port_.busy() && !ldst_queue_.empty()) send_head_at(c);
   if (was_full && ldst_queue_.size() < cfg_.ldst_queue) schedule_wake(clk_.next_edge_cycle() + 1);
 }
 
@@ -751,14 +754,7 @@ void StreamingMultiprocessor::issue_memory(std::uint32_t wi, Cycle now) {
   if (ldst_queue_.size() == 1 && cfg_.ldst_queue > 1) {
     // send_queued_at() of a queue holding one request (the usual case on volta, where the port
     // is free at the issue): the queue was not full before, nor is after.
-    Payload* gp = ldst_queue_.front();
-    ldst_queue_.pop_front();
-    if (now != ldst_pop_cycle_) {
-      ldst_pop_cycle_ = now;
-      ldst_pops_ = 0;
-    }
-    ++ldst_pops_;
-    port_.send(*gp);
+    send_head_at(now);
   } else if (!ldst_queue_.empty()) {
     send_queued_at(now);
   }

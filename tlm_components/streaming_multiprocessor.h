@@ -199,6 +199,7 @@ class StreamingMultiprocessor : public sc_core::sc_module, public CtaLaunchIf {
   // END_REQ callback (about half of the calls there, and at an issue while the port is busy, have
   // none to send: both test first).
   void send_queued_at(Cycle c);
+  void send_head_at(Cycle c);
   bool on_response(Payload& gp);
   // The rare paths of issue_memory() and on_response(), out of line: atomics' word counts, the
   // data checks and error responses.
