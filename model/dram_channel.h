@@ -90,14 +90,35 @@ class DramChannelModel {
   // cmd.data_done). `bus` limits the choice to column or row commands (Any: a legal row hit
   // first, else the oldest request's ACT or PRE).
   [[gnu::always_inline]] bool issue(Cycle now, DramCommand& cmd, DramBus bus = DramBus::Any) {
+    bool issued = false;
+    issue(
+        now, cmd, bus,
+        [&](const DramRequest& r, bool row_hit) {
+          const auto t = r.is_write ? DramCommandType::Write : DramCommandType::Read;
+          cmd = DramCommand{t, r.bank, r.row, now, r.id, row_hit, data_done(now, r.is_write)};
+          issued = true;
+        },
+        [&](const DramCommand&) { issued = true; });
+    return issued;
+  }
+  // issue() for an owner that takes a Read/Write's result directly: col(request, row_hit) is
+  // called instead of filling cmd (the usual command's fields reach the owner in registers, not
+  // through memory; its data_done() is the owner's to ask); an ACT/PRE fills cmd and calls
+  // row(cmd). Returns true for a Read/Write.
+  template <class Col, class Row>
+  [[gnu::always_inline]] bool issue(Cycle now, DramCommand& cmd, DramBus bus, Col&& col,
+                                    Row&& row) {
     // Inline: the usual answer, that no bank can issue a command of this bus yet, comes from the
     // cache. FR-FCFS: the oldest legal row hit, else the oldest request whose ACT/PRE is legal.
     // Forced inline, with column_command(), into the owner's run: GCC would outline the whole.
     if (stale_) refresh();
-    if (bus != DramBus::Row && next_col_ <= now) return column_command(now, cmd);
-    if (bus != DramBus::Column && next_row_ <= now) return row_command(now, cmd);
+    if (bus != DramBus::Row && next_col_ <= now) return column_command(now, col);
+    if (bus != DramBus::Column && next_row_ <= now && row_command(now, cmd)) row(cmd);
     return false;
   }
+
+  // The cycle the last data beat of a Read (Write) issued at `now` is on the bus.
+  Cycle data_done(Cycle now, bool write) const { return now + (write ? wr_done_ : rd_done_); }
 
   // The row bus's issue() right after the column bus's at the same cycle (two command buses): a
   // column command leaves the cached cycles fresh, so they are not tested for staleness again.
@@ -135,7 +156,8 @@ class DramChannelModel {
   // column command iff b.open && b.hit_pending().
   Cycle bank_ready(const Bank& b) const;
   // issue()'s two cases: the oldest legal row hit's RD/WR, else the oldest legal ACT/PRE.
-  [[gnu::always_inline]] bool column_command(Cycle now, DramCommand& cmd);
+  template <class Col>
+  [[gnu::always_inline]] bool column_command(Cycle now, Col& on_column);
   bool row_command(Cycle now, DramCommand& cmd);
   [[noreturn]] void bad_enqueue(const DramRequest& r) const;
   static bool column_bank(const Bank& b) { return b.open && b.hit_pending(); }
@@ -344,7 +366,8 @@ inline Cycle DramChannelModel::hit_ready(unsigned k, Cycle floor, std::uint32_t&
   return m;
 }
 
-inline bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
+template <class Col>
+inline bool DramChannelModel::column_command(Cycle now, Col& on_column) {
   // The oldest legal hit of each kind (a bank's per-kind cycle stays fixed from its ACT on, so
   // the head of a list is legal unless its bank opened less than tRCD ago).
   std::uint32_t hit = next_hit_;
@@ -358,20 +381,17 @@ inline bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
   const DramRequest& r = slots_[hit].r;
   const bool wr = r.is_write;
   Bank& b = banks_[r.bank];
-  const DramCommandType t = wr ? DramCommandType::Write : DramCommandType::Read;
-  cmd = DramCommand{t, r.bank, r.row, now, r.id, b.accessed_since_act, 0};
+  const bool row_hit = b.accessed_since_act;
   if (!wr) {
-    cmd.data_done = now + rd_done_;
     b.next_pre = std::max(b.next_pre, now + rd_pre_);
     next_rd_any_ = std::max(next_rd_any_, now + col_gap_);
     next_wr_any_ = std::max(next_wr_any_, now + rd_to_wr_);
   } else {
-    cmd.data_done = now + wr_done_;
     b.next_pre = std::max(b.next_pre, now + wr_pre_);
     next_wr_any_ = std::max(next_wr_any_, now + col_gap_);
     next_rd_any_ = std::max(next_rd_any_, now + wr_to_rd_);
   }
-  row_hits_ += cmd.row_hit;
+  row_hits_ += row_hit;
   b.accessed_since_act = true;
   const std::uint32_t bi = r.bank;
   --count_;
@@ -399,6 +419,9 @@ inline bool DramChannelModel::column_command(Cycle now, DramCommand& cmd) {
   if (fb < col) col = std::min(col, hit_ready(a ^ 1, fb, at));
   next_col_ = col;
   if (!still_col && b.queued) next_row_ = std::min(next_row_, b.next_pre);
+  // Last, with the channel's state dead: the owner's work does not compete for its registers.
+  // (An unlinked slot keeps its request until reused.)
+  on_column(r, row_hit);
   return true;
 }
 

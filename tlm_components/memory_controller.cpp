@@ -246,11 +246,17 @@ void MemoryController::schedule_method() {
     DramCommand& cmd = cmd_;
     // One command per cycle, or with two command buses a column and a row command (the column
     // command is chosen first, as GPGPU-Sim's dual-bus scheduler does).
+    // A Read/Write's result is taken straight from the channel (column_issued()); cmd holds
+    // only an ACT/PRE.
+    auto col = [this, now](const DramRequest& r, bool row_hit) {
+      column_issued(r.id, row_hit, dram_.data_done(now, r.is_write));
+    };
+    auto row = [this](const DramCommand& c) { issued(c); };
     if constexpr (!kDual) {
-      if (dram_.issue(now, cmd)) freed |= issued(cmd);
+      freed |= dram_.issue(now, cmd, DramBus::Any, col, row);
     } else {
-      if (dram_.issue(now, cmd, DramBus::Column)) freed |= issued(cmd);
-      if (dram_.issue_row_after_column(now, cmd)) freed |= issued(cmd);
+      if (dram_.issue(now, cmd, DramBus::Column, col, row)) freed = true;
+      if (dram_.issue_row_after_column(now, cmd)) issued(cmd);
     }
   }
   // room_for(n) is monotone in n: if the smallest held request does not fit, none does.
@@ -299,18 +305,17 @@ void MemoryController::schedule_method() {
   wake(waiting_ ? now + 1 : next_run(now));
 }
 
-inline bool MemoryController::issued(const DramCommand& cmd) {
-  // Column commands (Read, Write) first: one test on the usual path.
-  if (cmd.type < DramCommandType::Read) {
-    ++(cmd.type == DramCommandType::Activate ? activates_ : precharges_);
-    return false;
-  }
+inline void MemoryController::issued(const DramCommand& cmd) {
+  // Row commands only (ACT, PRE): a column command's result goes to column_issued().
+  ++(cmd.type == DramCommandType::Activate ? activates_ : precharges_);
+}
+
+inline void MemoryController::column_issued(std::uint64_t id, bool row_hit, Cycle data_done) {
   ++atoms_;
-  row_hits_ += cmd.row_hit;
+  row_hits_ += row_hit;
   bus_cycles_ += cfg_.timing.burst_cycles;
-  Pending& p = pending_[cmd.request_id];
-  if (--p.atoms_left == 0) done_.push(cmd.data_done + cfg_.phy_latency, cmd.request_id);
-  return true;
+  Pending& p = pending_[id];
+  if (--p.atoms_left == 0) done_.push(data_done + cfg_.phy_latency, static_cast<std::uint32_t>(id));
 }
 
 inline void MemoryController::answer(std::uint32_t s, std::uint32_t id, Cycle now) {

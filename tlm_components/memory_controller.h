@@ -97,8 +97,10 @@ class MemoryController : public sc_core::sc_module {
     if (dram_.can_accept()) next = std::min(next, front_ready_);
     return std::max(next, now + 1);
   }
-  // Counts a command schedule_method issued; true for a column command (a queue slot freed).
-  bool issued(const DramCommand& cmd);
+  // Count a command schedule_method issued: an ACT or PRE, and a RD or WR (a queue slot freed;
+  // its request complete with its last atom).
+  void issued(const DramCommand& cmd);
+  void column_issued(std::uint64_t id, bool row_hit, Cycle data_done);
   // Answers the requests complete by now that wait for their channels (the usual single one is
   // answered by schedule_method itself).
   void respond_ready(Cycle now);
