@@ -249,7 +249,7 @@ void MemoryController::schedule_method() {
     // A Read/Write's result is taken straight from the channel (column_issued()); cmd holds
     // only an ACT/PRE.
     auto col = [this, now](const DramRequest& r, bool row_hit) {
-      column_issued(r.id, row_hit, dram_.data_done(now, r.is_write));
+      column_issued(r.id, row_hit, r.is_write, now);
     };
     auto row = [this](const DramCommand& c) { issued(c); };
     if constexpr (!kDual) {
@@ -310,12 +310,14 @@ inline void MemoryController::issued(const DramCommand& cmd) {
   ++(cmd.type == DramCommandType::Activate ? activates_ : precharges_);
 }
 
-inline void MemoryController::column_issued(std::uint64_t id, bool row_hit, Cycle data_done) {
+inline void MemoryController::column_issued(std::uint64_t id, bool row_hit, bool wr, Cycle now) {
   ++atoms_;
   row_hits_ += row_hit;
   bus_cycles_ += cfg_.timing.burst_cycles;
   Pending& p = pending_[id];
-  if (--p.atoms_left == 0) done_.push(data_done + cfg_.phy_latency, static_cast<std::uint32_t>(id));
+  // The data cycle only for a request's last atom.
+  if (--p.atoms_left == 0)
+    done_.push(dram_.data_done(now, wr) + cfg_.phy_latency, static_cast<std::uint32_t>(id));
 }
 
 inline void MemoryController::answer(std::uint32_t s, std::uint32_t id, Cycle now) {

@@ -100,7 +100,7 @@ class MemoryController : public sc_core::sc_module {
   // Count a command schedule_method issued: an ACT or PRE, and a RD or WR (a queue slot freed;
   // its request complete with its last atom).
   void issued(const DramCommand& cmd);
-  void column_issued(std::uint64_t id, bool row_hit, Cycle data_done);
+  void column_issued(std::uint64_t id, bool row_hit, bool wr, Cycle now);
   // Answers the requests complete by now that wait for their channels (the usual single one is
   // answered by schedule_method itself).
   void respond_ready(Cycle now);
