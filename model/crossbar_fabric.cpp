@@ -37,6 +37,7 @@ CrossbarFabric::CrossbarFabric(const Config& c)
   for (auto w : out_width_) unit_width_ = unit_width_ && w == 1;
 }
 
+template <bool kOneWord>
 inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
   OutState& out = out_[o];
   out.rr = i + 1;  // n: from input 0 next time
@@ -55,7 +56,10 @@ inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
   }
   const Cycle free = now + cycles;
   if (q.empty()) {
-    busy_in_.reset(i);
+    if (kOneWord)  // (the set's one word, without the word index)
+      busy_in_.words()[0] &= ~(std::uint64_t{1} << i);
+    else
+      busy_in_.reset(i);
     in.eligible = free;
   } else {
     const InPkt& next = q.front();
@@ -68,7 +72,7 @@ inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
   Ring<OutPkt>& oq = outq_[o];
   if (oq.empty()) {
     head_ready_[o] = ready;
-    schedule(o, ready);
+    schedule<kOneWord>(o, ready);
   }
   oq.push_back(OutPkt{ready, h, injected});
   avail_[o] = oq.size() >= cfg_.output_buffer ? kNever : free;
@@ -94,7 +98,7 @@ inline void CrossbarFabric::arbitrate_once(Cycle now) {
   auto take = [&](std::uint32_t o) {
     const std::uint32_t i = out_[o].winner;
     out_[o].winner = kNone;  // reset for the next cycle
-    grant(o, i, now);
+    grant<false>(o, i, now);
   };
   if (one_word_) {  // (the usual case: both sets in registers)
     // compete() written out: a competing head sets its output's bit without the kNone test,
@@ -114,8 +118,12 @@ inline void CrossbarFabric::arbitrate_once(Cycle now) {
       if (c == kNone || (c < out.rr && i >= out.rr)) out.winner = i;
       contested |= std::uint64_t{1} << o;
     }
-    for (; contested; contested &= contested - 1)
-      take(static_cast<std::uint32_t>(__builtin_ctzll(contested)));
+    for (; contested; contested &= contested - 1) {
+      const std::uint32_t o = static_cast<std::uint32_t>(__builtin_ctzll(contested));
+      const std::uint32_t i = out_[o].winner;
+      out_[o].winner = kNone;  // reset for the next cycle
+      grant<true>(o, i, now);
+    }
     return;
   }
   busy_in_.for_each([&](std::uint32_t i) {

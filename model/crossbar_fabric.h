@@ -240,6 +240,9 @@ class CrossbarFabric {
   bool unit_width_ = true;  // every link 1 flit per cycle
   bool one_word_ = false;   // at most 64 inputs and 64 outputs: sets in one word each
   // Grants output o to input i (the winner of arbitrate(now)).
+  // kOneWord (at most 64 inputs and outputs): the input set and the wheel's slots are one word
+  // each, addressed without a word index.
+  template <bool kOneWord>
   [[gnu::always_inline]] inline void grant(std::uint32_t o, std::uint32_t i, Cycle now);
   [[gnu::always_inline]] inline void arbitrate_once(Cycle now);
   Cycle earliest_grant(Cycle now) const;  // next_arbitration()'s body, inline in both of them
@@ -261,10 +264,15 @@ class CrossbarFabric {
   std::uint64_t occ_ = 0;
   Cycle adv_ = 0;
   Cycle fast_ = 1;  // adv_ + 1 while far_ is empty (advance() to it inline), else kNever
+  // kOneWord: at most 64 outputs (a slot is one word).
+  template <bool kOneWord = false>
   [[gnu::always_inline]] void schedule(std::uint32_t o, Cycle r) {
     if (r - adv_ < kWheel) {
       const unsigned s = static_cast<unsigned>(r & (kWheel - 1));
-      wheel_[(std::size_t{s} << wshift_) + (o >> 6)] |= std::uint64_t{1} << (o & 63);
+      if (kOneWord)
+        wheel_[s] |= std::uint64_t{1} << o;
+      else
+        wheel_[(std::size_t{s} << wshift_) + (o >> 6)] |= std::uint64_t{1} << (o & 63);
       occ_ |= std::uint64_t{1} << s;
     } else {
       far_.set(o);
