@@ -55,16 +55,16 @@ inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
     cycles = (flits + width - 1) / width;
   }
   const Cycle free = now + cycles;
+  // The next head's eligibility is `free` with registered inputs too: it was injected by now
+  // (arbitrate()'s precondition), so injected + 1 <= now + 1 <= free.
+  in.eligible = free;
   if (q.empty()) {
     if (kOneWord)  // (the set's one word, without the word index)
       busy_in_.words()[0] &= ~(std::uint64_t{1} << i);
     else
       busy_in_.reset(i);
-    in.eligible = free;
   } else {
-    const InPkt& next = q.front();
-    in.out = next.out;
-    in.eligible = cfg_.registered_inputs ? std::max(free, next.injected + 1) : free;
+    in.out = q.front().out;
   }
   out.free = free;
   out.busy_total += cycles;

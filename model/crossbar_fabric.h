@@ -60,7 +60,8 @@ class CrossbarFabric {
     q.push_back(InPkt{out, flits ? flits : 1u, h, injected});
     busy_in_.set(in);
   }
-  // Grants and starts transfers for cycle `now`.
+  // Grants and starts transfers for cycle `now`. Precondition: every queued packet was injected
+  // at a cycle <= now (`now` never decreases, and no packet comes from a later cycle).
   void arbitrate(Cycle now);
   // a.arbitrate(now) then b.arbitrate(now) in one call (a crossbar's two networks, each cycle).
   static void arbitrate(CrossbarFabric& a, CrossbarFabric& b, Cycle now);
