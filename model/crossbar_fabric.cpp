@@ -80,6 +80,20 @@ inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
   flits_ += flits;
 }
 
+namespace {
+// The lowest set bit's index of m != 0 as a 64-bit value: __builtin_ctzll's int takes a sign
+// extension before it can index an array.
+[[gnu::always_inline]] inline std::uint64_t lowest_bit(std::uint64_t m) {
+#if defined(__x86_64__)
+  std::uint64_t r;
+  asm("bsfq %1, %0" : "=r"(r) : "rm"(m) : "cc");
+  return r;
+#else
+  return static_cast<unsigned>(__builtin_ctzll(m));
+#endif
+}
+}  // namespace
+
 inline void CrossbarFabric::arbitrate_once(Cycle now) {
   // One pass over the non-empty inputs, in increasing order: each input's head competes for one
   // output, whose winner is the first competing input at or after its round-robin pointer, else
@@ -102,27 +116,27 @@ inline void CrossbarFabric::arbitrate_once(Cycle now) {
   };
   if (one_word_) {  // (the usual case: both sets in registers)
     // compete() written out: a competing head sets its output's bit without the kNone test,
-    // and the input's index is unsigned (no sign extension before the address).
+    // and the input's index is 64-bit from lowest_bit() (no extension before the address).
     const InState* const ins = in_.data();
     const Cycle* const avail = avail_.data();
     OutState* const outs = out_.data();
     std::uint64_t contested = 0;
     for (std::uint64_t m = busy_in_.words()[0]; m; m &= m - 1) {
-      const std::uint32_t i = static_cast<unsigned>(__builtin_ctzll(m));
+      const std::uint64_t i = lowest_bit(m);
       const InState& in = ins[i];
       if (in.eligible > now) continue;
       const std::uint32_t o = in.out;
       if (avail[o] > now) continue;
       OutState& out = outs[o];
       const std::uint32_t c = out.winner;
-      if (c == kNone || (c < out.rr && i >= out.rr)) out.winner = i;
+      if (c == kNone || (c < out.rr && i >= out.rr)) out.winner = static_cast<std::uint32_t>(i);
       contested |= std::uint64_t{1} << o;
     }
     for (; contested; contested &= contested - 1) {
-      const std::uint32_t o = static_cast<std::uint32_t>(__builtin_ctzll(contested));
+      const std::uint64_t o = lowest_bit(contested);
       const std::uint32_t i = out_[o].winner;
       out_[o].winner = kNone;  // reset for the next cycle
-      grant<true>(o, i, now);
+      grant<true>(static_cast<std::uint32_t>(o), i, now);
     }
     return;
   }
