@@ -38,7 +38,7 @@ CrossbarFabric::CrossbarFabric(const Config& c)
 }
 
 template <bool kOneWord>
-inline void CrossbarFabric::grant(std::uint32_t o, std::uint32_t i, Cycle now) {
+inline void CrossbarFabric::grant(std::uint64_t o, std::uint32_t i, Cycle now) {
   OutState& out = out_[o];
   out.rr = i + 1;  // n: from input 0 next time
   InState& in = in_[i];
@@ -136,7 +136,7 @@ inline void CrossbarFabric::arbitrate_once(Cycle now) {
       const std::uint64_t o = lowest_bit(contested);
       const std::uint32_t i = out_[o].winner;
       out_[o].winner = kNone;  // reset for the next cycle
-      grant<true>(static_cast<std::uint32_t>(o), i, now);
+      grant<true>(o, i, now);
     }
     return;
   }

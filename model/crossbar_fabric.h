@@ -244,7 +244,8 @@ class CrossbarFabric {
   // kOneWord (at most 64 inputs and outputs): the input set and the wheel's slots are one word
   // each, addressed without a word index.
   template <bool kOneWord>
-  [[gnu::always_inline]] inline void grant(std::uint32_t o, std::uint32_t i, Cycle now);
+  // (o 64-bit: the one-word pass's index addresses without an extension.)
+  [[gnu::always_inline]] inline void grant(std::uint64_t o, std::uint32_t i, Cycle now);
   [[gnu::always_inline]] inline void arbitrate_once(Cycle now);
   Cycle earliest_grant(Cycle now) const;  // next_arbitration()'s body, inline in both of them
   std::vector<std::uint32_t> in_width_, out_width_;
