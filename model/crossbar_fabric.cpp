@@ -228,6 +228,16 @@ CrossbarFabric::Handle CrossbarFabric::pop_early(std::uint32_t out) {
 
 inline Cycle CrossbarFabric::earliest_grant(Cycle now) const {
   Cycle best = kNever;
+  if (one_word_) {  // (the same in one word, the index 64-bit as in the arbitration pass)
+    for (std::uint64_t m = busy_in_.words()[0]; m; m &= m - 1) {
+      const InState& in = in_[lowest_bit(m)];
+      const Cycle avail = avail_[in.out];
+      if (avail == kNever) continue;  // its output is full: waits for a pop
+      best = std::min(best, std::max({now, in.eligible, avail}));
+      if (best == now) break;
+    }
+    return best;
+  }
   busy_in_.for_each_until([&](std::uint32_t i) {
     const Cycle avail = avail_[in_[i].out];
     if (avail == kNever) return false;  // its output is full: waits for a pop

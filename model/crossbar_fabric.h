@@ -158,6 +158,7 @@ class CrossbarFabric {
     void reset(std::uint32_t i) { w_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
     bool test(std::uint32_t i) const { return (w_[i >> 6] >> (i & 63)) & 1; }
     std::uint64_t* words() { return w_.data(); }
+    const std::uint64_t* words() const { return w_.data(); }
     bool none() const {
       for (auto w : w_)
         if (w) return false;
