@@ -243,9 +243,9 @@ class CrossbarFabric {
   bool one_word_ = false;   // at most 64 inputs and 64 outputs: sets in one word each
   // Grants output o to input i (the winner of arbitrate(now)).
   // kOneWord (at most 64 inputs and outputs): the input set and the wheel's slots are one word
-  // each, addressed without a word index.
+  // each, addressed without a word index. (o 64-bit: the one-word pass's index addresses without
+  // an extension.)
   template <bool kOneWord>
-  // (o 64-bit: the one-word pass's index addresses without an extension.)
   [[gnu::always_inline]] inline void grant(std::uint64_t o, std::uint32_t i, Cycle now);
   [[gnu::always_inline]] inline void arbitrate_once(Cycle now);
   Cycle earliest_grant(Cycle now) const;  // next_arbitration()'s body, inline in both of them
