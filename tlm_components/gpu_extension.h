@@ -31,18 +31,15 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   // caches' own sector size): the NoC sizes replies from it. Caches derive their tag-array
   // sectors from `bytes`.
   std::uint32_t sector_mask = 0;
-  ByteMask bytes;   // bytes of the line touched (authoritative)
-  ByteMask demand;  // L1 fills: bytes the missing load wanted (bytes may be the whole line)
+  ByteMask bytes;  // bytes of the line touched (authoritative)
   // Seed 004 §5.2 bypass granularity: the requester's rank among the SM's warps of its CTA (one
   // CTA per SM) or among its CTA slots (several CTAs per SM), and how many there are (N).
   std::uint16_t bypass_rank = 0;
   std::uint16_t bypass_population = 1;
-  RequesterList requesters;          // SMs served by this (possibly merged) request
-  std::uint8_t word_count[32] = {};  // atomics: lanes adding 1 to each 4-byte word of the line
-  std::uint64_t issue_ps = 0;        // when the SM issued the request (latency statistics)
-  const void* owner = nullptr;       // module that created the payload (routes its replies)
-  std::uintptr_t owner_tag = 0;      // owner's private handle
-  std::uint64_t parent = 0;          // the payload whose miss created this one (timelines), 0: none
+  RequesterList requesters;      // SMs served by this (possibly merged) request
+  std::uint64_t issue_ps = 0;    // when the SM issued the request (latency statistics)
+  const void* owner = nullptr;   // module that created the payload (routes its replies)
+  std::uintptr_t owner_tag = 0;  // owner's private handle
   // Routing chosen by the sender instead of the address: the `out` binding of the interconnect
   // the request enters next (a shared L1's home core, seed 002 §3.2); -1: the address decides.
   // The interconnect clears it when it accepts the request.
@@ -50,6 +47,10 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   // Watchdog bookkeeping: current holder and since when.
   const char* where = "pool";
   sc_core::sc_time since = sc_core::SC_ZERO_TIME;
+  // Read by few blocks (L1 fills, atomics, timelines): after what every hop reads.
+  ByteMask demand;  // L1 fills: bytes the missing load wanted (bytes may be the whole line)
+  std::uint8_t word_count[32] = {};  // atomics: lanes adding 1 to each 4-byte word of the line
+  std::uint64_t parent = 0;          // the payload whose miss created this one (timelines), 0: none
 
   tlm::tlm_extension_base* clone() const override { return new GpuExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
@@ -175,13 +176,15 @@ struct PooledPayload final : tlm::tlm_generic_payload {
     clear_extension(&ext);
     clear_extension(&route);
   }
-  std::uint8_t data[kMaxBytes];
-  std::uint8_t byte_enable[kMaxBytes];
-  // Attached with set_extension for the payload's whole life.
+  // Attached with set_extension for the payload's whole life. Every hop reads the extension's
+  // first fields: right after the generic payload's, they share its last host cache line (the
+  // data buffers, read only in data-integrity mode, come last).
   GpuExtension ext;
   RouteExtension route;
   bool busy = false;
   PooledPayload* next_free = nullptr;  // the pool's free list
+  std::uint8_t data[kMaxBytes];
+  std::uint8_t byte_enable[kMaxBytes];
 };
 
 // The pooled payload `gp` is, or nullptr for a payload from elsewhere. The generic payload's
