@@ -352,6 +352,10 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
     const unsigned lb = g.line_bytes;
     std::uint8_t* d = line_data(line);
     if (d) copy_masked(d, gp.get_data_ptr(), e.bytes, lb);
+    // GpuExtension::at() for each released request, the time and the timeline read once (a
+    // timeline's moved() changes neither).
+    const sc_core::sc_time since = sim_time();
+    Timeline* const timeline = Timeline::active();
     // The completed requests' responses are queued as the MSHR entry releases them (before the
     // fill's sectors are marked valid, which nothing here looks at).
     policy_.fill_each(line, e.bytes.sector_mask(g.sector_bytes),
@@ -360,7 +364,9 @@ bool L1DataCache::on_response_from_below(Payload& gp) {
                         GpuExtension& re = gpu_ext(*r);
                         if (d) copy_masked(r->get_data_ptr(), d, re.bytes, lb);
                         r->set_response_status(tlm::TLM_OK_RESPONSE);
-                        re.at(at_name_);
+                        if (timeline) timeline->moved(re, at_name_);
+                        re.where = at_name_;
+                        re.since = since;
                         queue_response(now + 1, *r);
                       });
     ++fills_;
