@@ -176,11 +176,12 @@ struct PooledPayload final : tlm::tlm_generic_payload {
     clear_extension(&ext);
     clear_extension(&route);
   }
-  // Attached with set_extension for the payload's whole life. Every hop reads the extension's
-  // first fields: right after the generic payload's, they share its last host cache line (the
+  // Attached with set_extension for the payload's whole life. Every hop reads the route and the
+  // extension's first fields: right after the generic payload's, they share its last host cache
+  // line and span five lines with it (the pool's fields, read at allocation and release, and the
   // data buffers, read only in data-integrity mode, come last).
-  GpuExtension ext;
   RouteExtension route;
+  GpuExtension ext;
   bool busy = false;
   PooledPayload* next_free = nullptr;  // the pool's free list
   std::uint8_t data[kMaxBytes];
