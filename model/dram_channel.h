@@ -3,6 +3,7 @@
 // cycles. The owner asks when the next command can issue, sleeps until then, and calls issue().
 #pragma once
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -311,6 +312,8 @@ inline void DramChannelModel::put(const DramRequest& r, std::uint32_t n) {
 inline void DramChannelModel::extend(const DramRequest& r, std::uint32_t k) {
   Slot& s = slots_[last_];
   if (s.n == 0) return put_new(r, k);  // the run's entry has been taken: a new one
+  // The precondition: the entry is the same run's (nothing was enqueued since).
+  assert(s.r.id == r.id && s.r.bank == r.bank && s.r.row == r.row && s.r.is_write == r.is_write);
   if (k - 1 >= room()) bad_enqueue(r);
   // The requests join the run's entry, the youngest in its bank's list and, when a hit, in its
   // kind's hit list, as put() would append them. The bank is busy and, when they hit, already
