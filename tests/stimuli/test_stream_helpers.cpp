@@ -57,7 +57,10 @@ TEST_CASE("WarpContext: CUDA blockIdx/threadIdx of a 3-D launch", "[stimuli][hel
 
 TEST_CASE("WarpContext: thread indices match CUDA's linearisation for odd shapes",
           "[stimuli][helpers]") {
-  for (Dim3 b : {Dim3{3, 2, 4}, Dim3{7, 5, 3}, Dim3{1, 33, 2}, Dim3{64, 1, 1}, Dim3{5, 1, 13}}) {
+  // Also 2-D and 3-D power-of-two blocks (matmul's 16 x 16), whose lanes after the row are
+  // stored too, and a partial last warp of one (4 x 4 x 3).
+  for (Dim3 b : {Dim3{3, 2, 4}, Dim3{7, 5, 3}, Dim3{1, 33, 2}, Dim3{64, 1, 1}, Dim3{5, 1, 13},
+                 Dim3{16, 16, 1}, Dim3{8, 4, 3}, Dim3{2, 16, 3}, Dim3{1, 1, 64}, Dim3{4, 4, 3}}) {
     const std::uint32_t threads = b.count();
     for (std::uint32_t w = 0; w * 32 < threads; ++w) {
       WarpContext c({1, 1, 1}, b, 0, w);
@@ -82,7 +85,7 @@ TEST_CASE("WarpContext: partial last warp and bounds", "[stimuli][helpers]") {
 
 TEST_CASE("WarpContext: copies keep every lane's threadIdx (only stored lanes are copied)",
           "[stimuli][helpers]") {
-  for (Dim3 b : {Dim3{3, 2, 4}, Dim3{7, 5, 3}, Dim3{48, 1, 1}, Dim3{256, 1, 1}}) {
+  for (Dim3 b : {Dim3{3, 2, 4}, Dim3{7, 5, 3}, Dim3{48, 1, 1}, Dim3{256, 1, 1}, Dim3{16, 16, 1}}) {
     for (std::uint32_t w = 0; w * 32 < b.count(); ++w) {
       const WarpContext c({2, 1, 1}, b, 1, w);
       WarpContext copy(c);
