@@ -86,6 +86,9 @@ void ActivationScheduler::finalize() {
     by_slot_[i]->bit_ = std::uint64_t{1} << (i & 63);
   }
   words_ = (by_slot_.size() + 63) / 64;
+  // The bucket's width known at compile time in the pass loop (a load and a test per pass
+  // otherwise, and a loop over the words): up to eight words, any other width by the loop.
+  run_times_ = run_times_for(words_, std::make_index_sequence<9>{});
   next_pass_ = alloc_bucket();  // collects the requests for the time being run
   spare_ = alloc_bucket();
   final_ = true;
@@ -248,28 +251,14 @@ void ActivationScheduler::report_late_event() {
 
 void ActivationScheduler::run() {
   if (!final_) finalize();
-  // The bucket's width known at compile time in the pass loop (a load and a test per pass
-  // otherwise, and a loop over the words): up to eight words, any other width by the loop.
-  switch (words_) {
-    case 1:
-      return run_times<1>();
-    case 2:
-      return run_times<2>();
-    case 3:
-      return run_times<3>();
-    case 4:
-      return run_times<4>();
-    case 5:
-      return run_times<5>();
-    case 6:
-      return run_times<6>();
-    case 7:
-      return run_times<7>();
-    case 8:
-      return run_times<8>();
-    default:
-      return run_times<0>();
-  }
+  (this->*run_times_)();
+}
+
+template <std::size_t... W>
+constexpr ActivationScheduler::RunTimes ActivationScheduler::run_times_for(
+    std::size_t words, std::index_sequence<W...>) {
+  constexpr RunTimes table[] = {&ActivationScheduler::run_times<W>...};
+  return words < sizeof...(W) ? table[words] : table[0];
 }
 
 template <std::size_t W>

@@ -36,6 +36,7 @@
 #include <memory>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "model/time_index.h"
@@ -189,6 +190,10 @@ class ActivationScheduler {
   void run();
   template <std::size_t W>
   void run_times();
+  // run_times<W> for W = 1..8 at index W, the general loop (W = 0) at index 0.
+  using RunTimes = void (ActivationScheduler::*)();
+  template <std::size_t... W>
+  static constexpr RunTimes run_times_for(std::size_t words, std::index_sequence<W...>);
   // The run-ahead's questions to SystemC's kernel (run()): false if another process is
   // runnable now, else its next event time in kernel_next (kNever: none).
   bool ask_kernel(std::uint64_t now, std::uint64_t& kernel_next);
@@ -202,6 +207,7 @@ class ActivationScheduler {
   std::vector<Activation*> all_;      // registration order
   std::vector<Activation*> by_slot_;  // same-time order (after finalize())
   std::size_t words_ = 0;             // 64-bit words per bucket
+  RunTimes run_times_ = nullptr;      // run()'s pass loop for words_ (finalize())
   // Distinct pending times, the earliest last (at due_top_), after a kNever sentinel at the
   // front. The vector is the storage, [data(), due_top_] the times: enter_new()'s fast path then
   // needs no capacity check of its own and calls nothing (no saved registers).
